@@ -1,0 +1,4 @@
+"""`python -m gradcli`."""
+from gradcli.cli import run
+
+run()

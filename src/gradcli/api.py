@@ -1,0 +1,215 @@
+"""What the CLI calls: evaluate (and the binding helpers it shares with other commands).
+
+Each function takes text and plain Python values and returns a plain result
+object; nothing here prints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ops
+from .errors import GradcliError, UsageError
+from .expr import Const, Name, Program, free_names
+from .lower import Graph, lower
+from .parser import parse
+from .printer import format_number, read_as, to_text
+
+
+@dataclass
+class EvalResult:
+    """The value and partials of a program at one point."""
+
+    expression: str
+    read_as: str
+    at: dict
+    value: object
+    gradient: dict
+    inputs: list
+    result_name: str = "f"
+    warnings: list = field(default_factory=list)
+    graph: Graph | None = None
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split at `sep` outside brackets and parentheses: 'x=[1,2],y=3' -> ['x=[1,2]', 'y=3']."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in (p.strip() for p in parts) if p]
+
+
+def constant_value(text: str, what: str):
+    """The number (or array) a constant expression such as `pi/4` or `[1, 2]` denotes."""
+    try:
+        program = parse(text)
+    except GradcliError as exc:
+        exc.message = f"{what}: {exc.message}"
+        raise
+    names = free_names(program.result)
+    if len(program.statements) != 1 or program.statements[0].name is not None:
+        raise UsageError(f"{what}: expected a value such as 3, 1/3, pi/4 or [1, 2], got '{text}'")
+    if names:
+        raise UsageError(f"{what}: '{names[0]}' is not a constant; a value may use numbers, "
+                         "pi, e and functions, but no variables", source=text)
+    return lower(program, {}).output.data
+
+
+def parse_bindings(specs, exact: bool = False) -> dict:
+    """`--at` options (each 'a=1,b=2', possibly repeated) -> {name: value}, in order."""
+    bindings = {}
+    for spec in specs or ():
+        for item in split_top_level(spec):
+            if "=" not in item:
+                raise UsageError(f"--at expects NAME=VALUE, got '{item}'",
+                                 hint="for example --at x=3,y=-1")
+            name, _, text = item.partition("=")
+            name = name.strip()
+            if not name.isidentifier():
+                raise UsageError(f"--at: '{name}' is not a valid name")
+            if name in ops.CONSTANTS:
+                raise UsageError(f"--at: '{name}' is a constant ({name} = "
+                                 f"{format_number(ops.CONSTANTS[name])}) and cannot be bound",
+                                 hint=f"rename the variable in the expression, e.g. {name}1")
+            if ops.lookup_function(name) is not None:
+                raise UsageError(f"--at: '{name}' is a function and cannot be bound")
+            if name in bindings:
+                raise UsageError(f"--at binds '{name}' twice",
+                                 hint=f"keep one of the values for {name}")
+            if not text.strip():
+                raise UsageError(f"--at {name}= has no value", hint=f"for example --at {name}=1")
+            bindings[name] = constant_value(text.strip(), f"--at {name}")
+    if exact:
+        from .exact import to_exact
+        bindings = {k: to_exact(v) for k, v in bindings.items()}
+    return bindings
+
+
+def inputs_of(program: Program) -> list[str]:
+    """Free names of a program (not defined by it), in order of first appearance."""
+    defined = set()
+    names, seen = [], set()
+    for stmt in program.statements:
+        for name in free_names(stmt.expr):
+            if name not in defined and name not in seen:
+                seen.add(name)
+                names.append(name)
+        if stmt.name is not None:
+            defined.add(stmt.name)
+    return names
+
+
+def check_wrt(wrt, variables: list[str]) -> list[str]:
+    """Validate `--wrt` names against the variables an expression has."""
+    if not wrt:
+        return list(variables)
+    for name in wrt:
+        if name not in variables:
+            listed = ", ".join(variables) if variables else "none"
+            raise UsageError(f"--wrt: the expression has no variable '{name}'",
+                             hint=f"its variables are: {listed}")
+    return list(wrt)
+
+
+def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=False,
+             program=None, **kw) -> EvalResult:
+    """Value and partial derivatives of `text` at a point.
+
+    >>> evaluate("(w*x+b)**2", w=3, x=2, b=1).gradient
+    {'w': 28.0, 'x': 42.0, 'b': 14.0}
+    """
+    program = program or parse(text)
+    bindings = dict(bindings or {})
+    bindings.update(kw)
+    if exact:
+        from .exact import to_exact
+        bindings = {k: to_exact(v) for k, v in bindings.items()}
+    else:
+        bindings = {k: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
+                    for k, v in bindings.items()}
+    variables = inputs_of(program)
+    warnings = list(program.warnings)
+    for name in bindings:
+        if name not in variables:
+            warnings.append(f"--at binds '{name}', which the expression does not use")
+    wanted = check_wrt(wrt, variables)
+    used = {k: v for k, v in bindings.items() if k in variables}
+    graph = lower(program, used, wrt=set(wanted))
+    kinks = []
+
+    def on_kink(node, kink):
+        kinks.append(kink_message(graph, node, kink))
+
+    out = graph.output
+    if out.requires_grad:
+        out.backward(on_kink=on_kink)
+    for message in kinks:
+        if message not in warnings:
+            warnings.append(message)
+    gradient = {name: graph.inputs[name].grad for name in wanted}
+    for name, g in gradient.items():
+        if not _finite(g) and not kinks:
+            warnings.append(f"the partial derivative with respect to {name} is "
+                            f"{format_number(g) if isinstance(g, float) else 'not finite'}")
+    if intermediates:
+        for name, node in graph.intermediates.items():
+            if node is not out:
+                gradient[name] = node.grad
+    last = program.statements[-1]
+    return EvalResult(expression=text, read_as=read_as(program),
+                      at={k: bindings[k] for k in bindings},
+                      value=out.data, gradient=gradient, inputs=wanted,
+                      result_name=last.name or "f", warnings=warnings, graph=graph)
+
+
+def _finite(g) -> bool:
+    try:
+        return -float("inf") < g < float("inf")
+    except TypeError:
+        return True
+
+
+def kink_message(graph: Graph, node, kink) -> str:
+    """A kink convention in the user's terms: which function, where, what was used."""
+    expr = graph.exprs.get(id(node))
+    datas = [p.data for p in node._parents]
+    names = {"x": _show(datas[0])}
+    if len(datas) > 1:
+        names["y"] = _show(datas[1])
+    message = kink.message.format(**names)
+    if expr is None:
+        return message
+    where = []
+    for arg, data in zip(expr.args, datas):
+        if not isinstance(arg, (Const,)) and not _is_literal(arg):
+            where.append(f"{to_text(arg)} = {_show(data)}")
+    text = to_text(expr)
+    return f"{message} (in {text}" + (f", where {', '.join(where)})" if where else ")")
+
+
+def _is_literal(arg) -> bool:
+    from .expr import Num
+    return isinstance(arg, Num)
+
+
+def _show(value) -> str:
+    try:
+        return format_number(value)
+    except (TypeError, ValueError):
+        return "[…]"
+
+
+def differentiate(text: str, wrt: str, order: int = 1) -> str:
+    """The symbolic derivative of `text` with respect to `wrt`, as text in the language."""
+    from .symbolic import differentiate_text
+    return differentiate_text(text, wrt, order)
+
+
+__all__ = ["EvalResult", "evaluate", "differentiate", "parse_bindings", "split_top_level",
+           "constant_value", "inputs_of", "check_wrt", "Name"]

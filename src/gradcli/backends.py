@@ -1,0 +1,174 @@
+"""Numeric primitives behind the op table's value rules.
+
+A value rule is written once against a backend `B` (B.exp, B.log, B.where, ...)
+and runs on floats through `math` or on arrays through NumPy. NumPy is imported
+only when an array backend is asked for, so scalar work starts fast.
+"""
+from __future__ import annotations
+
+import math
+
+
+class MathBackend:
+    """Primitives on Python floats, through the math module."""
+
+    name = "math"
+    exp = staticmethod(math.exp)
+    expm1 = staticmethod(math.expm1)
+    log = staticmethod(math.log)
+    log1p = staticmethod(math.log1p)
+    log2 = staticmethod(math.log2)
+    log10 = staticmethod(math.log10)
+    sqrt = staticmethod(math.sqrt)
+    cbrt = staticmethod(math.cbrt)
+    sin = staticmethod(math.sin)
+    cos = staticmethod(math.cos)
+    tan = staticmethod(math.tan)
+    asin = staticmethod(math.asin)
+    acos = staticmethod(math.acos)
+    atan = staticmethod(math.atan)
+    atan2 = staticmethod(math.atan2)
+    sinh = staticmethod(math.sinh)
+    cosh = staticmethod(math.cosh)
+    tanh = staticmethod(math.tanh)
+    asinh = staticmethod(math.asinh)
+    acosh = staticmethod(math.acosh)
+    atanh = staticmethod(math.atanh)
+    abs = staticmethod(abs)
+    pow = staticmethod(math.pow)
+    isfinite = staticmethod(math.isfinite)
+
+    @staticmethod
+    def where(cond, a, b):
+        return a if cond else b
+
+    @staticmethod
+    def sign(x):
+        return 1.0 if x > 0 else (-1.0 if x < 0 else 0.0 * x)
+
+    @staticmethod
+    def step(x):
+        return 1.0 if x > 0 else 0.0
+
+    @staticmethod
+    def is_integer(x):
+        return float(x).is_integer()
+
+    @staticmethod
+    def sigmoid(x):
+        # Two branches so that exp never overflows: sigmoid(-800) is 0, not an error.
+        if x >= 0:
+            return 1.0 / (1.0 + math.exp(-x))
+        z = math.exp(x)
+        return z / (1.0 + z)
+
+    @staticmethod
+    def softplus(x):
+        # log(1 + e^x) = max(x, 0) + log1p(e^-|x|): finite wherever the result is.
+        return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
+
+    @staticmethod
+    def maximum(*xs):
+        return max(xs)
+
+    @staticmethod
+    def minimum(*xs):
+        return min(xs)
+
+    @staticmethod
+    def count_equal(xs, target):
+        return float(sum(1 for v in xs if v == target))
+
+    @staticmethod
+    def any(x):
+        return bool(x)
+
+
+_numpy_backend = None
+
+
+def numpy_backend():
+    """The array backend, built (and NumPy imported) on first use."""
+    global _numpy_backend
+    if _numpy_backend is None:
+        _numpy_backend = _make_numpy_backend()
+    return _numpy_backend
+
+
+def _make_numpy_backend():
+    import numpy as np
+
+    class NumpyBackend:
+        """Primitives on NumPy arrays (and NumPy scalars), element-wise."""
+
+        name = "numpy"
+        exp = staticmethod(np.exp)
+        expm1 = staticmethod(np.expm1)
+        log = staticmethod(np.log)
+        log1p = staticmethod(np.log1p)
+        log2 = staticmethod(np.log2)
+        log10 = staticmethod(np.log10)
+        sqrt = staticmethod(np.sqrt)
+        cbrt = staticmethod(np.cbrt)
+        sin = staticmethod(np.sin)
+        cos = staticmethod(np.cos)
+        tan = staticmethod(np.tan)
+        asin = staticmethod(np.arcsin)
+        acos = staticmethod(np.arccos)
+        atan = staticmethod(np.arctan)
+        atan2 = staticmethod(np.arctan2)
+        sinh = staticmethod(np.sinh)
+        cosh = staticmethod(np.cosh)
+        tanh = staticmethod(np.tanh)
+        asinh = staticmethod(np.arcsinh)
+        acosh = staticmethod(np.arccosh)
+        atanh = staticmethod(np.arctanh)
+        abs = staticmethod(np.abs)
+        pow = staticmethod(np.power)
+        isfinite = staticmethod(np.isfinite)
+        where = staticmethod(np.where)
+        sign = staticmethod(np.sign)
+
+        @staticmethod
+        def step(x):
+            return np.where(x > 0, 1.0, 0.0)
+
+        @staticmethod
+        def is_integer(x):
+            return np.equal(np.mod(x, 1.0), 0.0)
+
+        @staticmethod
+        def sigmoid(x):
+            z = np.exp(-np.abs(x))
+            return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
+
+        @staticmethod
+        def softplus(x):
+            return np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x)))
+
+        @staticmethod
+        def maximum(*xs):
+            out = xs[0]
+            for x in xs[1:]:
+                out = np.maximum(out, x)
+            return out
+
+        @staticmethod
+        def minimum(*xs):
+            out = xs[0]
+            for x in xs[1:]:
+                out = np.minimum(out, x)
+            return out
+
+        @staticmethod
+        def count_equal(xs, target):
+            total = 0.0
+            for v in xs:
+                total = total + np.equal(v, target)
+            return total
+
+        @staticmethod
+        def any(x):
+            return bool(np.any(x))
+
+    return NumpyBackend

@@ -1,0 +1,308 @@
+"""The autograd engine: Value, iterative topological order, backward, zero_grad.
+
+Every operation goes through `apply`, which reads the op table: the domain
+checks, the value rule, and later the derivative rule. The engine does no input
+or output; it raises DomainError and reports kinks through a callback.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from . import ops
+from .backends import MathBackend, numpy_backend
+from .errors import DomainError
+
+_INF = math.inf
+
+
+class _NumericD:
+    """The namespace `D` over a numeric backend: D.cos(x) is the table's value rule for cos."""
+
+    def __init__(self, B):
+        self.B = B
+
+    def __getattr__(self, name):
+        op = ops.lookup(name)
+        B = self.B
+        if op is None:
+            fn = getattr(B, name)
+        else:
+            value = op.value
+
+            def fn(*args):
+                return value(B, *args)
+        setattr(self, name, fn)
+        return fn
+
+
+_D = {}
+
+
+def numeric_d(B) -> _NumericD:
+    d = _D.get(B)
+    if d is None:
+        d = _D[B] = _NumericD(B)
+    return d
+
+
+_exact_backend = None
+
+
+def backend_for(datas):
+    """MathBackend for floats; NumPy for arrays; the exact backend for Fractions."""
+    B = MathBackend
+    for d in datas:
+        t = type(d)
+        if t is float or t is int:
+            continue
+        if t is Fraction:
+            if B is MathBackend:
+                B = _get_exact_backend()
+            continue
+        if t is bool:
+            continue
+        return numpy_backend()
+    return B
+
+
+def _get_exact_backend():
+    global _exact_backend
+    if _exact_backend is None:
+        from .exact import ExactBackend
+        _exact_backend = ExactBackend
+    return _exact_backend
+
+
+class Value:
+    """A node of the graph: `data`, `grad`, its parents and the op that made it."""
+
+    __slots__ = ("data", "grad", "_parents", "_op", "requires_grad", "label")
+
+    def __init__(self, data, requires_grad: bool = True, label: str | None = None,
+                 _parents: tuple = (), _op: ops.Op | None = None):
+        if type(data) is int or type(data) is bool:
+            data = float(data)
+        self.data = data
+        self.grad = 0
+        self._parents = _parents
+        self._op = _op
+        self.requires_grad = requires_grad
+        self.label = label
+
+    @property
+    def op(self) -> str | None:
+        """The op-table name of the operation that produced this node (None for a leaf)."""
+        return None if self._op is None else self._op.name
+
+    @property
+    def parents(self) -> tuple:
+        return self._parents
+
+    def __repr__(self) -> str:
+        return f"Value(data={self.data!r}, grad={self.grad!r})"
+
+    # -- arithmetic, each one op-table record
+    def __add__(self, o): return apply(ops.TABLE["add"], self, o)
+    def __radd__(self, o): return apply(ops.TABLE["add"], o, self)
+    def __sub__(self, o): return apply(ops.TABLE["sub"], self, o)
+    def __rsub__(self, o): return apply(ops.TABLE["sub"], o, self)
+    def __mul__(self, o): return apply(ops.TABLE["mul"], self, o)
+    def __rmul__(self, o): return apply(ops.TABLE["mul"], o, self)
+    def __truediv__(self, o): return apply(ops.TABLE["div"], self, o)
+    def __rtruediv__(self, o): return apply(ops.TABLE["div"], o, self)
+    def __pow__(self, o): return apply(ops.TABLE["pow"], self, o)
+    def __rpow__(self, o): return apply(ops.TABLE["pow"], o, self)
+    def __neg__(self): return apply(ops.TABLE["neg"], self)
+    def __pos__(self): return self
+
+    def backward(self, seed=None, on_kink=None) -> None:
+        """Fill .grad of every node this one depends on, in reverse topological order.
+
+        Leaves accumulate across calls (as in PyTorch); intermediate nodes are
+        reset first, so a second call adds exactly one more gradient to the leaves.
+        `on_kink(node, message)` is told of every convention used at a kink.
+        """
+        order = topo_order(self)
+        for node in order:
+            if node._parents:
+                node.grad = 0
+        if self._parents:
+            self.grad = 1.0 if seed is None else seed
+        else:
+            self.grad = self.grad + (1.0 if seed is None else seed)
+        for node in reversed(order):
+            op = node._op
+            if op is None:
+                continue
+            parents = node._parents
+            g = node.grad
+            datas = [p.data for p in parents]
+            if op.kinks and on_kink is not None:
+                _report_kinks(node, op, datas, on_kink)
+            if op.vjp is not None:
+                contributions = op.vjp(backend_for(datas + [g]), g, node.data, *datas)
+                for p, c in zip(parents, contributions):
+                    if p.requires_grad and c is not None:
+                        p.grad = p.grad + _fit(c, p.data)
+                continue
+            for i, p in enumerate(parents):
+                if p.requires_grad:
+                    p.grad = p.grad + _fit(g * local_derivative(op, i, node.data, datas), p.data)
+
+    def zero_grad(self) -> None:
+        """Set .grad to zero on this node and every node it depends on."""
+        for node in topo_order(self):
+            node.grad = 0
+
+
+def _methods():
+    # Every function of the table is a method too: x.sin(), x.log(2), x.max(y, z).
+    for name, op in ops.TABLE.items():
+        if op.is_operator and "call_name" not in op.extra:
+            continue
+        method_name = op.extra.get("call_name", name)
+
+        def method(self, *others, _op=op):
+            return apply(_op, self, *others)
+        method.__name__ = method_name
+        method.__doc__ = op.doc
+        setattr(Value, method_name, method)
+        for alias in op.aliases:
+            setattr(Value, alias, method)
+
+
+_methods()
+
+
+def topo_order(root: Value) -> list:
+    """Nodes that need a gradient, parents before children, with an explicit stack."""
+    order = []
+    visited = set()
+    stack = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+            continue
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        stack.append((node, True))
+        for p in node._parents:
+            if p.requires_grad and id(p) not in visited:
+                stack.append((p, False))
+    return order
+
+
+def as_value(x) -> Value:
+    """A Value as it is; a plain number becomes a constant that needs no gradient."""
+    if isinstance(x, Value):
+        return x
+    return Value(x, requires_grad=False)
+
+
+def apply(op: ops.Op, *args) -> Value:
+    """Run one op forward: domain checks, value rule, overflow check, a new node."""
+    parents = tuple(a if isinstance(a, Value) else as_value(a) for a in args)
+    datas = [p.data for p in parents]
+    B = backend_for(datas)
+    if B is MathBackend:
+        for check in op.domain:
+            if len(datas) > max(check.show):
+                if not check.ok(B, *datas):
+                    raise DomainError.at(op, datas, check)
+        try:
+            out = op.value(B, *datas)
+        except OverflowError:
+            raise DomainError.overflow(op, datas) from None
+        except (ValueError, ZeroDivisionError) as exc:
+            raise DomainError.at(op, datas, None, str(exc)) from None
+        if not (-_INF < out < _INF) and all(-_INF < d < _INF for d in datas):
+            raise DomainError.overflow(op, datas)
+    else:
+        out = B.apply(op, datas) if hasattr(B, "apply") else _apply_other(B, op, datas)
+    requires = False
+    for p in parents:
+        if p.requires_grad:
+            requires = True
+            break
+    return Value(out, requires, None, parents, op)
+
+
+def _apply_other(B, op, datas):
+    """Forward on arrays: domain failures raise with the mask of bad elements."""
+    import numpy as np
+    with np.errstate(all="ignore"):
+        for check in op.domain:
+            if len(datas) > max(check.show):
+                ok = np.asarray(check.ok(B, *datas))
+                if not ok.all():
+                    raise DomainError.at(op, datas, check, mask=~ok)
+        out = op.value(B, *datas)
+        finite_in = np.ones(np.shape(out), dtype=bool)
+        for d in datas:
+            finite_in = finite_in & np.isfinite(d)
+        bad = ~np.isfinite(out) & finite_in
+    if np.any(bad):
+        raise DomainError.overflow(op, datas, mask=bad)
+    return out
+
+
+def local_derivative(op: ops.Op, i: int, out, datas):
+    """d out / d datas[i] as a number (or array); inf/nan where the rule divides by zero."""
+    B = backend_for(datas)
+    numeric = op.numeric_partials
+    try:
+        if numeric is not None:
+            if callable(numeric):
+                return numeric(B, i, out, datas)
+            if numeric[i] is not None:
+                return numeric[i](B, out, *datas)
+        return op.partial(numeric_d(B), i, out, datas)
+    except (ZeroDivisionError, OverflowError, ValueError):
+        # Where a float rule fails (1/0, log(0)) IEEE arithmetic gives PyTorch's inf/nan.
+        import numpy as np
+        NB = numpy_backend()
+        with np.errstate(all="ignore"):
+            fdatas = [np.float64(d) for d in datas]
+            fout = np.float64(out)
+            if numeric is not None:
+                if callable(numeric):
+                    return float(numeric(NB, i, fout, fdatas))
+                if numeric[i] is not None:
+                    return float(numeric[i](NB, fout, *fdatas))
+            return float(op.partial(numeric_d(NB), i, fout, fdatas))
+
+
+def _report_kinks(node, op, datas, on_kink):
+    B = backend_for(datas)
+    for kink in op.kinks:
+        if kink.wrt is not None and not node._parents[kink.wrt].requires_grad:
+            continue
+        if kink.wrt is None and not any(p.requires_grad for p in node._parents):
+            continue
+        try:
+            hit = kink.where(B, *datas)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            continue
+        if B.any(hit):
+            on_kink(node, kink)
+
+
+def _fit(g, data):
+    """Sum a broadcast gradient back to the shape of the data it belongs to."""
+    gshape = getattr(g, "shape", ())
+    dshape = getattr(data, "shape", ())
+    if gshape == dshape:
+        return g
+    import numpy as np
+    g = np.asarray(g)
+    while g.ndim > len(dshape):
+        g = g.sum(axis=0)
+    for axis, n in enumerate(dshape):
+        if n == 1 and g.shape[axis] != 1:
+            g = g.sum(axis=axis, keepdims=True)
+    if dshape == ():
+        return float(g)
+    return np.broadcast_to(g, dshape).copy() if g.shape != dshape else g

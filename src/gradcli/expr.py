@@ -1,0 +1,331 @@
+"""The AST: small immutable nodes, hashed and compared without recursion.
+
+Every node's hash is computed from its children's when it is built, so hashing
+and equality are iterative and safe for trees a million nodes deep. Arithmetic
+operators on nodes build new nodes through `make`, which folds only the
+trivial identities; this lets the op table's derivative rules, written with
+`+ - * / **`, produce formulas as well as numbers.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterator
+
+from . import ops
+
+
+class Expr:
+    """Base of every expression node; `span` is (start, end) in the source, if any."""
+
+    __slots__ = ("span", "_hash")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Expr):
+            return NotImplemented
+        return same(self, other)
+
+    def __ne__(self, other) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def children(self) -> tuple:
+        return ()
+
+    def __repr__(self) -> str:
+        from .printer import to_text
+        return f"<{type(self).__name__} {to_text(self)}>"
+
+    # Arithmetic builds expressions, so op-table rules work on formulas too.
+    def __add__(self, o): return make("add", self, as_expr(o))
+    def __radd__(self, o): return make("add", as_expr(o), self)
+    def __sub__(self, o): return make("sub", self, as_expr(o))
+    def __rsub__(self, o): return make("sub", as_expr(o), self)
+    def __mul__(self, o): return make("mul", self, as_expr(o))
+    def __rmul__(self, o): return make("mul", as_expr(o), self)
+    def __truediv__(self, o): return make("div", self, as_expr(o))
+    def __rtruediv__(self, o): return make("div", as_expr(o), self)
+    def __pow__(self, o): return make("pow", self, as_expr(o))
+    def __rpow__(self, o): return make("pow", as_expr(o), self)
+    def __neg__(self): return make("neg", self)
+    def __pos__(self): return self
+
+
+class Num(Expr):
+    """A number literal: int, float or Fraction."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value, span=None):
+        self.value = value
+        self.span = span
+        self._hash = hash(("num", value))
+
+
+class Name(Expr):
+    """A variable, or a name defined earlier in a program."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: str, span=None):
+        self.id = id
+        self.span = span
+        self._hash = hash(("name", id))
+
+
+class Const(Expr):
+    """A named constant: pi or e."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: str, span=None):
+        self.id = id
+        self.span = span
+        self._hash = hash(("const", id))
+
+    @property
+    def value(self) -> float:
+        return ops.CONSTANTS[self.id]
+
+
+class Apply(Expr):
+    """An operator or function (by its op-table name) applied to arguments."""
+
+    __slots__ = ("op", "args")
+
+    def __init__(self, op: str, args: tuple, span=None):
+        self.op = op
+        self.args = args
+        self.span = span
+        self._hash = hash((op, tuple(a._hash for a in args)))
+
+    def children(self) -> tuple:
+        return self.args
+
+
+class Vector(Expr):
+    """A vector or matrix literal `[a, b, c]`."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple, span=None):
+        self.items = items
+        self.span = span
+        self._hash = hash(("vec", tuple(a._hash for a in items)))
+
+    def children(self) -> tuple:
+        return self.items
+
+
+class Statement:
+    """One line of a program: `name = expr`, or a bare expression (name None)."""
+
+    __slots__ = ("name", "expr", "span", "name_span")
+
+    def __init__(self, name, expr, span=None, name_span=None):
+        self.name = name
+        self.expr = expr
+        self.span = span
+        self.name_span = name_span
+
+    def __eq__(self, other):
+        return (isinstance(other, Statement) and self.name == other.name
+                and self.expr == other.expr)
+
+    def __hash__(self):
+        return hash((self.name, self.expr))
+
+
+class Program:
+    """Statements in order; the value of the last one is the result."""
+
+    __slots__ = ("statements", "source", "warnings")
+
+    def __init__(self, statements: tuple, source: str = "", warnings=()):
+        self.statements = statements
+        self.source = source
+        self.warnings = list(warnings)
+
+    @property
+    def result(self) -> Expr:
+        return self.statements[-1].expr
+
+    @property
+    def defined(self) -> list[str]:
+        return [s.name for s in self.statements if s.name is not None]
+
+    def __eq__(self, other):
+        return isinstance(other, Program) and self.statements == other.statements
+
+    def __hash__(self):
+        return hash(self.statements)
+
+
+def _leaf_key(node: Expr):
+    if isinstance(node, Num):
+        return ("num", node.value)
+    if isinstance(node, (Name, Const)):
+        return (type(node).__name__, node.id)
+    if isinstance(node, Apply):
+        return (node.op, len(node.args))
+    return ("vec", len(node.items))
+
+
+def same(a: Expr, b: Expr) -> bool:
+    """Structural equality, with an explicit stack (positions are ignored)."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        if x._hash != y._hash or type(x) is not type(y) or _leaf_key(x) != _leaf_key(y):
+            return False
+        stack.extend(zip(x.children(), y.children()))
+    return True
+
+
+def postorder(root: Expr) -> Iterator[Expr]:
+    """Each distinct node (by identity) once, children before parents, no recursion."""
+    seen = set()
+    stack = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            yield node
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        for child in reversed(node.children()):
+            if id(child) not in seen:
+                stack.append((child, False))
+
+
+def free_names(root: Expr) -> list[str]:
+    """Variable names in order of first appearance (left to right)."""
+    names, seen, stack = [], set(), [root]
+    visited = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        if isinstance(node, Name):
+            if node.id not in seen:
+                seen.add(node.id)
+                names.append(node.id)
+        else:
+            stack.extend(reversed(node.children()))
+    return names
+
+
+def size(root: Expr) -> int:
+    """The number of distinct nodes."""
+    return sum(1 for _ in postorder(root))
+
+
+def as_expr(x) -> Expr:
+    """Wrap a Python number as a Num; pass expressions through."""
+    if isinstance(x, Expr):
+        return x
+    if isinstance(x, bool):
+        x = int(x)
+    if isinstance(x, float) and x.is_integer() and abs(x) < 2 ** 53:
+        x = int(x)
+    if isinstance(x, (int, float, Fraction)):
+        return Num(x)
+    raise TypeError(f"not an expression: {x!r}")
+
+
+def _num(node) -> bool:
+    return isinstance(node, Num)
+
+
+def _is(node, v) -> bool:
+    return isinstance(node, Num) and node.value == v
+
+
+def make(op: str, *args: Expr) -> Expr:
+    """Build Apply(op, args), folding the trivial identities (x*1, x+0, x**1, --x, 2*3)."""
+    if op == "neg":
+        (x,) = args
+        if _num(x):
+            return Num(-x.value)
+        if isinstance(x, Apply) and x.op == "neg":
+            return x.args[0]
+    elif op == "pos":
+        return args[0]
+    elif op == "add":
+        x, y = args
+        if _is(x, 0):
+            return y
+        if _is(y, 0):
+            return x
+        if _num(x) and _num(y):
+            return as_expr(x.value + y.value)
+        if _num(y) and y.value < 0:
+            return make("sub", x, Num(-y.value))
+        if isinstance(y, Apply) and y.op == "neg":
+            return make("sub", x, y.args[0])
+    elif op == "sub":
+        x, y = args
+        if _is(y, 0):
+            return x
+        if _is(x, 0):
+            return make("neg", y)
+        if _num(x) and _num(y):
+            return as_expr(x.value - y.value)
+        if isinstance(y, Apply) and y.op == "neg":
+            return make("add", x, y.args[0])
+    elif op == "mul":
+        x, y = args
+        if _is(x, 0) or _is(y, 0):
+            return Num(0)
+        if _is(x, 1):
+            return y
+        if _is(y, 1):
+            return x
+        if _is(x, -1):
+            return make("neg", y)
+        if _is(y, -1):
+            return make("neg", x)
+        if _num(x) and _num(y):
+            return as_expr(x.value * y.value)
+        if _num(y) and not _num(x):
+            return make("mul", y, x)
+    elif op == "div":
+        x, y = args
+        if _is(y, 1):
+            return x
+        if _is(x, 0) and not _is(y, 0):
+            return Num(0)
+        if _num(x) and _num(y) and isinstance(x.value, int) and isinstance(y.value, int) \
+                and y.value != 0 and x.value % y.value == 0:
+            return Num(x.value // y.value)
+    elif op == "pow":
+        x, y = args
+        if _is(y, 1):
+            return x
+        if _is(y, 0):
+            return Num(1)
+        if _num(x) and _num(y) and isinstance(x.value, int) and isinstance(y.value, int) \
+                and 0 <= y.value <= 64 and abs(x.value) < 2 ** 16:
+            return Num(x.value ** y.value)
+    return Apply(op, tuple(args))
+
+
+class _Builder:
+    """The namespace `D` over expressions: D.cos(x) builds cos(x)."""
+
+    def __getattr__(self, name):
+        def build(*args):
+            return make(name, *(as_expr(a) for a in args))
+        return build
+
+
+BUILD = _Builder()

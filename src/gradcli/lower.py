@@ -1,0 +1,133 @@
+"""Program -> Value graph: one leaf per input, one node per distinct sub-expression.
+
+Named intermediates are the same node wherever they are used (never copied),
+so a program whose lines each use the previous name twice stays linear.
+Domain errors are rewritten here in the user's terms, naming the
+sub-expression and its arguments.
+"""
+from __future__ import annotations
+
+from . import ops
+from .engine import Value, apply
+from .errors import DomainError, UnknownName
+from .expr import Apply, Const, Name, Num, Program, Vector, postorder
+from .printer import format_number, to_text
+
+
+class Graph:
+    """The lowered program: output node, input leaves, named intermediates, node -> Expr."""
+
+    __slots__ = ("output", "inputs", "intermediates", "exprs", "program")
+
+    def __init__(self, output, inputs, intermediates, exprs, program):
+        self.output = output
+        self.inputs = inputs
+        self.intermediates = intermediates
+        self.exprs = exprs
+        self.program = program
+
+    def describe(self, node) -> str:
+        """The source text of a node, for messages."""
+        expr = self.exprs.get(id(node))
+        return to_text(expr) if expr is not None else "?"
+
+
+def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
+          make_vector=None) -> Graph:
+    """Build the graph for `program` with inputs bound to `bindings` (name -> number/array).
+
+    `wrt`: the inputs that need gradients (default: all). `keep_exprs`: remember
+    the Expr of every node (for trace and graph), not only of kink-prone ones.
+    """
+    inputs = {}
+    for name, data in bindings.items():
+        inputs[name] = Value(data, requires_grad=(wrt is None or name in wrt), label=name)
+    env = {}
+    exprs = {}
+    constants = {}
+    for stmt in program.statements:
+        done = {}
+        for node in postorder(stmt.expr):
+            if isinstance(node, Apply):
+                args = [done[id(a)] for a in node.args]
+                op = ops.TABLE[node.op]
+                try:
+                    value = apply(op, *args)
+                except DomainError as exc:
+                    raise _in_terms_of(exc, node, program) from None
+                if keep_exprs or op.kinks:
+                    exprs[id(value)] = node
+            elif isinstance(node, Name):
+                value = env.get(node.id)
+                if value is None:
+                    value = inputs.get(node.id)
+                if value is None:
+                    raise missing_input(node.id, program, node.span)
+            elif isinstance(node, Num):
+                value = constants.get(node.value)
+                if value is None:
+                    value = constants[node.value] = Value(node.value, requires_grad=False)
+            elif isinstance(node, Const):
+                value = constants.get(node.id)
+                if value is None:
+                    value = constants[node.id] = Value(node.value, requires_grad=False,
+                                                       label=node.id)
+            elif isinstance(node, Vector):
+                if make_vector is None:
+                    from .vectors import make_vector as mv
+                    make_vector = mv
+                value = make_vector([done[id(a)] for a in node.items], node)
+                if keep_exprs:
+                    exprs[id(value)] = node
+            else:  # pragma: no cover
+                raise TypeError(node)
+            if keep_exprs and id(value) not in exprs:
+                exprs[id(value)] = node
+            done[id(node)] = value
+        result = done[id(stmt.expr)]
+        if stmt.name is not None:
+            if not result._parents and result.label is None:
+                # A name bound straight to a constant or input still gets its own node.
+                result = apply(ops.TABLE["pos"], result)
+            result.label = stmt.name if result.label is None else result.label
+            env[stmt.name] = result
+    return Graph(result, inputs, env, exprs, program)
+
+
+def missing_input(name: str, program: Program, span) -> UnknownName:
+    """The error for a free name with no value: which `--at` to add, and a likely typo."""
+    hint = f"add --at {name}=VALUE"
+    for fname in sorted(ops.function_names(), key=len, reverse=True):
+        rest = name[len(fname):]
+        if name.startswith(fname) and rest and (rest[0].isalpha() or rest[0] == "_"):
+            hint = f"did you mean {fname}({rest})? otherwise {hint}"
+            break
+    if name == "π":
+        hint = f"did you mean pi? otherwise {hint}"
+    return UnknownName(f"no value for '{name}'", source=program.source, span=span, hint=hint)
+
+
+def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError:
+    text = to_text(node)
+    parts = []
+    for i in exc.show:
+        if i >= len(node.args):
+            continue
+        arg = node.args[i]
+        if isinstance(arg, (Num, Const)):
+            continue
+        value = exc.args_[i] if i < len(exc.args_) else None
+        try:
+            shown = format_number(value)
+        except (TypeError, ValueError):
+            shown = "some elements" if exc.mask is not None else str(value)
+        parts.append(f"{to_text(arg)} = {shown}")
+    where = f" at {', '.join(parts)}" if parts else ""
+    if exc.overflow:
+        message = f"{text} overflows{where}: the result is too large for a double (about 1.8e308)"
+    else:
+        message = f"{text} is undefined{where}: {exc.reason}"
+    new = DomainError(message, op=exc.op, args=exc.args_, reason=exc.reason, show=exc.show,
+                      overflow=exc.overflow, mask=exc.mask, source=program.source,
+                      span=node.span)
+    return new

@@ -1,0 +1,311 @@
+"""THE op table: one record per operator and function.
+
+Each record holds everything about one operation: its names, arity, value rule,
+derivative rules, domain checks with the messages users see, kink conventions,
+and how it prints. The engine, the symbolic differentiator, `trace`,
+`gradcli functions`, the error messages and the tests all read this table.
+
+Value rules take a numeric backend `B` (floats through math, arrays through
+NumPy). Derivative rules take a namespace `D` whose functions are the language's
+own (D.cos, D.sign, ...), plus the forward result `out`; written that way, one
+rule gives numbers (D over a backend), formulas (D over expressions) and
+graphs that can be differentiated again (D over Values).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+# Printing precedence, loosest first; ATOM never needs parentheses.
+SUM, PRODUCT, UNARY, POWER, ATOM = 1, 2, 3, 4, 5
+
+CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045}
+
+
+@dataclass(frozen=True)
+class Check:
+    """A domain condition: `ok(B, *args)` must hold, else `message` is the reason."""
+
+    ok: Callable
+    message: str
+    show: tuple[int, ...] = (0,)  # the arguments named in the error
+
+
+@dataclass(frozen=True)
+class Kink:
+    """A point where the derivative is a convention; `where(B, *args)` detects it."""
+
+    where: Callable
+    message: str  # may use {args} for the argument values
+    wrt: int | None = None  # only relevant when this argument needs a gradient
+
+
+@dataclass(frozen=True)
+class Op:
+    """Everything about one operation."""
+
+    name: str
+    arity: int | tuple[int, int | None]
+    value: Callable
+    partials: tuple[Callable, ...] | Callable
+    category: str
+    doc: str
+    aliases: tuple[str, ...] = ()
+    domain: tuple[Check, ...] = ()
+    domain_text: str = "all reals"
+    kinks: tuple[Kink, ...] = ()
+    numeric_partials: tuple[Callable | None, ...] | None = None
+    symbol: str | None = None  # infix or prefix symbol for operators
+    prec: int = ATOM
+    latex: str | None = None
+    vjp: Callable | None = None  # for reductions whose gradient is not element-wise
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def is_operator(self) -> bool:
+        return self.symbol is not None
+
+    def accepts(self, n: int) -> bool:
+        if isinstance(self.arity, int):
+            return n == self.arity
+        lo, hi = self.arity
+        return n >= lo and (hi is None or n <= hi)
+
+    def arity_text(self) -> str:
+        if isinstance(self.arity, int):
+            return str(self.arity)
+        lo, hi = self.arity
+        return f"{lo} or more" if hi is None else f"{lo} to {hi}"
+
+    def partial(self, D, i: int, out, args):
+        """The local derivative d out / d args[i], written in namespace D."""
+        if callable(self.partials):
+            return self.partials(D, i, out, args)
+        return self.partials[i](D, out, *args)
+
+
+TABLE: dict[str, Op] = {}
+ALIASES: dict[str, str] = {}
+
+
+def _add(op: Op) -> None:
+    TABLE[op.name] = op
+    for alias in op.aliases:
+        ALIASES[alias] = op.name
+
+
+def lookup(name: str) -> Op | None:
+    """The record for a function or operator name, following aliases."""
+    op = TABLE.get(name)
+    if op is None and name in ALIASES:
+        op = TABLE[ALIASES[name]]
+    return op
+
+
+def lookup_function(name: str) -> Op | None:
+    """The record a call `name(...)` means; operators are not callable by name except pow."""
+    op = lookup(name)
+    if op is None or (op.is_operator and op.extra.get("call_name") != name):
+        return None
+    return op
+
+
+def function_names() -> list[str]:
+    """Every name a user can call, aliases included."""
+    names = [op.extra.get("call_name", n) for n, op in TABLE.items()
+             if not op.is_operator or "call_name" in op.extra]
+    return names + list(ALIASES)
+
+
+# ---------------------------------------------------------------- operators
+
+def _nonneg_base_or_integer_exponent(B, x, y):
+    return (x >= 0) | B.is_integer(y) if B.name == "numpy" else (x >= 0 or B.is_integer(y))
+
+
+def _zero_base_positive_exponent(B, x, y):
+    return (x != 0) | (y >= 0) if B.name == "numpy" else (x != 0 or y >= 0)
+
+
+_add(Op("add", 2, lambda B, x, y: x + y,
+        (lambda D, out, x, y: 1, lambda D, out, x, y: 1),
+        "arithmetic", "addition", symbol="+", prec=SUM))
+_add(Op("sub", 2, lambda B, x, y: x - y,
+        (lambda D, out, x, y: 1, lambda D, out, x, y: -1),
+        "arithmetic", "subtraction", symbol="-", prec=SUM))
+_add(Op("mul", 2, lambda B, x, y: x * y,
+        (lambda D, out, x, y: y, lambda D, out, x, y: x),
+        "arithmetic", "multiplication", symbol="*", prec=PRODUCT, latex=r"\cdot"))
+_add(Op("div", 2, lambda B, x, y: x / y,
+        # d/dx x/y = 1/y ; d/dy x/y = -x/y**2
+        (lambda D, out, x, y: 1 / y, lambda D, out, x, y: -x / y ** 2),
+        "arithmetic", "division",
+        domain=(Check(lambda B, x, y: y != 0, "division by zero", (1,)),),
+        domain_text="y ≠ 0", symbol="/", prec=PRODUCT))
+_add(Op("neg", 1, lambda B, x: -x, (lambda D, out, x: -1,),
+        "arithmetic", "negation", symbol="-", prec=UNARY))
+_add(Op("pos", 1, lambda B, x: x, (lambda D, out, x: 1,),
+        "arithmetic", "unary plus", symbol="+", prec=UNARY))
+_add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
+        # d/dx x**y = y*x**(y-1) ; d/dy x**y = x**y*log(x)
+        (lambda D, out, x, y: y * x ** (y - 1), lambda D, out, x, y: out * D.log(x)),
+        "arithmetic", "power (also written ^)",
+        domain=(Check(_nonneg_base_or_integer_exponent,
+                      "a negative base needs an integer exponent", (0, 1)),
+                Check(_zero_base_positive_exponent,
+                      "zero cannot be raised to a negative power", (0, 1))),
+        domain_text="x > 0, or y an integer (x ≠ 0 if y < 0)",
+        kinks=(Kink(lambda B, x, y: x < 0,
+                    "the derivative with respect to the exponent needs log of the "
+                    "negative base {x}: it is undefined (nan)", wrt=1),
+               Kink(lambda B, x, y: (x == 0) & (y < 1) & (y != 0) & (y != -1) if B.name == "numpy"
+                    else x == 0 and y < 1 and y != 0,
+                    "x**{y} at x = 0: the derivative with respect to the base is "
+                    "infinite or undefined; using inf/nan as PyTorch does", wrt=0)),
+        # PyTorch's convention: at x = 0 (y > 0) x**y is constant 0 in y.
+        numeric_partials=(None, lambda B, out, x, y: B.where(x == 0, 0.0 * out, out * B.log(x))),
+        symbol="**", prec=POWER, extra={"call_name": "pow"}))
+
+# ---------------------------------------------------------------- functions
+
+_POS = Check(lambda B, x, *_: x > 0, "{name} needs a positive argument")
+
+
+def _fn(name, arity, value, partials, category, doc, **kw):
+    domain = tuple(Check(c.ok, c.message.format(name=name), c.show)
+                   for c in kw.pop("domain", ()))
+    kw.setdefault("latex", "\\" + name if name in _LATEX_NAMED else r"\operatorname{%s}" % name)
+    _add(Op(name, arity, value, partials, category, doc, domain=domain, **kw))
+
+
+_LATEX_NAMED = {"exp", "log", "ln", "sin", "cos", "tan", "sec", "csc", "cot",
+                "sinh", "cosh", "tanh", "max", "min", "arcsin", "arccos", "arctan"}
+
+_fn("exp", 1, lambda B, x: B.exp(x), (lambda D, out, x: out,), "exponential",
+    "e to the power x")
+_fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.log(b),
+    lambda D, i, out, args: (
+        1 / args[0] if len(args) == 1
+        # log(x, b) = log(x)/log(b): d/dx = 1/(x*log(b)), d/db = -log(x)/(b*log(b)**2)
+        else 1 / (args[0] * D.log(args[1])) if i == 0
+        else -D.log(args[0]) / (args[1] * D.log(args[1]) ** 2)),
+    "exponential", "natural logarithm; log(x, b) is base b", aliases=("ln",),
+    domain=(_POS,
+            Check(lambda B, x, b=2.0: (b > 0) & (b != 1) if B.name == "numpy" else b > 0 and b != 1,
+                  "the base of a logarithm must be positive and not 1", (1,))),
+    domain_text="x > 0 (base b > 0, b ≠ 1)")
+_fn("log2", 1, lambda B, x: B.log2(x), (lambda D, out, x: 1 / (x * D.log(2)),),
+    "exponential", "base-2 logarithm", domain=(_POS,), domain_text="x > 0")
+_fn("log10", 1, lambda B, x: B.log10(x), (lambda D, out, x: 1 / (x * D.log(10)),),
+    "exponential", "base-10 logarithm", domain=(_POS,), domain_text="x > 0")
+_fn("sqrt", 1, lambda B, x: B.sqrt(x), (lambda D, out, x: 1 / (2 * out),),
+    "exponential", "square root",
+    domain=(Check(lambda B, x: x >= 0, "sqrt needs a non-negative argument"),),
+    domain_text="x ≥ 0",
+    kinks=(Kink(lambda B, x: x == 0, "sqrt at 0: the derivative is +inf (right-sided only); "
+                "using inf as PyTorch does"),))
+_fn("cbrt", 1, lambda B, x: B.cbrt(x), (lambda D, out, x: 1 / (3 * out ** 2),),
+    "exponential", "real cube root (cbrt(-8) = -2)",
+    kinks=(Kink(lambda B, x: x == 0, "cbrt at 0: the derivative is +inf from both sides; "
+                "using inf as PyTorch does"),))
+_fn("sin", 1, lambda B, x: B.sin(x), (lambda D, out, x: D.cos(x),), "trigonometric", "sine")
+_fn("cos", 1, lambda B, x: B.cos(x), (lambda D, out, x: -D.sin(x),), "trigonometric", "cosine")
+_fn("tan", 1, lambda B, x: B.tan(x), (lambda D, out, x: 1 + out ** 2,), "trigonometric",
+    "tangent", domain_text="cos(x) ≠ 0")
+_fn("sec", 1, lambda B, x: 1 / B.cos(x), (lambda D, out, x: out * D.tan(x),),
+    "trigonometric", "secant, 1/cos(x)", domain_text="cos(x) ≠ 0",
+    domain=(Check(lambda B, x: B.cos(x) != 0, "sec needs cos(x) ≠ 0"),))
+_fn("csc", 1, lambda B, x: 1 / B.sin(x), (lambda D, out, x: -out * D.cot(x),),
+    "trigonometric", "cosecant, 1/sin(x)", domain_text="sin(x) ≠ 0",
+    domain=(Check(lambda B, x: B.sin(x) != 0, "csc needs sin(x) ≠ 0"),))
+_fn("cot", 1, lambda B, x: B.cos(x) / B.sin(x), (lambda D, out, x: -(1 + out ** 2),),
+    "trigonometric", "cotangent, cos(x)/sin(x)", domain_text="sin(x) ≠ 0",
+    domain=(Check(lambda B, x: B.sin(x) != 0, "cot needs sin(x) ≠ 0"),))
+_fn("asin", 1, lambda B, x: B.asin(x), (lambda D, out, x: 1 / D.sqrt(1 - x ** 2),),
+    "trigonometric", "inverse sine", aliases=("arcsin",), domain_text="-1 ≤ x ≤ 1",
+    domain=(Check(lambda B, x: B.abs(x) <= 1, "asin needs an argument between -1 and 1"),),
+    kinks=(Kink(lambda B, x: B.abs(x) == 1, "asin at ±1: the derivative is +inf; "
+                "using inf as PyTorch does"),))
+_fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2),),
+    "trigonometric", "inverse cosine", aliases=("arccos",), domain_text="-1 ≤ x ≤ 1",
+    domain=(Check(lambda B, x: B.abs(x) <= 1, "acos needs an argument between -1 and 1"),),
+    kinks=(Kink(lambda B, x: B.abs(x) == 1, "acos at ±1: the derivative is -inf; "
+                "using -inf as PyTorch does"),))
+_fn("atan", 1, lambda B, x: B.atan(x), (lambda D, out, x: 1 / (1 + x ** 2),),
+    "trigonometric", "inverse tangent", aliases=("arctan",))
+_fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
+    # d/dy atan2(y, x) = x/(x**2 + y**2) ; d/dx = -y/(x**2 + y**2)
+    (lambda D, out, y, x: x / (x ** 2 + y ** 2), lambda D, out, y, x: -y / (x ** 2 + y ** 2)),
+    "trigonometric", "angle of the point (x, y): atan2(y, x)",
+    kinks=(Kink(lambda B, y, x: (y == 0) & (x == 0) if B.name == "numpy" else y == 0 and x == 0,
+                "atan2 at (0, 0): the value is 0 but the derivative is undefined (nan)"),))
+
+_fn("sinh", 1, lambda B, x: B.sinh(x), (lambda D, out, x: D.cosh(x),), "hyperbolic",
+    "hyperbolic sine")
+_fn("cosh", 1, lambda B, x: B.cosh(x), (lambda D, out, x: D.sinh(x),), "hyperbolic",
+    "hyperbolic cosine")
+_fn("tanh", 1, lambda B, x: B.tanh(x), (lambda D, out, x: 1 - out ** 2,), "hyperbolic",
+    "hyperbolic tangent")
+_fn("asinh", 1, lambda B, x: B.asinh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 + 1),),
+    "hyperbolic", "inverse hyperbolic sine", latex=r"\operatorname{arsinh}")
+_fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 1),),
+    "hyperbolic", "inverse hyperbolic cosine", latex=r"\operatorname{arcosh}",
+    domain=(Check(lambda B, x: x >= 1, "acosh needs an argument of at least 1"),),
+    domain_text="x ≥ 1",
+    kinks=(Kink(lambda B, x: x == 1, "acosh at 1: the derivative is +inf; "
+                "using inf as PyTorch does"),))
+_fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
+    "hyperbolic", "inverse hyperbolic tangent", latex=r"\operatorname{artanh}",
+    domain=(Check(lambda B, x: B.abs(x) < 1, "atanh needs an argument strictly between -1 and 1"),),
+    domain_text="-1 < x < 1")
+
+_fn("sigmoid", 1, lambda B, x: B.sigmoid(x), (lambda D, out, x: out * (1 - out),),
+    "machine learning", "logistic function 1/(1 + e^-x)", latex=r"\sigma")
+_fn("relu", 1, lambda B, x: B.where(x > 0, x, 0.0 * x), (lambda D, out, x: D.step(x),),
+    "machine learning", "max(x, 0)",
+    kinks=(Kink(lambda B, x: x == 0, "relu at 0: left 0, right 1; using 0 as PyTorch does"),))
+_fn("softplus", 1, lambda B, x: B.softplus(x), (lambda D, out, x: D.sigmoid(x),),
+    "machine learning", "log(1 + e^x), computed stably")
+_fn("abs", 1, lambda B, x: B.abs(x), (lambda D, out, x: D.sign(x),),
+    "machine learning", "absolute value",
+    kinks=(Kink(lambda B, x: x == 0, "abs at 0: left -1, right 1; using 0 as PyTorch does"),))
+
+
+def _tie_share(D, i, out, args):
+    # PyTorch splits the gradient evenly among all arguments equal to the result.
+    return D.where(args[i] == out, 1.0, 0.0) / D.count_equal(args, out)
+
+
+def _tie_symbolic(sign):
+    # The same share written in the language, for diff: (1 + sign(a - b))/2 per rival.
+    def partial(D, i, out, args):
+        share = 1
+        for j, other in enumerate(args):
+            if j != i:
+                gap = args[i] - other if sign > 0 else other - args[i]
+                share = share * (1 + D.sign(gap)) / 2
+        return share
+    return partial
+
+
+def _tie_kink(B, *args):
+    out = B.maximum(*args)
+    low = B.minimum(*args)
+    return B.count_equal(args, out) > 1 or B.count_equal(args, low) > 1 if B.name == "math" \
+        else (B.count_equal(args, out) > 1) | (B.count_equal(args, low) > 1)
+
+
+_fn("max", (1, None), lambda B, *xs: B.maximum(*xs), _tie_symbolic(1),
+    "machine learning", "largest argument",
+    numeric_partials=_tie_share,
+    kinks=(Kink(_tie_kink, "max with tied arguments: the gradient is split evenly among "
+                "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),))
+_fn("min", (1, None), lambda B, *xs: B.minimum(*xs), _tie_symbolic(-1),
+    "machine learning", "smallest argument",
+    numeric_partials=_tie_share,
+    kinks=(Kink(_tie_kink, "min with tied arguments: the gradient is split evenly among "
+                "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),))
+_fn("sign", 1, lambda B, x: B.sign(x), (lambda D, out, x: 0,), "steps",
+    "-1, 0 or 1 (sign(0) = 0); derivative 0", latex=r"\operatorname{sgn}")
+_fn("step", 1, lambda B, x: B.step(x), (lambda D, out, x: 0,), "steps",
+    "1 for x > 0, else 0; derivative 0", latex=r"\operatorname{H}")

@@ -1,0 +1,70 @@
+"""The engine: textbook examples, accumulation, zero_grad, deep graphs."""
+import math
+
+import pytest
+
+from gradcli import Value
+from gradcli.errors import DomainError
+
+
+def test_textbook_example():
+    x, w, b = Value(2.0), Value(3.0), Value(1.0)
+    y = (w * x + b) ** 2
+    y.backward()
+    assert (y.data, w.grad, x.grad, b.grad) == (49.0, 28.0, 42.0, 14.0)
+
+
+def test_second_backward_accumulates_in_leaves_only():
+    x, w, b = Value(2.0), Value(3.0), Value(1.0)
+    y = (w * x + b) ** 2
+    y.backward()
+    y.backward()
+    assert w.grad == 56.0 and x.grad == 84.0 and b.grad == 28.0
+
+
+def test_zero_grad_clears_the_graph():
+    x = Value(3.0)
+    y = x * x + x
+    y.backward()
+    assert x.grad == 7.0
+    y.zero_grad()
+    assert x.grad == 0
+    y.backward()
+    assert x.grad == 7.0
+
+
+def test_variable_used_several_times_accumulates():
+    x = Value(3.0)
+    y = x * x + x
+    y.backward()
+    assert x.grad == 2 * 3 + 1
+
+
+def test_every_function_is_a_method():
+    x = Value(0.5)
+    y = x.sin() + x.exp() + x.log(2) + x.max(Value(0.1)) + x.sigmoid() + x.atan2(Value(1.0))
+    y.backward()
+    expected = math.cos(0.5) + math.exp(0.5) + 1 / (0.5 * math.log(2)) + 1 \
+        + (1 / (1 + math.exp(-0.5))) * (1 - 1 / (1 + math.exp(-0.5))) + 1.0 / (1 + 0.25)
+    assert x.grad == pytest.approx(expected, rel=1e-12)
+
+
+def test_domain_error_names_the_rule():
+    with pytest.raises(DomainError, match="log needs a positive argument"):
+        Value(-1.0).log()
+
+
+def test_deep_chain_has_no_recursion_limit():
+    x = Value(1.0)
+    y = x
+    for _ in range(200_000):
+        y = y * 1.0 + 0.0
+    y.backward()
+    assert x.grad == 1.0
+
+
+def test_constants_get_no_gradient():
+    x = Value(2.0)
+    y = x * 3 + 1
+    y.backward()
+    assert x.grad == 3.0
