@@ -7,8 +7,6 @@ ParseError with a position, the expected input in words, and a suggestion.
 """
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 from . import ops
@@ -62,17 +60,6 @@ def _grammar_path() -> Path:
         if candidate.is_file():
             return candidate
     raise FileNotFoundError("gradcli.lark is missing from the installation")
-
-
-def _cache_file(grammar: Path) -> str | bool:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "gradcli")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return True  # lark's default: a file in the temp directory
-    stamp = int(grammar.stat().st_mtime)
-    return os.path.join(folder, f"grammar-{stamp}-py{sys.version_info[0]}{sys.version_info[1]}.lark")
 
 
 class _Span:
@@ -208,7 +195,7 @@ def _get_parser():
         builder = Builder()
         lark = Lark(grammar.read_text(encoding="utf-8"), parser="lalr", lexer="basic",
                     postlex=PostLex(), transformer=builder, maybe_placeholders=True,
-                    cache=_cache_file(grammar))
+                    cache=True)
         _parser = (lark, builder)
     return _parser
 
