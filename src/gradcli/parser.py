@@ -9,38 +9,91 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import ops
-from .errors import ParseError, UnknownName, nearest
+from . import limits, ops
+from .errors import LimitError, ParseError, UnknownName, nearest
 from .expr import Apply, Const, Name, Num, Program, Statement, Vector, free_names
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "@": "matmul", "**": "pow", "^": "pow"}
 _PREFIX = {"-": "neg", "+": "pos"}
 
-# Characters people paste that look like operators: what they are, what to type.
+# Look-alike characters read as their ASCII meaning, because nothing else could
+# be meant; one character for one, so positions stay those of the source.
+ACCEPTED = str.maketrans({
+    "\u2212": "-",   # minus sign
+    "\u00d7": "*",   # multiplication sign
+    "\u22c5": "*",   # dot operator
+    "\u00b7": "*",   # middle dot
+    "\u2217": "*",   # asterisk operator
+    "\u00f7": "/",   # division sign
+    "\u2215": "/",   # division slash
+    "\u00a0": " ",   # no-break space and the other spaces pasted from documents
+    "\u2002": " ", "\u2003": " ", "\u2009": " ", "\u200a": " ", "\u200b": " ",
+    "\u202f": " ", "\u205f": " ", "\u3000": " ", "\ufeff": " ",
+})
+CONSTANT_ALIASES = {"\u03c0": "pi"}  # π
+
+_QUOTE = "remove it: quotes are not part of expressions (only the shell's plain ' or \" " \
+         "around the whole expression)"
+# Characters people paste that gradcli does not read: what they are, what to type.
 LOOKALIKES = {
-    "\u2212": ("the Unicode minus sign (U+2212)", "-"),
-    "\u2013": ("an en dash (U+2013)", "-"),
-    "\u2014": ("an em dash (U+2014)", "-"),
-    "\u00d7": ("the multiplication sign × (U+00D7)", "*"),
-    "\u22c5": ("the dot operator ⋅ (U+22C5)", "*"),
-    "\u00b7": ("a middle dot · (U+00B7)", "*"),
-    "\u2217": ("the asterisk operator ∗ (U+2217)", "*"),
-    "\u00f7": ("the division sign ÷ (U+00F7)", "/"),
-    "\u2215": ("the division slash ∕ (U+2215)", "/"),
-    "\u00b2": ("a superscript two ²", "**2"),
-    "\u00b3": ("a superscript three ³", "**3"),
-    "\u221a": ("the square root sign √", "sqrt(...)"),
-    "\u2018": ("a curly quote ‘", "nothing: quotes are not part of expressions"),
-    "\u2019": ("a curly quote ’", "nothing: quotes are not part of expressions"),
-    "\u201c": ("a curly quote “", "nothing: quotes are not part of expressions"),
-    "\u201d": ("a curly quote ”", "nothing: quotes are not part of expressions"),
-    "'": ("a quote", "nothing: quotes are not part of expressions"),
-    '"': ("a double quote", "nothing: quotes are not part of expressions"),
-    "\\": ("a backslash, as in LaTeX", r"plain text: sqrt(x) for \sqrt{x}, (a)/(b) for \frac{a}{b}"),
-    "{": ("a brace, as in LaTeX", "parentheses ( )"),
-    "}": ("a brace, as in LaTeX", "parentheses ( )"),
-    "\u2264": ("≤", "nothing: comparisons are not part of the language"),
-    "!": ("'!'", "nothing: factorials are not part of the language"),
+    "\u2013": ("an en dash (U+2013)", "type - for minus"),
+    "\u2014": ("an em dash (U+2014)", "type - for minus"),
+    "\u2010": ("a hyphen (U+2010)", "type - for minus"),
+    "\u207b": ("a superscript minus", "type **-1 for x⁻¹, e.g. x**-1"),
+    "\u207a": ("a superscript plus", "remove it"),
+    "\u221a": ("the square root sign", "type sqrt(x) for √x"),
+    "\u221b": ("the cube root sign", "type cbrt(x) for ∛x"),
+    "\u2018": ("a curly quote", _QUOTE),
+    "\u2019": ("a curly quote", _QUOTE),
+    "\u201c": ("a curly quote", _QUOTE),
+    "\u201d": ("a curly quote", _QUOTE),
+    "\u00ab": ("a guillemet", _QUOTE),
+    "\u00bb": ("a guillemet", _QUOTE),
+    "`": ("a backquote", _QUOTE),
+    "'": ("a quote", _QUOTE),
+    '"': ("a double quote", _QUOTE),
+    "{": ("a brace, as in LaTeX", "use parentheses ( ) to group"),
+    "}": ("a brace, as in LaTeX", "use parentheses ( ) to group"),
+    "$": ("a dollar sign, as around LaTeX math", "remove it: write plain text such as x**2"),
+    "|": ("a vertical bar", "type abs(x) for |x|"),
+    "%": ("a percent sign", "there is no modulo or percent operator: write x/100 for x%"),
+    "!": ("an exclamation mark", "factorials and 'not' are not part of the language"),
+    "\u2264": ("a less-or-equal sign", "comparisons are not part of the language"),
+    "\u2265": ("a greater-or-equal sign", "comparisons are not part of the language"),
+    "<": ("a less-than sign", "comparisons are not part of the language"),
+    ">": ("a greater-than sign", "comparisons are not part of the language"),
+    "&": ("an ampersand", "logic operators are not part of the language"),
+    "~": ("a tilde", "there is no such operator: type - for minus"),
+    "\u00b1": ("a plus-minus sign", "compute the two cases separately with + and -"),
+    "\u221e": ("the infinity sign", "infinity is not a value here: use a large number such as 1e300"),
+    "\u00b0": ("a degree sign", "angles are in radians: type x*pi/180 for x°"),
+    "\u2202": ("a partial-derivative sign", "write the function itself: gradcli computes "
+               "its derivatives (gradcli diff prints them)"),
+    "\u2211": ("a summation sign", "type sum([...]) over a vector"),
+    "\u2248": ("an approximately-equal sign", "comparisons are not part of the language"),
+    "\uff08": ("a full-width parenthesis", "type ( instead"),
+    "\uff09": ("a full-width parenthesis", "type ) instead"),
+    "\uff0b": ("a full-width plus sign", "type + instead"),
+    "\uff0d": ("a full-width minus sign", "type - instead"),
+    "\uff0a": ("a full-width asterisk", "type * instead"),
+    "\uff0f": ("a full-width slash", "type / instead"),
+    "\uff1d": ("a full-width equals sign", "type = instead"),
+    "\uff0c": ("a full-width comma", "type , instead"),
+}
+_SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_SUPERSCRIPTS = str.maketrans(_SUPERSCRIPT_DIGITS, "0123456789")
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+# LaTeX commands: what to type instead. \frac and \sqrt are rewritten whole below.
+_LATEX = {
+    "cdot": "*", "times": "*", "ast": "*", "div": "/", "pi": "pi", "left": "(", "right": ")",
+    "cdotp": "*", "pm": "+ or -", "infty": "a large number such as 1e300",
+    "exp": "exp(x)", "ln": "log(x)", "log": "log(x)", "sin": "sin(x)", "cos": "cos(x)",
+    "tan": "tan(x)", "sqrt": "sqrt(x)", "frac": "(a)/(b)", "partial": "nothing: "
+    "gradcli computes the derivatives itself", "mathrm": "the plain name", "operatorname":
+    "the plain name", "tanh": "tanh(x)", "sinh": "sinh(x)", "cosh": "cosh(x)",
+    "arcsin": "asin(x)", "arccos": "acos(x)", "arctan": "atan(x)", "max": "max(a, b)",
+    "min": "min(a, b)", "sigma": "a name such as sigma", "theta": "a name such as theta",
 }
 
 _WORDS = {
@@ -93,7 +146,18 @@ def _get_parser():
             def process(self, stream):
                 prev = None
                 pending_sep = None
+                count = 0
+                depth = 0
                 for tok in stream:
+                    count += 1
+                    if count > limits.MAX_TOKENS:
+                        raise limits.too_many_tokens((tok.start_pos, tok.end_pos))
+                    if tok.type in ("LPAR", "LSQB"):
+                        depth += 1
+                        if depth > limits.MAX_NESTING:
+                            raise limits.too_deep((tok.start_pos, tok.end_pos))
+                    elif tok.type in ("RPAR", "RSQB"):
+                        depth -= 1
                     if tok.type == "_SEP":
                         if prev is not None and pending_sep is None:
                             pending_sep = tok
@@ -122,6 +186,7 @@ def _get_parser():
 
             def assign(self, c):
                 name, _, expr = c
+                _check_name(name)
                 return Statement(str(name), expr, _Span.join(name, expr), _Span.of(name))
 
             def binary(self, c):
@@ -161,12 +226,16 @@ def _get_parser():
 
             def name(self, c):
                 (tok,) = c
+                _check_name(tok)
                 if tok in ops.CONSTANTS:
                     return Const(str(tok), _Span.of(tok))
+                if tok in CONSTANT_ALIASES:
+                    return Const(CONSTANT_ALIASES[tok], _Span.of(tok))
                 return Name(str(tok), _Span.of(tok))
 
             def call(self, c):
                 name, _, args, close = c
+                _check_name(name)
                 args = tuple(args or ())
                 span = _Span.join(name, close)
                 op = ops.lookup_function(str(name))
@@ -209,21 +278,26 @@ def parse(text: str) -> Program:
     lark, builder = _get_parser()
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+    if len(text) > limits.MAX_INPUT_CHARS:
+        raise limits.input_too_large(len(text))
     if not text.strip():
         raise ParseError("the expression is empty", source=text, span=(0, 0),
                          hint='try for example: gradcli eval "x**2" --at x=3')
     _source = text
+    # Unambiguous look-alike operators are read as their ASCII meaning, one
+    # character for one, so every position in an error still points at the source.
+    plain = text.translate(ACCEPTED)
     builder.warnings = []
     try:
-        statements = lark.parse(text)
+        statements = lark.parse(plain)
     except UnexpectedCharacters as exc:
         raise _character_error(text, exc.pos_in_stream) from None
     except UnexpectedToken as exc:
-        raise _token_error(text, exc) from None
+        raise _token_error(plain, exc, text) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
-        raise ParseError(f"cannot read the input here: {exc}", source=text,
+        raise ParseError("cannot read the input here", source=text,
                          span=(getattr(exc, "pos_in_stream", 0) or 0,) * 2) from None
-    except (ParseError, UnknownName) as exc:
+    except (ParseError, UnknownName, LimitError) as exc:
         exc.source = text
         raise
     program = Program(tuple(s if isinstance(s, Statement) else Statement(None, s, s.span)
@@ -260,7 +334,7 @@ def _validate(program: Program) -> None:
     for stmt in program.statements:
         if stmt.name is not None:
             span = stmt.name_span
-            if stmt.name in ops.CONSTANTS:
+            if stmt.name in ops.CONSTANTS or stmt.name in CONSTANT_ALIASES:
                 raise ParseError(f"'{stmt.name}' is a constant and cannot be assigned",
                                  source=program.source, span=span,
                                  hint="choose another name")
@@ -308,17 +382,88 @@ def _tokens(text: str):
 
 def _character_error(text: str, pos: int) -> ParseError:
     ch = text[pos]
+    span = (pos, pos + 1)
+    if ch == "\\":
+        return _latex_error(text, pos)
     if ch in LOOKALIKES:
-        what, instead = LOOKALIKES[ch]
-        return ParseError(f"'{ch}' is {what}", source=text, span=(pos, pos + 1),
-                          hint=f"type {instead} instead" if not instead.startswith(("nothing", "plain"))
-                          else f"use {instead}")
+        what, hint = LOOKALIKES[ch]
+        return ParseError(f"{what} ({ch}) cannot be read here", source=text, span=span,
+                          hint=hint)
     if not ch.isprintable():
-        return ParseError(f"unreadable character {ch!r} (U+{ord(ch):04X})", source=text,
-                          span=(pos, pos + 1), hint="remove it")
-    return ParseError(f"unexpected character '{ch}'", source=text, span=(pos, pos + 1),
+        import unicodedata
+        name = unicodedata.name(ch, "")
+        what = f"U+{ord(ch):04X}" + (f" {name}" if name else "")
+        return ParseError(f"an invisible or control character ({what}) is in the input",
+                          source=text, span=span, hint="remove it")
+    return ParseError(f"unexpected character '{ch}'", source=text, span=span,
                       hint="expressions use numbers, names, + - * / ** ^ @, "
                            "parentheses, brackets and commas")
+
+
+def _latex_error(text: str, pos: int) -> ParseError:
+    """A backslash: LaTeX pasted in. Name the command and what to type instead."""
+    import re
+
+    rest = text[pos:pos + 400]
+    frac = re.match(r"\\[dt]?frac\s*\{([^{}\\]*)\}\s*\{([^{}\\]*)\}", rest)
+    sqrt = re.match(r"\\sqrt\s*\{([^{}\\]*)\}", rest)
+    command = re.match(r"\\([A-Za-z]+)", rest)
+    if frac:
+        instead = f"({frac.group(1).strip()})/({frac.group(2).strip()})"
+        span = (pos, pos + frac.end())
+    elif sqrt:
+        instead = f"sqrt({sqrt.group(1).strip()})"
+        span = (pos, pos + sqrt.end())
+    elif command:
+        word = command.group(1)
+        instead = _LATEX.get(word.lstrip("dt") if word.endswith("frac") else word)
+        span = (pos, pos + command.end())
+        if instead is None:
+            return ParseError(f"'\\{word}' is a LaTeX command, which gradcli does not read",
+                              source=text, span=span,
+                              hint="write plain text: sqrt(x), (a)/(b), x**2, a*b, pi")
+        return ParseError(f"'\\{word}' is a LaTeX command, which gradcli does not read",
+                          source=text, span=span, hint=f"type {instead} instead")
+    else:
+        return ParseError("'\\' is a backslash, which is not part of the language",
+                          source=text, span=(pos, pos + 1),
+                          hint="write plain text: sqrt(x), (a)/(b), x**2, a*b, pi")
+    shown = text[span[0]:span[1]]
+    return ParseError(f"'{shown}' is LaTeX, which gradcli does not read", source=text,
+                      span=span, hint=f"type {instead} instead")
+
+
+def _check_name(tok) -> None:
+    """A name must be an identifier: superscripts and other number signs are not letters."""
+    name = str(tok)
+    if name.isidentifier():
+        return
+    for i, ch in enumerate(name):
+        if not ("a" + ch).isidentifier():
+            break
+    start = tok.start_pos + i
+    run = ch
+    if ch in _SUPERSCRIPT_DIGITS:
+        j = i + 1
+        while j < len(name) and name[j] in _SUPERSCRIPT_DIGITS:
+            j += 1
+        run = name[i:j]
+    span = (start, start + len(run))
+    if ch in _SUPERSCRIPT_DIGITS:
+        base = name[:i]
+        if not base:
+            import re
+            before = re.search(r"[\w.)\]]*$", _source[:tok.start_pos])
+            base = before.group(0) if before and before.group(0) else "x"
+        power = run.translate(_SUPERSCRIPTS)
+        raise ParseError(f"'{run}' is a superscript, which gradcli does not read as a power",
+                         span=span, hint=f"type {base}**{power} for {base}{run}")
+    if ch in "₀₁₂₃₄₅₆₇₈₉":
+        digit = ch.translate(_SUBSCRIPTS)
+        raise ParseError(f"'{ch}' is a subscript digit, which cannot be part of a name",
+                         span=span, hint=f"type {name[:i]}{digit} or {name[:i]}_{digit}")
+    raise ParseError(f"'{ch}' cannot be part of a name", span=span,
+                     hint="names are letters, digits and _, starting with a letter or _")
 
 
 def _expected_words(expected) -> str:
@@ -340,7 +485,9 @@ def _expected_words(expected) -> str:
     return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else "more input"
 
 
-def _token_error(text: str, exc) -> ParseError:
+def _token_error(text: str, exc, source: str | None = None) -> ParseError:
+    """An unexpected token, explained from the tokens around it."""
+    source = text if source is None else source
     tok = exc.token
     expected = _expected_words(exc.expected)
     toks = [t for t in _tokens(text)]
@@ -356,15 +503,15 @@ def _token_error(text: str, exc) -> ParseError:
             opener = depth_stack[-1]
             closer = ")" if opener.type == "LPAR" else "]"
             return ParseError(f"missing '{closer}': the '{opener}' here is never closed",
-                              source=text, span=(opener.start_pos, opener.end_pos),
+                              source=source, span=(opener.start_pos, opener.end_pos),
                               hint=f"add '{closer}' at the end")
         last = toks[-1] if toks else None
         if last is not None and last.type in _OPERATOR | {"EQUAL", "COMMA"}:
             return ParseError(f"the input ends after '{last}': expected {expected} after it",
-                              source=text, span=(last.start_pos, last.end_pos),
+                              source=source, span=(last.start_pos, last.end_pos),
                               hint=f"complete the expression after '{last}' or remove it")
         return ParseError(f"the input ends too early: expected {expected}",
-                          source=text, span=(pos, pos + 1))
+                          source=source, span=(pos, pos + 1))
     pos = tok.start_pos
     span = (pos, tok.end_pos if tok.end_pos and tok.end_pos > pos else pos + 1)
     prev = None
@@ -374,20 +521,24 @@ def _token_error(text: str, exc) -> ParseError:
         if t.type != "IMPLICIT":
             prev = t
     if tok.type == "IMPLICIT":
-        return ParseError("a factor cannot follow here", source=text, span=span,
+        return ParseError("a factor cannot follow here", source=source, span=span,
                           hint="write the multiplication with '*'")
     if tok.type == "_SEP":
         word = "';'" if str(tok) == ";" else "the end of the line"
-        return ParseError(f"the statement stops at {word}: expected {expected}", source=text,
+        return ParseError(f"the statement stops at {word}: expected {expected}", source=source,
                           span=span, hint="complete the expression before it")
     if prev is not None and prev.type in ("NAME", "NUMBER", "RPAR", "RSQB") \
             and tok.type in ("NAME", "NUMBER", "LSQB", "LPAR"):
         a, b = str(prev), str(tok)
         if prev.type == "NAME" and tok.type == "NAME":
-            return ParseError(f"two names side by side: '{a} {b}'", source=text,
+            return ParseError(f"two names side by side: '{a} {b}'", source=source,
                               span=(prev.start_pos, tok.end_pos),
                               hint=f"write {a}*{b} to multiply")
-        return ParseError(f"'{b}' cannot follow '{a}' directly", source=text,
+        if prev.type in ("RPAR", "RSQB"):
+            return ParseError(f"'{b}' cannot follow '{a}' directly", source=source,
+                              span=(prev.start_pos, tok.end_pos),
+                              hint=f"put an operator such as '*' between '{a}' and '{b}'")
+        return ParseError(f"'{b}' cannot follow '{a}' directly", source=source,
                           span=(prev.start_pos, tok.end_pos),
                           hint=f"write {a}*{b} to multiply, or add the missing operator")
     if tok.type == "RPAR":
@@ -398,20 +549,20 @@ def _token_error(text: str, exc) -> ParseError:
             depth += t.type == "LPAR"
             depth -= t.type == "RPAR"
         if depth < 0:
-            return ParseError("unmatched ')': there is no '(' for it", source=text, span=span,
+            return ParseError("unmatched ')': there is no '(' for it", source=source, span=span,
                               hint="remove it, or add '(' where the group begins")
     if tok.type == "EQUAL":
         if prev is not None and prev.type == "EQUAL":
-            return ParseError("'==' is not an operator here", source=text, span=span,
+            return ParseError("'==' is not an operator here", source=source, span=span,
                               hint="a statement is name = expression")
         return ParseError("'=' can only follow a name at the start of a statement",
-                          source=text, span=span,
+                          source=source, span=span,
                           hint="a statement is name = expression; put each on its own line")
     shown = str(tok)
     what = f"'{shown}'"
     if prev is not None and prev.type in _OPERATOR | {"LPAR", "COMMA", "EQUAL", "LSQB"} \
             and tok.type in _OPERATOR - {"MINUS", "PLUS"} | {"RPAR", "COMMA", "RSQB"}:
         return ParseError(f"unexpected {what} after '{prev}': expected {expected}",
-                          source=text, span=span,
+                          source=source, span=span,
                           hint=f"put an operand between '{prev}' and '{shown}'")
-    return ParseError(f"unexpected {what}: expected {expected}", source=text, span=span)
+    return ParseError(f"unexpected {what}: expected {expected}", source=source, span=span)

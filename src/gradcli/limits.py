@@ -1,0 +1,83 @@
+"""The documented size limits, in one place.
+
+Each bound sits far above normal use (the SPEC asks that 1,000,000 operations
+and 100,000 nested parentheses work) and exists so that hostile or accidental
+input gets a clear LimitError (exit 2) instead of exhausting memory or time.
+The parser, the lowering, exact arithmetic and batches read these numbers;
+README.md ("## Limits") documents them.
+"""
+from __future__ import annotations
+
+from .errors import LimitError
+
+# Characters of one expression or program (-f FILE included): 64 MB of text.
+MAX_INPUT_CHARS = 64_000_000
+
+# Tokens (numbers, names, operators, brackets) of one input. Memory grows with
+# the number of nodes (about 1 KB each), so this bounds memory at a few GB:
+# 4,000,000 tokens is about 2,000,000 binary operations.
+MAX_TOKENS = 4_000_000
+
+# Parentheses and brackets open at once.
+MAX_NESTING = 250_000
+
+# Bits in the numerator or denominator of an exact (--exact) number: about
+# 300,000 decimal digits. An integer power whose result would be larger stops
+# before it is computed.
+MAX_EXACT_BITS = 1_000_000
+
+# Elements of one vector, matrix or broadcast result: 80 MB of doubles.
+MAX_ELEMENTS = 10_000_000
+
+# Characters of one row of a --points or --data file (CSV line or JSON line).
+MAX_ROW_CHARS = 1_000_000
+
+
+def _count(n: int) -> str:
+    return f"{n:,}"
+
+
+def input_too_large(chars: int) -> LimitError:
+    """The input text is longer than MAX_INPUT_CHARS."""
+    return LimitError(f"the input is {_count(chars)} characters long; the limit is "
+                      f"{_count(MAX_INPUT_CHARS)}",
+                      hint="split the work into smaller expressions")
+
+
+def too_many_tokens(span) -> LimitError:
+    """The input has more than MAX_TOKENS tokens."""
+    return LimitError(f"the input has more than {_count(MAX_TOKENS)} numbers, names and "
+                      "operators; that is the limit", span=span,
+                      hint="split the work into smaller expressions, or use vectors")
+
+
+def too_deep(span) -> LimitError:
+    """More than MAX_NESTING parentheses or brackets are open at once."""
+    return LimitError(f"more than {_count(MAX_NESTING)} parentheses or brackets are open "
+                      "at once here; that is the nesting limit", span=span,
+                      hint="name intermediate results in a program (a = ...; b = ...)")
+
+
+def check_exact_bits(bits: int, what: str) -> None:
+    """Raise before computing an exact number with more than MAX_EXACT_BITS bits."""
+    if bits > MAX_EXACT_BITS:
+        raise LimitError(f"{what} would have about {_count(int(bits * 0.30103))} digits; "
+                         f"exact numbers are limited to about "
+                         f"{_count(int(MAX_EXACT_BITS * 0.30103))} digits",
+                         hint="drop --exact to compute with doubles")
+
+
+def check_elements(count: int, what: str = "the result") -> None:
+    """Raise before building an array of more than MAX_ELEMENTS elements."""
+    if count > MAX_ELEMENTS:
+        raise LimitError(f"{what} would have {_count(count)} elements; the limit is "
+                         f"{_count(MAX_ELEMENTS)}",
+                         hint="use smaller vectors, or --points FILE for many points")
+
+
+def check_row(chars: int, row: int, where: str) -> None:
+    """Raise when one row of a data file is longer than MAX_ROW_CHARS."""
+    if chars > MAX_ROW_CHARS:
+        raise LimitError(f"{where}: row {row} is {_count(chars)} characters long; the limit "
+                         f"is {_count(MAX_ROW_CHARS)} per row",
+                         hint="is the file really CSV or JSON Lines, one point per line?")
