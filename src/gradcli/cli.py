@@ -22,7 +22,12 @@ class GradcliCommand(click.Command):
     """A command whose expression may start with '-' and whose errors exit cleanly."""
 
     def parse_args(self, ctx, args):
-        return super().parse_args(ctx, _expression_first(self, args))
+        try:
+            return super().parse_args(ctx, _expression_first(self, args))
+        except click.ClickException as exc:
+            from .errors import clean
+            exc.message = clean(exc.message)  # option values are user text too
+            raise
 
     def invoke(self, ctx):
         debug = "--debug" in sys.argv or os.environ.get("GRADCLI_DEBUG")
@@ -106,8 +111,9 @@ def _stderr(text: str) -> None:
 
 
 def warn(messages) -> None:
+    from .errors import clean
     for m in messages:
-        _stderr(f"warning: {m}")
+        _stderr(f"warning: {clean(m)}")
 
 
 def output_format(fmt: str | None) -> str:

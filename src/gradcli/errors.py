@@ -21,6 +21,24 @@ class GradcliError(Exception):
         self.span = span
         self.hint = hint
 
+    # Messages quote user text; control characters in it are shown as escapes
+    # (\x1b, not an ESC byte), so no input can drive the terminal that reads them.
+    @property
+    def message(self) -> str:
+        return self._message
+
+    @message.setter
+    def message(self, text) -> None:
+        self._message = clean(text)
+
+    @property
+    def hint(self) -> str | None:
+        return self._hint
+
+    @hint.setter
+    def hint(self, text) -> None:
+        self._hint = clean(text)
+
     def __str__(self) -> str:
         return self.message
 
@@ -87,6 +105,19 @@ def _short(value) -> str:
 
 class LimitError(GradcliError):
     """Input beyond a documented size limit: exit 2."""
+
+
+def clean(text):
+    """Text safe to print on a terminal: every control or invisible character as an escape.
+
+    New lines and tabs stay; everything else that is not printable (ESC, C1 controls,
+    bidirectional overrides, zero-width characters) becomes its backslash escape.
+    """
+    if text is None or not isinstance(text, str) or text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in "\n\t"
+                   else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for ch in text)
 
 
 def nearest(word: str, choices, cutoff: float = 0.6) -> str | None:

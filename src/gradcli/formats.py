@@ -57,8 +57,12 @@ def json_number(value, precision: int | None = None):
 
 
 def dumps(obj) -> str:
-    """One line of JSON, non-ASCII kept readable."""
-    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    """One line of JSON, non-ASCII kept readable, invisible characters escaped."""
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    if not text.isprintable():
+        # json leaves DEL, C1 controls and bidi overrides raw; escape them as \uXXXX.
+        text = "".join(ch if ch.isprintable() else json.dumps(ch)[1:-1] for ch in text)
+    return text
 
 
 def eval_record(result, precision=None) -> dict:
