@@ -99,7 +99,7 @@ _LATEX = {
 _WORDS = {
     "NUMBER": "a number", "NAME": "a name", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
     "RSQB": "']'", "COMMA": "','", "EQUAL": "'='", "PLUS": "'+'", "MINUS": "'-'",
-    "TIMES": "'*'", "DIVIDE": "'/'", "MATMUL": "'@'", "POW": "'**'", "_SEP": "a new line or ';'",
+    "TIMES": "'*'", "DIVIDE": "'/'", "MATMUL": "'@'", "POW": "'**'", "_SEP": "';' (or a new line)",
     "$END": "the end of the input", "IMPLICIT": "a factor",
 }
 _OPERAND = {"NUMBER", "NAME", "LPAR", "LSQB", "MINUS", "PLUS"}
@@ -467,13 +467,12 @@ def _check_name(tok) -> None:
 
 
 def _expected_words(expected) -> str:
+    """Lark's expected terminals in words: 'a number, a name, '(' or ')'' (never a symbol)."""
     expected = set(expected)
-    if _OPERAND & expected and len(expected - _OPERAND - {"LSQB", "IMPLICIT"}) == 0:
-        return "a number, a name or '('"
     parts = []
-    if expected & _OPERAND and "NAME" in expected:
-        parts.append("a number, a name or '('")
-        expected -= _OPERAND
+    if expected & _OPERAND:
+        parts += ["a number", "a name", "'('"]
+        expected -= _OPERAND | {"LSQB"}
     if expected & _OPERATOR:
         parts.append("an operator")
         expected -= _OPERATOR
@@ -481,8 +480,12 @@ def _expected_words(expected) -> str:
         if key in expected:
             parts.append(_WORDS[key])
             expected.discard(key)
-    parts.extend(sorted(_WORDS.get(e, e) for e in expected if e not in ("IMPLICIT", "EQUAL")))
-    return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else "more input"
+    # Anything else is named only when it has words; a terminal's own name never shows.
+    parts.extend(sorted(_WORDS[e] for e in expected
+                        if e in _WORDS and e not in ("IMPLICIT", "EQUAL", "LPAR")))
+    if not parts:
+        return "more input"
+    return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1]
 
 
 def _token_error(text: str, exc, source: str | None = None) -> ParseError:
@@ -506,6 +509,10 @@ def _token_error(text: str, exc, source: str | None = None) -> ParseError:
                               source=source, span=(opener.start_pos, opener.end_pos),
                               hint=f"add '{closer}' at the end")
         last = toks[-1] if toks else None
+        if not [t for t in toks if t.type != "_SEP"]:
+            return ParseError("there is no expression, only comments or blank lines",
+                              source=source, span=(pos, pos + 1),
+                              hint='write an expression such as x**2')
         if last is not None and last.type in _OPERATOR | {"EQUAL", "COMMA"}:
             return ParseError(f"the input ends after '{last}': expected {expected} after it",
                               source=source, span=(last.start_pos, last.end_pos),
@@ -520,6 +527,11 @@ def _token_error(text: str, exc, source: str | None = None) -> ParseError:
             break
         if t.type != "IMPLICIT":
             prev = t
+    if prev is not None and prev.type == "NUMBER" and tok.type == "NUMBER" \
+            and str(tok).startswith(".") and "." in str(prev):
+        return ParseError(f"'{prev}{tok}' is not a number: a number has one decimal point "
+                          "at most", source=source, span=(prev.start_pos, tok.end_pos),
+                          hint="remove the extra '.'")
     if tok.type == "IMPLICIT":
         return ParseError("a factor cannot follow here", source=source, span=span,
                           hint="write the multiplication with '*'")
@@ -541,16 +553,43 @@ def _token_error(text: str, exc, source: str | None = None) -> ParseError:
         return ParseError(f"'{b}' cannot follow '{a}' directly", source=source,
                           span=(prev.start_pos, tok.end_pos),
                           hint=f"write {a}*{b} to multiply, or add the missing operator")
-    if tok.type == "RPAR":
-        depth = 0
-        for t in toks:
-            if t.start_pos > pos:
-                break
-            depth += t.type == "LPAR"
-            depth -= t.type == "RPAR"
-        if depth < 0:
-            return ParseError("unmatched ')': there is no '(' for it", source=source, span=span,
-                              hint="remove it, or add '(' where the group begins")
+    openers = _open_brackets(toks, pos)
+    if tok.type in ("RPAR", "RSQB"):
+        closer, opener = str(tok), "(" if tok.type == "RPAR" else "["
+        if not openers:
+            return ParseError(f"unmatched '{closer}': there is no '{opener}' for it",
+                              source=source, span=span,
+                              hint=f"remove it, or add '{opener}' where the group begins")
+        if str(openers[-1]) != opener:
+            other = openers[-1]
+            want = ")" if other.type == "LPAR" else "]"
+            return ParseError(f"'{closer}' cannot close the '{other}' opened here; "
+                              f"expected '{want}'", source=source,
+                              span=(other.start_pos, other.end_pos),
+                              hint=f"close '{other}' with '{want}' before '{closer}'")
+        if prev is not None and prev.type == "LPAR":
+            return ParseError("empty parentheses: there is nothing inside '()'", source=source,
+                              span=(prev.start_pos, tok.end_pos),
+                              hint="put an expression inside, or remove them")
+    if tok.type == "COMMA":
+        if not openers:
+            return ParseError("',' separates the arguments of a call or the items of "
+                              "[...]; here it is outside them", source=source, span=span,
+                              hint="separate statements with ';' or a new line")
+        group = openers[-1]
+        before = [t for t in toks if t.end_pos <= group.start_pos and t.type != "IMPLICIT"]
+        if group.type == "LPAR" and not (before and before[-1].type == "NAME"):
+            return ParseError("',' inside parentheses that are not a call: a group holds "
+                              "one expression", source=source, span=span,
+                              hint="write [a, b] for a vector, or f(a, b) to call a function")
+        if prev is not None and prev.type in ("COMMA", "LPAR", "LSQB"):
+            return ParseError(f"an item is missing before this ',' (after '{prev}')",
+                              source=source, span=span,
+                              hint="put a value there, or remove the ','")
+    if tok.type == "EQUAL" and prev is not None and prev.type == "RPAR":
+        return ParseError("'=' after ')': functions cannot be defined, only names",
+                          source=source, span=span,
+                          hint="a statement is name = expression, such as f = x**2 + 1")
     if tok.type == "EQUAL":
         if prev is not None and prev.type == "EQUAL":
             return ParseError("'==' is not an operator here", source=source, span=span,
@@ -566,3 +605,16 @@ def _token_error(text: str, exc, source: str | None = None) -> ParseError:
                           source=source, span=span,
                           hint=f"put an operand between '{prev}' and '{shown}'")
     return ParseError(f"unexpected {what}: expected {expected}", source=source, span=span)
+
+
+def _open_brackets(toks, pos: int) -> list:
+    """The '(' and '[' still open before position `pos`, innermost last."""
+    stack = []
+    for t in toks:
+        if t.start_pos >= pos:
+            break
+        if t.type in ("LPAR", "LSQB"):
+            stack.append(t)
+        elif t.type in ("RPAR", "RSQB") and stack:
+            stack.pop()
+    return stack

@@ -1,0 +1,156 @@
+"""A long fuzzing campaign against every command of the CLI.
+
+    python bench/fuzz.py --minutes 60 [--seed N] [--save]
+
+Two engines take turns: hypothesis (the strategies of tests/fuzzing.py, without
+shrinking, so it keeps exploring) and a mutational fuzzer that edits valid
+expressions character by character (insertions of operators, brackets,
+look-alike and control characters, extreme numbers, deletions, duplications).
+Every input is checked against the invariant of tests/fuzzing.py. Failures are
+printed and, with --save, appended to tests/fuzz_corpus.txt, which the test
+suite replays. Prints how many inputs were tried, per engine and per outcome.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tests"))
+
+import fuzzing  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SEEDS = [
+    "(w*x+b)**2", "-x**2", "2**3**2", "1/2x", "6/2(1+x)", "sigmoid(w*x + b)", "log(x, 2)",
+    "atan2(y, x)", "max(x, y, 0)", "z = w*x + b; y = sigmoid(z); loss = (y - t)**2",
+    "sqrt(x**2 + y**2)", "exp(-x**2/2)", "softplus(x) - relu(x)", "abs(x)*sign(x)",
+    "x**y", "cbrt(x) + log10(x)", "(x+1)(x-1)", "2pi x", "asin(x/2) + acosh(x + 2)",
+    "sum([x, y, 1])", "dot([x, 1], [y, 2])", "mean([x, y]) @ 1", "[[1, 2], [3, 4]] @ [x, y]",
+]
+PIECES = ["+", "-", "*", "/", "**", "^", "@", "(", ")", "[", "]", ",", ";", "\n", "=", " ",
+          "x", "y", "pi", "e", "sin(", "log(", "max(", "1e308", "1e-320", "-0.0", "9" * 50,
+          "0." + "0" * 30 + "1", "−", "×", "÷", "²", "π", "“", "\\frac{", "}", "\x1b[31m",
+          "\x00", "\u202e", "\u200b", "[bold]", "#", "\r\n", ".", "e5", "E-", "__import__",
+          "'os'", "x₁", "√", "|", "!", "%"]
+
+
+def mutate(rng: random.Random, text: str) -> str:
+    """One to three random character-level edits."""
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randint(0, len(text))
+        kind = rng.random()
+        if kind < 0.4:
+            text = text[:i] + rng.choice(PIECES) + text[i:]
+        elif kind < 0.6 and text:
+            j = min(len(text), i + rng.randint(1, 4))
+            text = text[:i] + text[j:]
+        elif kind < 0.8 and text:
+            j = min(len(text), i + rng.randint(1, 6))
+            text = text[:i] + text[i:j] * rng.randint(2, 4) + text[j:]
+        else:
+            j = rng.randint(0, len(text))
+            a, b = sorted((i, j))
+            text = text[:a] + text[b:] + text[a:b]
+    return text
+
+
+def bindings(rng: random.Random, text: str) -> list[str]:
+    values = fuzzing.EXTREME_NUMBERS + ["1", "2", "-1", "0.5", "pi/4", "[1, 2]", "[[1], [2]]",
+                                        "-3", "1/3", "[]", "[1, [2]]", "x", ""]
+    return [f"{n}={rng.choice(values)}" for n in fuzzing.names_in(text)]
+
+
+class Campaign:
+    """Counts, failures, and the corpus."""
+
+    def __init__(self, save: bool):
+        self.save = save
+        self.tried = collections.Counter()
+        self.codes = collections.Counter()
+        self.failures = []
+        self.seen = set()
+
+    def one(self, engine: str, args, stdin=None) -> None:
+        self.tried[engine] += 1
+        try:
+            self.codes[fuzzing.check(args, stdin)] += 1
+        except fuzzing.Failure as exc:
+            lines = str(exc).splitlines()
+            detail = next((x for x in lines[1:] if x.startswith(("error:", "uncaught", "  File"))),
+                          "")
+            key = (lines[0][:80], detail[:100])
+            self.codes["FAIL"] += 1
+            if key not in self.seen:
+                self.seen.add(key)
+                self.failures.append((args, stdin, str(exc)))
+                print(f"\n--- failure ({engine}): {str(exc)[:1500]}", flush=True)
+                if self.save:
+                    fuzzing.save(args, stdin)
+
+    def run_expression(self, engine, rng, expr, at):
+        for name, command in fuzzing.commands().items():
+            if not fuzzing.takes_expression(command):
+                continue
+            formats = fuzzing.formats_of(command) or [None]
+            extra = []
+            flags = fuzzing.flags_of(command)
+            if flags and rng.random() < 0.3:
+                extra.append(rng.choice(flags))
+            self.one(engine, fuzzing.expression_args(name, expr, at, rng.choice(formats), extra))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=5.0)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--save", action="store_true", help="append failures to the corpus")
+    opts = parser.parse_args()
+    seed = opts.seed if opts.seed is not None else int(time.time())
+    rng = random.Random(seed)
+    camp = Campaign(opts.save)
+    deadline = time.time() + opts.minutes * 60
+    print(f"seed {seed}; commands: {', '.join(sorted(fuzzing.commands()))}", flush=True)
+
+    strategy = st.one_of(fuzzing.mutated_expression(), fuzzing.extreme_expression(),
+                         fuzzing.grammar_text(), st.text(max_size=80),
+                         fuzzing.valid_expression())
+
+    @settings(max_examples=2000, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(strategy, st.data())
+    def hypothesis_round(expr, data):
+        at = data.draw(fuzzing.bindings_for(expr))
+        camp.run_expression("hypothesis", rng, expr, at)
+
+    rounds = 0
+    last = time.time()
+    while time.time() < deadline:
+        rounds += 1
+        hypothesis_round()
+        for _ in range(2000):
+            if time.time() >= deadline:
+                break
+            expr = mutate(rng, rng.choice(SEEDS))
+            camp.run_expression("mutation", rng, expr, bindings(rng, expr))
+            if rng.random() < 0.05:
+                blob = bytes(rng.randrange(256) for _ in range(rng.randint(0, 40)))
+                camp.one("bytes", ["eval", "-f", "-", "--at", "x=1"], blob)
+        if time.time() - last > 60:
+            last = time.time()
+            print(f"[{time.strftime('%H:%M:%S')}] tried {sum(camp.tried.values())} "
+                  f"{dict(camp.tried)} codes {dict(camp.codes)}", flush=True)
+    total = sum(camp.tried.values())
+    print(f"\ninputs tried: {total} {dict(camp.tried)}")
+    print(f"exit codes: {dict(camp.codes)}")
+    print(f"distinct failures: {len(camp.failures)}")
+    return 1 if camp.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
