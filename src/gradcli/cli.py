@@ -23,7 +23,7 @@ class GradcliCommand(click.Command):
 
     def parse_args(self, ctx, args):
         try:
-            return super().parse_args(ctx, _expression_first(self, args))
+            return super().parse_args(ctx, _expression_first(self.get_params(ctx), args))
         except click.ClickException as exc:
             from .errors import clean
             exc.message = clean(exc.message)  # option values are user text too
@@ -56,11 +56,11 @@ class GradcliCommand(click.Command):
             ctx.exit(2)
 
 
-def _expression_first(command, args):
+def _expression_first(params, args):
     """Let an expression such as "-x**2" through as the argument, not an unknown option."""
     known = set()
     takes_value = set()
-    for p in command.params:
+    for p in params:
         if isinstance(p, click.Option):
             names = list(p.opts) + list(p.secondary_opts)
             known.update(names)
