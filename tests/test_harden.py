@@ -43,6 +43,18 @@ def test_input_size_limit(monkeypatch):
     assert "Traceback" not in result.stderr
 
 
+def test_input_size_limit_stops_reading_endless_files(monkeypatch, tmp_path):
+    monkeypatch.setattr(limits, "MAX_INPUT_CHARS", 1000)
+    result = cli("eval", "-f", "/dev/zero")
+    assert result.exit_code == 2
+    assert "error: /dev/zero is longer than 1,000 bytes" in result.stderr
+    result = cli("eval", "-f", "-", input="x+" * 600 + "x")
+    assert result.exit_code == 2 and "error: stdin is longer than 1,000 bytes" in result.stderr
+    path = tmp_path / "ok.txt"
+    path.write_text("x+" * 400 + "x")
+    assert cli("eval", "-f", str(path), "--at", "x=1", "-o", "plain").stdout.startswith("f\t401")
+
+
 def test_token_limit(monkeypatch):
     monkeypatch.setattr(limits, "MAX_TOKENS", 1001)
     assert parse("+".join(["x"] * 501))  # 1001 tokens

@@ -127,10 +127,17 @@ def read_source(expr: str | None, file: str | None) -> str:
     if expr is not None and file is not None:
         raise UsageError("give the expression either as an argument or with -f, not both")
     if file is not None:
+        from . import limits
         try:
-            data = sys.stdin.buffer.read() if file == "-" else open(file, "rb").read()
+            if file == "-":
+                data = sys.stdin.buffer.read(limits.MAX_INPUT_CHARS + 1)
+            else:
+                with open(file, "rb") as fh:
+                    data = fh.read(limits.MAX_INPUT_CHARS + 1)
         except OSError as exc:
             raise UsageError(f"cannot read {file}: {exc.strerror}") from None
+        if len(data) > limits.MAX_INPUT_CHARS:  # /dev/zero or a huge file: stop reading
+            raise limits.input_too_large(len(data), "stdin" if file == "-" else file)
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .errors import LimitError
 
-# Characters of one expression or program (-f FILE included): 64 MB of text.
+# Characters of one expression or program; bytes read from -f FILE or stdin.
 MAX_INPUT_CHARS = 64_000_000
 
 # Tokens (numbers, names, operators, brackets) of one input. Memory grows with
@@ -37,8 +37,12 @@ def _count(n: int) -> str:
     return f"{n:,}"
 
 
-def input_too_large(chars: int) -> LimitError:
-    """The input text is longer than MAX_INPUT_CHARS."""
+def input_too_large(chars: int, file: str | None = None) -> LimitError:
+    """The input text (or the file holding it) is longer than MAX_INPUT_CHARS."""
+    if file is not None:
+        return LimitError(f"{file} is longer than {_count(MAX_INPUT_CHARS)} bytes, the limit "
+                          "for one expression or program",
+                          hint="split the work into smaller expressions")
     return LimitError(f"the input is {_count(chars)} characters long; the limit is "
                       f"{_count(MAX_INPUT_CHARS)}",
                       hint="split the work into smaller expressions")
