@@ -338,3 +338,26 @@ def test_evaluating_any_input_imports_nothing_and_calls_no_evaluator(monkeypatch
     monkeypatch.undo()
     assert calls == []
     assert set(sys.modules) - before == set()
+
+
+@pytest.mark.parametrize("argv", [
+    [b"eval", b"x\xff+1", b"--at", b"x=1"],
+    [b"eval", b"x # \xff\x1b[31m", b"--at", b"x=1", b"-o", b"json"],
+    [b"eval", b"x", b"--at", b"x\xff=1"],
+    [b"eval", b"x", b"--at", b"x=1", b"--wrt", b"\x1b\xff"],
+    [b"eval", b"\xe2\x88\x92x", b"--at", b"x=1", b"-o", b"table"],
+])
+def test_undecodable_and_escape_bytes_in_a_real_process(argv):
+    import os
+    import subprocess
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    proc = subprocess.run([sys.executable.encode(), b"-m", b"gradcli", *argv],
+                          capture_output=True, env={**os.environ, "PYTHONPATH": src},
+                          timeout=60)
+    assert proc.returncode in (0, 2), proc.stderr
+    assert b"Traceback" not in proc.stderr
+    assert b"\x1b" not in proc.stdout + proc.stderr
+    if proc.returncode:
+        assert proc.stderr.startswith(b"error: ")
+    elif b"json" in argv:
+        assert json.loads(proc.stdout)["value"] == 1.0
