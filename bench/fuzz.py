@@ -53,10 +53,19 @@ def mutate(rng: random.Random, text: str) -> str:
         elif kind < 0.8 and text:
             j = min(len(text), i + rng.randint(1, 6))
             text = text[:i] + text[i:j] * rng.randint(2, 4) + text[j:]
-        else:
+        elif kind < 0.95:
             j = rng.randint(0, len(text))
             a, b = sorted((i, j))
             text = text[:a] + text[b:] + text[a:b]
+        else:  # blow-up: a piece repeated hundreds of times, or calls nested deep
+            n = rng.choice([50, 300, 2000, 20000])
+            if rng.random() < 0.5 and text:
+                j = min(len(text), i + rng.randint(1, 5))
+                text = text[:i] + text[i:j] * n + text[j:]
+            else:
+                f = rng.choice(["sin(", "(", "[", "-(", "exp(", "sqrt(", "max(1,"])
+                close = "]" if f == "[" else ")"
+                text = f * n + text + close * n
     return text
 
 
@@ -75,11 +84,16 @@ class Campaign:
         self.codes = collections.Counter()
         self.failures = []
         self.seen = set()
+        self.slowest = (0.0, None)
 
     def one(self, engine: str, args, stdin=None) -> None:
         self.tried[engine] += 1
+        start = time.perf_counter()
         try:
             self.codes[fuzzing.check(args, stdin)] += 1
+            took = time.perf_counter() - start
+            if took > self.slowest[0]:
+                self.slowest = (took, args)
         except fuzzing.Failure as exc:
             lines = str(exc).splitlines()
             detail = next((x for x in lines[1:] if x.startswith(("error:", "uncaught", "  File"))),
@@ -144,11 +158,16 @@ def main() -> int:
         if time.time() - last > 60:
             last = time.time()
             print(f"[{time.strftime('%H:%M:%S')}] tried {sum(camp.tried.values())} "
-                  f"{dict(camp.tried)} codes {dict(camp.codes)}", flush=True)
+                  f"{dict(camp.tried)} codes {dict(camp.codes)} "
+                  f"slowest {camp.slowest[0]:.2f} s", flush=True)
     total = sum(camp.tried.values())
     print(f"\ninputs tried: {total} {dict(camp.tried)}")
     print(f"exit codes: {dict(camp.codes)}")
     print(f"distinct failures: {len(camp.failures)}")
+    took, args = camp.slowest
+    if args:
+        shown = [a if len(a) < 80 else a[:60] + f"…({len(a)} chars)" for a in args]
+        print(f"slowest run: {took:.2f} s {shown}")
     return 1 if camp.failures else 0
 
 

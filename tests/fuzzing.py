@@ -140,7 +140,8 @@ def requested_format(args: list[str]) -> str:
 def check(args: list[str], stdin=None) -> int:
     """Run and assert the invariant; returns the exit code. Raises Failure."""
     result, elapsed = run(args, stdin)
-    where = f"args={args!r}" + (f" stdin={stdin!r}" if stdin is not None else "")
+    where = f"args={_short(args)!r}" + (f" stdin={_short([stdin])[0]!r}"
+                                         if stdin is not None else "")
     exc = result.exception
     if exc is not None and not isinstance(exc, SystemExit):
         import traceback
@@ -149,11 +150,11 @@ def check(args: list[str], stdin=None) -> int:
     code = result.exit_code
     out, err = result.stdout, result.stderr
     if code not in (0, 1, 2, 3):
-        raise Failure(f"exit code {code}\n{where}\nstderr: {err[:2000]}")
+        raise Failure(f"exit code {code}\n{where}\nstderr: {err[-2000:]}")
     if "Traceback" in out or "Traceback" in err:
         raise Failure(f"a traceback was printed\n{where}\n{err[:4000]}")
     if "internal error" in err and not _vectors_pending(err):
-        raise Failure(f"internal error\n{where}\n{err[:2000]}")
+        raise Failure(f"internal error\n{where}\n{_tail(err)}")
     if code != 0 and not err.strip():
         raise Failure(f"exit {code} with nothing on stderr\n{where}")
     if CONTROL.search(out) or CONTROL.search(err):
@@ -172,6 +173,17 @@ def check(args: list[str], stdin=None) -> int:
     if elapsed > SECONDS:
         raise Failure(f"the run took {elapsed:.1f} s\n{where}")
     return code
+
+
+def _tail(err: str) -> str:
+    """The error lines of stderr, without the (possibly huge) source line."""
+    return "\n".join(x[:300] for x in err.splitlines() if not x.startswith("  "))[-2000:]
+
+
+def _short(args) -> list:
+    """Arguments as shown in a report: long ones cut, with their length."""
+    args = [a if isinstance(a, str) else repr(a) for a in args]
+    return [a if len(a) <= 300 else a[:200] + f"…({len(a)} in all)…" + a[-40:] for a in args]
 
 
 def _no_constant(name):

@@ -102,6 +102,38 @@ def test_batch_row_limit():
         limits.check_row(limits.MAX_ROW_CHARS + 1, 7, "points.csv")
 
 
+def test_warning_limit(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_WARNINGS", 3)
+    result = cli("eval", "+".join(["1/2x"] * 5), "--at", "x=1", "-o", "json")
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 4 and lines[-1] == "warning: 2 more warnings not shown"
+    assert json.loads(result.stdout)["warnings"][-1] == "2 more warnings not shown"
+
+
+def test_quoted_expressions_are_shortened_so_warnings_stay_small():
+    # Each tie of a nested max once quoted its whole sub-expression: quadratic output.
+    text = "max(1," * 2000 + "x" + ")" * 2000
+    result = cli("eval", text, "--at", "x=1", "-o", "plain")
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert len(lines) <= limits.MAX_WARNINGS + 1
+    assert lines[-1] == "warning: 1,950 more warnings not shown"
+    assert max(len(x) for x in lines) < 4 * limits.MAX_QUOTE + 300
+    assert " … " in lines[0]
+    assert limits.quote("x" * 10) == "x" * 10
+    assert len(limits.quote("x" * 10_000)) == limits.MAX_QUOTE + 3
+
+
+def test_a_domain_error_quotes_a_huge_sub_expression_briefly():
+    text = "log(" + "+".join(["x"] * 5000) + " - 5001)"
+    result = cli("eval", text, "--at", "x=1")
+    assert result.exit_code == 3
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("error: log(x + x + x") and " … " in first
+    assert len(first) < 3 * limits.MAX_QUOTE
+
+
 # ---------------------------------------------------------------- syntax errors, one per kind
 
 # (input, words the message must contain, the column the caret starts at)

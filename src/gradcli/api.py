@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ops
+from . import limits, ops
 from .errors import GradcliError, UsageError
 from .expr import Const, Name, Program, free_names
 from .lower import Graph, lower
@@ -143,7 +143,12 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     graph = lower(program, used, wrt=set(wanted))
     kinks = []
 
+    skipped = [0]
+
     def on_kink(node, kink):
+        if len(kinks) >= limits.MAX_WARNINGS:
+            skipped[0] += 1  # counted only: a message costs the size of its sub-expression
+            return
         kinks.append(kink_message(graph, node, kink))
 
     out = graph.output
@@ -152,6 +157,8 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     for message in kinks:
         if message not in warnings:
             warnings.append(message)
+    if skipped[0]:
+        warnings.append(limits.more_warnings(skipped[0]))
     gradient = {name: graph.inputs[name].grad for name in wanted}
     for name, g in gradient.items():
         if not _finite(g) and not kinks:
@@ -188,8 +195,8 @@ def kink_message(graph: Graph, node, kink) -> str:
     where = []
     for arg, data in zip(expr.args, datas):
         if not isinstance(arg, (Const,)) and not _is_literal(arg):
-            where.append(f"{to_text(arg)} = {_show(data)}")
-    text = to_text(expr)
+            where.append(f"{limits.quote(to_text(arg))} = {_show(data)}")
+    text = limits.quote(to_text(expr))
     return f"{message} (in {text}" + (f", where {', '.join(where)})" if where else ")")
 
 

@@ -112,7 +112,8 @@ def _stderr(text: str) -> None:
 
 def warn(messages) -> None:
     from .errors import clean
-    for m in messages:
+    from .limits import cap_warnings
+    for m in cap_warnings(messages):
         _stderr(f"warning: {clean(m)}")
 
 

@@ -32,6 +32,12 @@ MAX_ELEMENTS = 10_000_000
 # Characters of one row of a --points or --data file (CSV line or JSON line).
 MAX_ROW_CHARS = 1_000_000
 
+# Warnings printed for one run (more are counted, not shown), and characters of
+# an expression quoted inside one message: a huge input must not turn into
+# gigabytes of warnings (2,000 nested max(...) ties once gave 24 MB).
+MAX_WARNINGS = 50
+MAX_QUOTE = 200
+
 
 def _count(n: int) -> str:
     return f"{n:,}"
@@ -60,6 +66,40 @@ def too_deep(span) -> LimitError:
     return LimitError(f"more than {_count(MAX_NESTING)} parentheses or brackets are open "
                       "at once here; that is the nesting limit", span=span,
                       hint="name intermediate results in a program (a = ...; b = ...)")
+
+
+def quote(text: str) -> str:
+    """Expression text for a message, shortened in the middle past MAX_QUOTE characters."""
+    if len(text) <= MAX_QUOTE:
+        return text
+    head = MAX_QUOTE * 2 // 3
+    return f"{text[:head]} … {text[-(MAX_QUOTE - head):]}"
+
+
+class _More(str):
+    """A 'N more warnings not shown' line that remembers N."""
+
+    count = 0
+
+
+def more_warnings(count: int) -> str:
+    """The line that stands for warnings past MAX_WARNINGS."""
+    line = _More(f"{count:,} more warning{'s' if count != 1 else ''} not shown")
+    line.count = count
+    return line
+
+
+def cap_warnings(messages) -> list:
+    """At most MAX_WARNINGS messages, everything else counted in one last line."""
+    shown, hidden = [], 0
+    for m in messages:
+        if isinstance(m, _More):
+            hidden += m.count
+        elif len(shown) < MAX_WARNINGS:
+            shown.append(m)
+        else:
+            hidden += 1
+    return shown + [more_warnings(hidden)] if hidden else shown
 
 
 def check_exact_bits(bits: int, what: str) -> None:

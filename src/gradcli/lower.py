@@ -7,7 +7,7 @@ sub-expression and its arguments.
 """
 from __future__ import annotations
 
-from . import ops
+from . import limits, ops
 from .engine import Value, apply
 from .errors import DomainError, UnknownName
 from .expr import Apply, Const, Name, Num, Program, Vector, postorder
@@ -108,7 +108,7 @@ def missing_input(name: str, program: Program, span) -> UnknownName:
 
 
 def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError:
-    text = to_text(node)
+    text = limits.quote(to_text(node))
     parts = []
     for i in exc.show:
         if i >= len(node.args):
@@ -121,7 +121,7 @@ def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError
             shown = format_number(value)
         except (TypeError, ValueError):
             shown = "some elements" if exc.mask is not None else str(value)
-        parts.append(f"{to_text(arg)} = {shown}")
+        parts.append(f"{limits.quote(to_text(arg))} = {shown}")
     where = f" at {', '.join(parts)}" if parts else ""
     if exc.overflow:
         message = f"{text} overflows{where}: the result is too large for a double (about 1.8e308)"

@@ -180,6 +180,7 @@ def _get_parser():
             def __init__(self):
                 super().__init__()
                 self.warnings = []
+                self.skipped = 0
 
             def start(self, children):
                 return children
@@ -197,12 +198,16 @@ def _get_parser():
                 left, tok, right = c
                 node = Apply("mul", (left, right), _Span.join(left, right))
                 if tok.value == "NUMBER" and isinstance(left, Apply) and left.op == "div":
+                    if len(self.warnings) >= limits.MAX_WARNINGS:
+                        self.skipped += 1  # counted, not built: each costs the node's size
+                        return node
                     from .printer import to_text
                     other = Apply("div", (left.args[0], Apply("mul", (left.args[1], right))))
                     self.warnings.append(
-                        f"'{_source[node.span[0]:node.span[1]]}' is read as "
-                        f"{to_text(node, clarify=True)}: implicit multiplication binds like "
-                        f"'*', left to right; write {to_text(other)} if you meant that")
+                        f"'{limits.quote(_source[node.span[0]:node.span[1]])}' is read as "
+                        f"{limits.quote(to_text(node, clarify=True))}: implicit multiplication "
+                        f"binds like '*', left to right; write {limits.quote(to_text(other))} "
+                        "if you meant that")
                 return node
 
             def prefix(self, c):
@@ -291,6 +296,7 @@ def parse(text: str) -> Program:
     # character for one, so every position in an error still points at the source.
     plain = text.translate(ACCEPTED)
     builder.warnings = []
+    builder.skipped = 0
     try:
         statements = lark.parse(plain)
     except UnexpectedCharacters as exc:
@@ -306,6 +312,8 @@ def parse(text: str) -> Program:
     program = Program(tuple(s if isinstance(s, Statement) else Statement(None, s, s.span)
                             for s in statements), text)
     program.warnings = list(builder.warnings)
+    if builder.skipped:
+        program.warnings.append(limits.more_warnings(builder.skipped))
     _validate(program)
     return program
 
