@@ -21,7 +21,7 @@ from . import ops
 from .backends import MathBackend
 from .expr import Apply, Const, Expr, Name, Num, Vector, postorder
 
-CAP = 16  # the most parts of a child sum/product that are merged into its parent
+CAP = 8  # the most parts of a child sum/product that are merged into its parent
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
 
 
@@ -77,7 +77,11 @@ class Simplifier:
         return self.intern(Num(v))
 
     def apply(self, op: str, *args) -> Expr:
-        return self.intern(Apply(op, tuple(args)))
+        key = ("apply", op, *map(id, args))  # the args are interned: their ids name them
+        node = self._built.get(key)
+        if node is None:
+            node = self._built[key] = self.intern(Apply(op, tuple(args)))
+        return node
 
     # ------------------------------------------------------------ the pass
     def simplify(self, roots: list) -> list:
