@@ -220,6 +220,9 @@ def differentiate(text: str, wrt=None, order: int = 1, sequences=None) -> DiffRe
     from .parser import parse
     program = parse(text)
     variables = _variables(program)
+    if not variables:
+        raise UsageError("the expression has no variables to differentiate by",
+                         hint="its derivative with respect to anything is 0")
     wanted = check_wrt(list(wrt) if wrt else None, variables)
     if sequences is not None:
         for seq in sequences:
