@@ -257,7 +257,7 @@ class Simplifier:
 
     def _build_sum(self, const, parts) -> Expr:
         # Big (unflattened) sums first so that the chain reads left to right without parentheses.
-        parts.sort(key=lambda p: 0 if p[1] in self._sums and p[0] > 0 else 1)
+        parts.sort(key=lambda p: 0 if id(p[1]) in self._sums and p[0] > 0 else 1)
         if parts[0][0] < 0:
             for i, (c, _) in enumerate(parts):
                 if c > 0:
@@ -289,12 +289,10 @@ class Simplifier:
                 found.append(match)
             else:
                 exps = [exp] + found
-                if all(e is exp for e in exps):
-                    shared = exp
-                elif all(not isinstance(e, Expr) and e > 0 for e in exps):
-                    shared = min(exps)
-                else:
+                # Only a factor with the same power everywhere: x**3 - 3*x**2 stays a polynomial.
+                if not all(e is exp or e == exp for e in exps):
                     continue
+                shared = exp
                 # A bare name or number is not worth it: x*a + x*b stays as it is.
                 if isinstance(base, Apply) or shared != 1:
                     common.append((base, shared))
@@ -340,6 +338,12 @@ class Simplifier:
                     continue
             if isinstance(base, Num) and base.value == 1:
                 continue
+            if exp == 1 and not isinstance(exp, Expr) and id(base) in self._sums:
+                # -(a + b) as a factor reads better than (-a - b): the sign joins the number.
+                const, terms = self._sums[id(base)]
+                if const <= 0 and all(c < 0 for c, _ in terms):
+                    base = self.sum(-const, [(-c, t) for c, t in terms])
+                    coeff = -coeff
             kept.append((base, exp))
         if coeff == 0:
             return self.num(0)
@@ -353,9 +357,9 @@ class Simplifier:
     def _product(self, coeff, kept) -> Expr:
         if not kept:
             return self.num(coeff)
-        if len(kept) == 1 and kept[0][1] == 1 and kept[0][0] in self._sums \
-                and coeff != 1 and len(self._sums[id(kept[0][0])][1]) <= CAP:
-            # A number times one sum is distributed: 2*(x + 1) -> 2*x + 2, -(a - b) -> b - a.
+        if len(kept) == 1 and kept[0][1] == 1 and id(kept[0][0]) in self._sums \
+                and coeff == -1 and len(self._sums[id(kept[0][0])][1]) <= CAP:
+            # A negated sum is distributed: -(a - b) -> b - a, -(x + 1) -> -x - 1.
             const, terms = self._sums[id(kept[0][0])]
             return self.sum(coeff * const, [(coeff * c, t) for c, t in terms])
         kept.sort(key=self._rank)
