@@ -81,7 +81,8 @@ def generated(count: int, seed: int = 0) -> list[str]:
                 parts.append(f"({a})**{rng.randint(2, 4)}")
             else:
                 parts.append(f"({a}) + ({b})")
-        out.append(parts[-1] if "x" in parts[-1] else f"x*({parts[-1]})")
+        last = parts[-1]
+        out.append(last if "x" in free_names(parse_expr(last)) else f"x*({last})")
     return out
 
 

@@ -317,6 +317,6 @@ def test_repeated_subexpression_gets_a_name_that_does_not_clash():
 
 
 def test_long_sum_collects_like_terms():
-    text = " + ".join(f"{i}*x**{i % 3}" for i in range(3000))
-    assert differentiate(text, "x") == "999000 + 2999000*x" or \
-        differentiate(text, "x").count("x") <= 3
+    # sum of i*x**(i % 3): d/dx = sum over i = 2 (mod 3) of 2*i*x, plus sum over i = 1 (mod 3) of i
+    text = " + ".join(f"{i}*x**{i % 3}" for i in range(1500))
+    assert differentiate(text, "x") == "750500*x + 374750"

@@ -206,7 +206,16 @@ class Simplifier:
         if not _finite(const):
             return self._unfolded_sum(const, terms)
         index, merged = {}, []
+        expanded = []
         for c, t in terms:
+            inner = self._sums.get(id(t))
+            if inner is not None and len(inner[1]) <= CAP:
+                # c*(a + b) inside a sum is opened up, so that like terms meet: 2*(x + y) + x.
+                const = _clean(const + c * inner[0])
+                expanded.extend((_clean(c * ci), ti) for ci, ti in inner[1])
+            else:
+                expanded.append((c, t))
+        for c, t in expanded:
             if isinstance(t, Num):
                 const = _clean(const + c * t.value)
                 continue
@@ -451,6 +460,11 @@ class Simplifier:
                 return base
             if exp == Fraction(1, 2):
                 return self._sqrt(base)
+            if isinstance(base, Apply) and base.op == "exp" and isinstance(exp, int):
+                # exp(u)**n == exp(n*u) for an integer n
+                node = self.apply("exp", self.scaled(exp, base.args[0]))
+                self._remember(node, 1, [(base, exp)])
+                return node
             exp_node = self._exp_node(exp)
         else:
             exp_node = exp
