@@ -320,3 +320,25 @@ def test_long_sum_collects_like_terms():
     # sum of i*x**(i % 3): d/dx = sum over i = 2 (mod 3) of 2*i*x, plus sum over i = 1 (mod 3) of i
     text = " + ".join(f"{i}*x**{i % 3}" for i in range(1500))
     assert differentiate(text, "x") == "750500*x + 374750"
+
+
+def test_huge_folded_numbers_stay_doubles_or_fail_cleanly():
+    assert differentiate("2*(2*(2*(2*(2*x))))", "x") == "32"
+    big = differentiate("123456789012*(123456789012*(123456789012*x))", "x")
+    assert float(big) == pytest.approx(123456789012.0 ** 3)
+    text = "x"
+    for _ in range(1200):
+        text = f"-x - 2*({text})"
+    with pytest.raises(DomainError) as info:
+        differentiate(text, "x")
+    assert "too large for a double" in info.value.message
+
+
+@pytest.mark.parametrize("template", ["-x - 2*y*({})", "x*({})**2 - 1", "1/(1 + ({}))",
+                                      "log({}, x)", "x - 2*y*(3 - 2*({}))"])
+def test_deeply_nested_shapes_do_not_recurse(template):
+    text = "x"
+    for _ in range(1500):
+        text = template.format(text)
+    out = differentiate(text, "x")
+    assert 0 < len(out) < 20 * len(text)

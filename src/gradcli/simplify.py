@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from . import ops
 from .backends import MathBackend
+from .errors import DomainError
 from .expr import Apply, Const, Expr, Name, Num, Vector, postorder
 
 CAP = 8  # the most parts of a child sum/product that are merged into its parent
@@ -26,12 +27,28 @@ _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge
 
 
 def _clean(v):
-    """int for integral Fractions and floats, the number itself otherwise."""
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return int(v)
+    """int for integral Fractions and floats, the number itself otherwise.
+
+    Exact numbers too large to read back as anything but a double become doubles,
+    so folding never builds a huge integer.
+    """
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            v = v.numerator
+        elif not _small(v):
+            return _to_float(v)
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= _BIG:
+        return _to_float(v)
     if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 53:
         return int(v)
     return v
+
+
+def _to_float(v) -> float:
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
 
 
 def _finite(v) -> bool:
@@ -69,6 +86,9 @@ class Simplifier:
 
     def num(self, v) -> Expr:
         v = _clean(v)
+        if not _finite(v) or v != v:
+            raise DomainError("the derivative has a number too large for a double "
+                              "(about 1.8e308)", overflow=True)
         if isinstance(v, Fraction):
             # A rational prints as p/q, a division the views still read as one number.
             node = self.apply("div", self.intern(Num(v.numerator)), self.intern(Num(v.denominator)))

@@ -47,6 +47,10 @@ class DiffResult:
     derivatives: list = field(default_factory=list)
     result_name: str = "f"
     program: Program | None = None
+    read_as: str = ""
+    warnings: list = field(default_factory=list)
+    at: dict = field(default_factory=dict)
+    values: dict | None = None  # derivative key -> value at `at`, when a point was given
 
 
 def derivative(root: Expr, wrt: str) -> Expr:
