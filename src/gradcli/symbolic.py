@@ -64,10 +64,6 @@ def derivative(root: Expr, wrt: str) -> Expr:
             d[id(node)] = zero
         elif isinstance(node, Apply):
             op = ops.TABLE[node.op]
-            if op.vjp is not None:
-                raise UsageError(f"diff does not handle {node.op}(...) yet: "
-                                 "symbolic derivatives are for scalar expressions",
-                                 hint="use gradcli eval for the gradient at a point")
             total = zero
             for i, arg in enumerate(node.args):
                 da = d[id(arg)]
@@ -80,11 +76,21 @@ def derivative(root: Expr, wrt: str) -> Expr:
                 total = term if total is None else total + term
             d[id(node)] = total
         else:
-            raise UsageError("diff does not handle vectors and matrices: symbolic derivatives "
-                             "are for scalar expressions",
-                             hint="use gradcli eval for the gradient at a point")
+            raise UsageError("diff does not handle vectors and matrices")
     result = d[id(root)]
     return Num(0) if result is None else result
+
+
+def _check_scalar(root: Expr) -> None:
+    """diff works on scalar expressions: no vectors, matrices or reductions."""
+    for node in postorder(root):
+        op = ops.TABLE.get(node.op) if isinstance(node, Apply) else None
+        if isinstance(node, Vector) or (isinstance(node, Apply) and (op is None or op.vjp)):
+            what = ("vectors and matrices" if isinstance(node, Vector)
+                    else "the matrix product @" if node.op == "matmul" else f"{node.op}(...)")
+            raise UsageError(f"diff does not handle {what}: symbolic derivatives are for "
+                             "scalar expressions",
+                             hint="use gradcli eval for the gradient at a point")
 
 
 def inline(program: Program):
@@ -129,6 +135,7 @@ def differentiate_program(program: Program, wrt: list, order: int = 1,
     """
     check_order(order)
     root, env = inline(program)
+    _check_scalar(root)
     simp = Simplifier()
     names = list(env)
     simplified = simp.simplify([root] + [env[n] for n in names])
