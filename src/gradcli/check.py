@@ -485,10 +485,10 @@ def finite_differences(result) -> dict:
             fd = (up - down) / (2 * h)
         elif up is not None:
             fd = (up - f0) / h
-            note = f"one-sided (the expression is undefined at {name} = {format_number(x - h)})"
+            note = f"one-sided (the expression is undefined at {name} = {_num(x - h)})"
         elif down is not None:
             fd = (f0 - down) / h
-            note = f"one-sided (the expression is undefined at {name} = {format_number(x + h)})"
+            note = f"one-sided (the expression is undefined at {name} = {_num(x + h)})"
         else:
             out[name] = FiniteDifference(name, g, math.nan, math.nan, False,
                                          f"the expression is undefined on both sides of {name}")
@@ -502,22 +502,37 @@ def finite_differences(result) -> dict:
             rel = 0.0 if g == fd else math.inf
             ok = g == fd
         if not ok:
-            reasons = kinks.get(name)
-            if reasons:
-                sides = ""
-                if up is not None and down is not None:
-                    sides = (f"; one-sided differences: left {_num((f0 - down) / h)}, "
-                             f"right {_num((up - f0) / h)}")
-                note = ("at a kink, where the central difference averages the two sides: "
-                        + "; ".join(reasons) + sides)
-            elif up is not None and down is not None:
-                left, right = (f0 - down) / h, (up - f0) / h
-                if abs(left - right) > 1e-3 * max(1.0, abs(left), abs(right)):
-                    note = (f"the one-sided differences disagree (left {_num(left)}, right "
-                            f"{_num(right)}): a kink or jump lies within {format_number(h)} "
-                            f"of {name} = {format_number(x)}")
+            note = "; ".join(n for n in (note, _why_disagree(
+                program, point, name, x, h, f0, up, down, fd, kinks.get(name))) if n)
         out[name] = FiniteDifference(name, g, fd, rel, ok, note)
     return out
+
+
+def _why_disagree(program, point, name, x, h, f0, up, down, fd, kinks) -> str:
+    """Explain a finite difference that disagrees with the partial: a kink or a jump."""
+    where = f"{name} = {format_number(x)}"
+    if kinks:
+        text = "; ".join(kinks)
+        if up is not None and down is not None:
+            return (f"{where} is at a kink, where the central difference averages the two "
+                    f"sides (left {_num((f0 - down) / h)}, right {_num((up - f0) / h)}): {text}")
+        return f"{where} is at a kink: {text}"
+    if up is None or down is None:
+        return ""
+    left, right = (f0 - down) / h, (up - f0) / h
+    if abs(left - right) > 1e-3 * max(1.0, abs(left), abs(right)):
+        return (f"the one-sided differences disagree (left {_num(left)}, right {_num(right)}): "
+                f"a kink lies within {_num(h)} of {where}")
+    # A jump makes the difference quotient grow like 1/h; a smooth function does not.
+    small = h / 16
+    up2 = _value_at(program, point, name, x + small)
+    down2 = _value_at(program, point, name, x - small)
+    if up2 is not None and down2 is not None:
+        fd2 = (up2 - down2) / (2 * small)
+        if abs(fd2) > 8 * abs(fd) > 0:
+            return (f"the difference quotient grows as the step shrinks ({_num(fd)} at h = "
+                    f"{_num(h)}, {_num(fd2)} at h/16): the expression jumps at {where}")
+    return ""
 
 
 def _value_at(program, point, name, x):

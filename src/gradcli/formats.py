@@ -219,4 +219,6 @@ def gradcheck_rows(rows, result, checks, precision=None) -> list[tuple[str, str]
         if c is not None and c.estimate is not None:
             out.append((f"fd {key}", number_text(c.estimate, precision)))
             out.append((f"relerr {key}", number_text(c.rel_error, 2)))
+        if c is not None and c.note:
+            out.append((f"note {key}", c.note))
     return out
