@@ -114,7 +114,12 @@ def number_answer(answer, what: str):
         exc.message = f"the answer {what} does not parse: {exc.message}"
         exc.source = text
         raise
-    return api.constant_value(text, f"the answer {what}")
+    try:
+        return api.constant_value(text, f"the answer {what}")
+    except UsageError as exc:
+        exc.hint = exc.hint or ("a numeric answer is a number such as 28, 1/3 or pi/4; "
+                                "check a formula with --derivative FORMULA --wrt NAME")
+        raise
 
 
 def check(text: str, at: dict | None = None, value=None, grad: dict | None = None,

@@ -53,7 +53,7 @@ class GradcliCommand(click.Command):
 
 def _expression_first(command, args):
     """Let an expression such as "-x**2" through as the argument, not an unknown option."""
-    known = set()
+    known = set(CONTEXT["help_option_names"])
     takes_value = set()
     for p in command.params:
         if isinstance(p, click.Option):
@@ -280,7 +280,9 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
     Example:
       $ gradcli check "(w*x+b)**2" --at w=3,x=2,b=1 --grad w=28,x=40 \\
           --derivative "2*x*(w*x+b)" --wrt w -o plain
-      dw/df ...
+      df/dw   right   28      28
+      df/dx   wrong   40      42      the correct value is 42
+      d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
     """
     from . import api, formats
     from .check import check
