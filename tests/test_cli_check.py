@@ -174,7 +174,8 @@ def test_help_has_an_example_and_the_defaults():
     code, out, _ = run("check", "--help")
     assert code == 0
     assert "Example:" in out and "gradcli check" in out
-    assert "Default 1e-6" in out and "Default 1e-9" in out
+    flat = " ".join(out.split())
+    assert "Default 1e-6" in flat and "Default 1e-9" in flat
     from gradcli.check import ATOL, RTOL
     assert (RTOL, ATOL) == (1e-6, 1e-9)
 
