@@ -53,7 +53,7 @@ class GradcliCommand(click.Command):
 
 def _expression_first(params, args):
     """Let an expression such as "-x**2" through as the argument, not an unknown option."""
-    known = set(CONTEXT["help_option_names"])
+    known = set()
     takes_value = set()
     for p in params:
         if isinstance(p, click.Option):
