@@ -166,8 +166,8 @@ def check_record(verdict, precision=None) -> dict:
                     "at": {k: json_number(v) for k, v in ce["at"].items()},
                     "yours": None if ce["yours"] is None else json_number(ce["yours"], precision),
                     "correct": json_number(ce["correct"], precision)}
-            if a.note:
-                item["note"] = a.note
+        if a.note:
+            item["note"] = a.note
         answers.append(item)
     record = {"expression": verdict.expression, "read_as": verdict.read_as,
               "at": {k: json_number(v) for k, v in verdict.at.items()},
@@ -191,6 +191,8 @@ def check_lines(verdict, precision=None) -> str:
         fields = [label(a, verdict.result_name), "right" if a.ok else "wrong", a.answer, correct]
         if not a.ok:
             fields.append(a.reason + (f"; {a.note}" if a.note else ""))
+        elif a.note:
+            fields.append(a.note)
         lines.append("\t".join(f.replace("\t", " ").replace("\n", "; ") for f in fields))
     return "".join(line + "\n" for line in lines)
 

@@ -89,6 +89,9 @@ def check_table(verdict, precision=None):
     parts.extend([Text(""), table, Text("")])
     for a in verdict.answers:
         if a.ok:
+            if a.note:
+                parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
+                                           (a.note, "yellow")))
             continue
         lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", a.reason)]
         if a.note:
