@@ -327,6 +327,46 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
         click.get_current_context().exit(1)
 
 
+@main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--wrt", metavar="A,B", help="Differentiate by these variables (default: all).")
+@click.option("--order", type=int, default=1, show_default=True, metavar="N",
+              help="Order of the derivatives: 2 gives every second partial (xx, xy, yy).")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Also evaluate each derivative at this point (repeatable).")
+@output_options(("table", "plain", "json", "latex"))
+def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
+    """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
+
+    The output pasted back into `gradcli eval` gives the same numbers. A derivative
+    that would repeat a large sub-expression is printed as a small program with
+    named intermediates (t1 = ...). abs, relu, max and min differentiate to sign
+    and step forms (d/dx abs(x) is sign(x)), which take PyTorch's value at a kink.
+
+    \b
+    Example:
+      $ gradcli diff "(w*x+b)**2" --wrt w -o plain
+      df/dw   2*x*(w*x + b)
+      $ gradcli diff "x**2*y**3" --order 2 --at x=1,y=2 -o plain
+    """
+    from . import api, formats
+    text = read_source(expr, file)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    bindings = api.parse_bindings(at) if at else None
+    result = api.diff(text, wrt_names, order, bindings)
+    warn(result.warnings)
+    fmt = output_format(fmt)
+    if fmt == "json":
+        emit(formats.dumps(formats.diff_record(result, precision)) + "\n")
+    elif fmt == "latex":
+        emit(formats.diff_latex(result, precision))
+    elif fmt == "plain":
+        emit("".join("\t".join(row) + "\n" for row in formats.diff_rows(result, precision)))
+    else:
+        from . import render
+        print_rich(render.diff_table(result, precision))
+
+
 def run() -> None:
     """Console entry point: clean exits on a closed pipe or Ctrl-C."""
     try:

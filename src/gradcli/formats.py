@@ -224,3 +224,96 @@ def gradcheck_rows(rows, result, checks, precision=None) -> list[tuple[str, str]
         if c is not None and c.note:
             out.append((f"note {key}", c.note))
     return out
+
+
+# ---------------------------------------------------------------- gradcli diff
+
+def _counted(wrt) -> list:
+    """('x', 'x', 'y') -> [('x', 2), ('y', 1)]."""
+    out = []
+    for v in wrt:
+        if out and out[-1][0] == v:
+            out[-1][1] += 1
+        else:
+            out.append([v, 1])
+    return [tuple(p) for p in out]
+
+
+def diff_label(f: str, wrt, unicode: bool = False) -> str:
+    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode)."""
+    n = len(wrt)
+    if unicode:
+        sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+        top = "∂" + (str(n).translate(sup) if n > 1 else "") + f
+        bottom = "".join("∂" + v + (str(k).translate(sup) if k > 1 else "")
+                         for v, k in _counted(wrt))
+        return f"{top}/{bottom}"
+    top = "d" + (str(n) if n > 1 else "") + f
+    bottom = "".join("d" + v + (str(k) if k > 1 else "") for v, k in _counted(wrt))
+    return f"{top}/{bottom}"
+
+
+def one_line(text: str) -> str:
+    """A derivative program on one line: statements joined by '; '."""
+    return text.replace("\n", "; ")
+
+
+def diff_rows(result, precision=None) -> list[tuple]:
+    """(label, derivative[, value]) for each partial."""
+    rows = []
+    for d in result.derivatives:
+        row = (diff_label(result.result_name, d.wrt), one_line(d.text))
+        if result.values is not None:
+            row += (number_text(result.values[d.key], precision),)
+        rows.append(row)
+    return rows
+
+
+def diff_record(result, precision=None) -> dict:
+    """The JSON object of `gradcli diff`: expression, read_as, derivatives (and values)."""
+    record = {
+        "expression": result.expression,
+        "read_as": result.read_as,
+        "derivatives": {d.key: d.text for d in result.derivatives},
+    }
+    if result.order != 1:
+        record["order"] = result.order
+    if result.values is not None:
+        record["at"] = {k: json_number(v, None) for k, v in result.at.items()}
+        record["values"] = {k: json_number(v, precision) for k, v in result.values.items()}
+    if result.warnings:
+        record["warnings"] = list(result.warnings)
+    return record
+
+
+def diff_latex(result, precision=None) -> str:
+    """An aligned LaTeX block: intermediates, then each partial (= its value with --at)."""
+    from .printer import latex_name, to_latex
+    f = latex_name(result.result_name)
+    lines, seen = [], set()
+    for d in result.derivatives:
+        *steps, last = d.program.statements
+        for stmt in steps:
+            line = f"{latex_name(stmt.name)} &= {to_latex(stmt.expr)}"
+            if line not in seen:
+                seen.add(line)
+                lines.append(line)
+        n = len(d.wrt)
+        top = r"\partial" + (f"^{{{n}}}" if n > 1 else "") + " " + f
+        bottom = " ".join(r"\partial " + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
+                          for v, k in _counted(d.wrt))
+        line = r"\frac{%s}{%s} &= %s" % (top, bottom, to_latex(last.expr))
+        if result.values is not None:
+            line += " = " + _latex_value(result.values[d.key], precision)
+        lines.append(line)
+    return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}\n"
+
+
+def _latex_value(value, precision):
+    from .printer import latex_number
+    text = number_text(value, precision)
+    try:
+        return latex_number(float(text)) if text not in ("nan", "inf", "-inf") else \
+            {"nan": r"\mathrm{NaN}", "inf": r"\infty", "-inf": r"-\infty"}[text]
+    except ValueError:
+        return text

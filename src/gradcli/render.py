@@ -126,4 +126,26 @@ def functions_table(records):
     return table
 
 
-__all__ = ["console", "eval_table", "functions_table", "check_table", "escape"]
+def diff_table(result, precision=None):
+    """`gradcli diff`: each partial derivative (and its value at the point) under 'read as'."""
+    from .formats import diff_label
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("", style="cyan", no_wrap=True)
+    table.add_column("derivative", overflow="fold")
+    if result.values is not None:
+        table.add_column("value", justify="right")
+    for d in result.derivatives:
+        row = [Text(diff_label(result.result_name, d.wrt, unicode=True)), Text(d.text)]
+        if result.values is not None:
+            row.append(Text(number_text(result.values[d.key], precision)))
+        table.add_row(*row)
+    parts = [Text.assemble(("read as ", "dim"), (result.read_as, "bold"))]
+    if result.at:
+        at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
+        parts.append(Text.assemble(("at      ", "dim"), (at, "")))
+    parts.append(Text(""))
+    parts.append(table)
+    return Group(*parts)
+
+
+__all__ = ["console", "eval_table", "functions_table", "check_table", "diff_table", "escape"]

@@ -52,6 +52,7 @@ class Simplifier:
     def __init__(self):
         self._table: dict = {}
         self._canon: set = set()  # ids of the interned nodes (kept alive by _table)
+        self._built: dict = {}  # (kind, numbers, ids of interned nodes) -> node: no rebuilding
         self._sums: dict = {}   # id(node) -> (const, [(coeff, term), ...])
         self._prods: dict = {}  # id(node) -> (coeff, [(base, exponent), ...])
 
@@ -158,8 +159,11 @@ class Simplifier:
         view = self._prods.get(id(node))
         if view is None or view[0] == 1:
             return 1, node
-        coeff, factors = view
-        return coeff, self.product(1, factors)
+        key = ("unit", id(node))
+        unit = self._built.get(key)
+        if unit is None:
+            unit = self._built[key] = self.product(1, view[1])
+        return view[0], unit
 
     def prod_view(self, node: Expr):
         """(coeff, [(base, exponent)]) for `node`, flattening a small product."""
@@ -209,6 +213,13 @@ class Simplifier:
             else:
                 merged[i][0] = _clean(merged[i][0] + c)
         parts = [(c, t) for c, t in merged if c != 0]
+        key = ("sum", type(const), const, tuple((type(c), c, id(t)) for c, t in parts))
+        node = self._built.get(key)
+        if node is None:
+            node = self._built[key] = self._sum(const, parts)
+        return node
+
+    def _sum(self, const, parts) -> Expr:
         if not parts:
             return self.num(const)
         if len(parts) == 1 and const == 0:
@@ -227,8 +238,12 @@ class Simplifier:
         """c * term, the number merged into the term's own product."""
         if c == 1:
             return term
-        coeff, factors = self.prod_view(term)
-        return self.product(_clean(c * coeff), factors)
+        key = ("scaled", type(c), c, id(term))
+        node = self._built.get(key)
+        if node is None:
+            coeff, factors = self.prod_view(term)
+            node = self._built[key] = self.product(_clean(c * coeff), factors)
+        return node
 
     def _unfolded_sum(self, const, terms):
         node = self.num(const)
@@ -324,6 +339,14 @@ class Simplifier:
             kept.append((base, exp))
         if coeff == 0:
             return self.num(0)
+        key = ("product", type(coeff), coeff,
+               tuple((id(b), id(e) if isinstance(e, Expr) else (type(e), e)) for b, e in kept))
+        node = self._built.get(key)
+        if node is None:
+            node = self._built[key] = self._product(coeff, kept)
+        return node
+
+    def _product(self, coeff, kept) -> Expr:
         if not kept:
             return self.num(coeff)
         if len(kept) == 1 and kept[0][1] == 1 and kept[0][0] in self._sums \
@@ -368,34 +391,51 @@ class Simplifier:
         return view is not None and view[0] < 0
 
     def _build_product(self, coeff, kept) -> Expr:
+        # Every prefix of the printed chain gets its own view too, so a later rule that
+        # picks up part of this product (a partial derivative of the chain) still sees factors.
         top, bottom = [], []
         for base, exp in kept:
             if self._negative(exp):
-                bottom.append(self._power(base, self.neg_exp(exp)))
+                e = self.neg_exp(exp)
+                bottom.append((self._power(base, e), (base, e)))
             else:
-                top.append(self._power(base, exp))
+                top.append((self._power(base, exp), (base, exp)))
         num, den = coeff, 1
         if isinstance(coeff, Fraction):
             num, den = coeff.numerator, coeff.denominator
         sign = -1 if num < 0 else 1
         num = abs(num)
         if num != 1 or not top:
-            top.insert(0, self.num(num))
+            top.insert(0, (self.num(num), None))
         if den != 1:
-            bottom.insert(0, self.num(den))
+            bottom.insert(0, (self.num(den), None))
         if sign < 0:
-            first = top[0]
-            top[0] = self.num(-first.value) if isinstance(first, Num) else self.apply("neg", first)
-        node = top[0]
-        for f in top[1:]:
-            node = self.apply("mul", node, f)
+            first, factor = top[0]
+            if isinstance(first, Num):
+                first = self.num(-first.value)
+            else:
+                first = self.apply("neg", first)
+                self._remember(first, -1, [factor])
+            top[0] = (first, factor)
+        node = self._chain(top, sign * num if top[0][1] is None else sign)
         if bottom:
-            den_node = bottom[0]
-            for f in bottom[1:]:
-                den_node = self.apply("mul", den_node, f)
+            den_node = self._chain(bottom, den)
             node = self.apply("div", node, den_node)
         self._prods[id(node)] = (coeff, kept)
         return node
+
+    def _chain(self, items, coeff) -> Expr:
+        node = items[0][0]
+        factors = [f for _, f in items[:1] if f is not None]
+        for item, factor in items[1:]:
+            node = self.apply("mul", node, item)
+            factors.append(factor)
+            self._remember(node, coeff, list(factors))
+        return node
+
+    def _remember(self, node, coeff, factors):
+        if id(node) not in self._prods:
+            self._prods[id(node)] = (coeff, factors)
 
     def _power(self, base, exp) -> Expr:
         if not isinstance(exp, Expr):
@@ -403,8 +443,12 @@ class Simplifier:
                 return base
             if exp == Fraction(1, 2):
                 return self._sqrt(base)
-            exp = self._exp_node(exp)
-        return self.apply("pow", base, exp)
+            exp_node = self._exp_node(exp)
+        else:
+            exp_node = exp
+        node = self.apply("pow", base, exp_node)
+        self._remember(node, 1, [(base, exp)])
+        return node
 
     def _sqrt(self, base) -> Expr:
         # sqrt(x) is x**(1/2) to the views, so x*sqrt(x) -> x**(3/2), sqrt(x)**2 -> x.
