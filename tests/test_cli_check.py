@@ -231,3 +231,17 @@ def test_eval_check_at_a_kink_explains_itself():
 def test_eval_without_check_is_unchanged():
     code, out, _ = run("eval", Q, "--at", AT, "-o", "plain")
     assert out == "f\t49\ndf/dw\t28\ndf/dx\t42\ndf/db\t14\n"
+
+
+@pytest.mark.parametrize("text", ["(w*x+b)**2", "sigmoid(w*x + b)", "sqrt(x**2) + x*y",
+                                  "z = w*x + b\nloss = (sigmoid(z) - t)**2", "max(x, y)*exp(-x)"])
+def test_gradcli_diff_output_is_accepted_by_gradcli_check(text):
+    code, out, _ = run("diff", text, "-o", "json")
+    assert code == 0
+    derivatives = json.loads(out)["derivatives"]
+    args = []
+    for name, formula in derivatives.items():
+        args += ["--derivative", formula, "--wrt", name]
+    code, out, err = run("check", text, *args, "-o", "json")
+    assert code == 0, (out, err)
+    assert json.loads(out)["right"] == len(derivatives)
