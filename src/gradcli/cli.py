@@ -273,7 +273,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
     Each answer is marked right or wrong; a wrong one shows the correct value
     or formula and, for a formula, a point where yours differs. Formulas are
     compared numerically at the given point and at 16 random points (both
-    signs, magnitudes 0.1 to 20; the same points on every run). Exit 0 when
+    signs, magnitudes 0.1 to 20; the same points on every run) where both are
+    defined. Exit 0 when
     every answer is right, 1 when any is wrong, 2 for bad input.
 
     \b
