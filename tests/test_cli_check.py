@@ -245,3 +245,18 @@ def test_gradcli_diff_output_is_accepted_by_gradcli_check(text):
     code, out, err = run("check", text, *args, "-o", "json")
     assert code == 0, (out, err)
     assert json.loads(out)["right"] == len(derivatives)
+
+
+def test_readme_examples_are_real_output():
+    readme = open(os.path.join(os.path.dirname(SRC), "README.md"), encoding="utf-8").read()
+    section = readme[readme.index("## `gradcli check`"):]
+    section = section[:section.index("\n## ", 5)]
+    code, out, _ = run("check", "sqrt(x**2)", "--derivative", "1", "-o", "plain")
+    assert code == 1 and out in section
+    code, out, _ = run("check", Q, "--at", AT, "--grad", "w=28,x=40", "--derivative",
+                       "2*x**2*w + 2*x*b", "--wrt", "w", "--derivative", "w*(w*x+b)", "--wrt",
+                       "x", "-o", "table")
+    assert code == 1
+    assert "\n".join(line.rstrip() for line in out.splitlines()) in section
+    code, out, _ = run("eval", "relu(x)*y", "--at", "x=0,y=2", "--check", "-o", "plain")
+    assert out in section
