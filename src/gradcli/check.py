@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from . import api
 from .engine import local_derivative
-from .errors import DomainError, GradcliError, UnknownName, UsageError
+from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .expr import Program, size
 from .lower import lower
 from .parser import parse
@@ -159,6 +159,12 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
                              hint="give one --derivative per variable")
         seen.add(name)
 
+    # Every answer is read before any computing: bad input (exit 2) comes first.
+    f = program.statements[-1].name or "f"
+    value_number = None if value is None else number_answer(value, "--value")
+    grad_numbers = {name: number_answer(given, f"--grad {name}") for name, given in grad.items()}
+    formulas = [(name, formula, parse_answer(formula, program, variables, f"∂{f}/∂{name}"))
+                for name, formula in pairs]
     result = None
     if value is not None or grad or at:
         if not at and variables:
@@ -167,17 +173,16 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
         wanted = [n for n in grad if n in variables]
         result = api.evaluate(text, at, program=program, wrt=wanted or [],
                               intermediates=any(n not in variables for n in grad))
-    f = result.result_name if result else (program.statements[-1].name or "f")
     answers = []
     if value is not None:
-        computed = number_answer(value, f"--value")
+        computed = value_number
         a = Answer("value", f, _shown(value), expected=result.value, computed=computed)
         a.ok = close(computed, result.value, rtol, atol)
         if not a.ok:
             a.reason = f"the correct value is {_number(result.value)}"
         answers.append(a)
     for name, given in grad.items():
-        computed = number_answer(given, f"--grad {name}")
+        computed = grad_numbers[name]
         expected = result.gradient[name]
         a = Answer("gradient", name, _shown(given), expected=expected, computed=computed)
         a.ok = close(computed, expected, rtol, atol)
@@ -190,9 +195,9 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
                 raise UsageError(f"symbolic answers are checked at scalar points; '{name}' "
                                  "is not a number", hint="check numeric answers with --grad")
         used = {k: float(v) for k, v in at.items() if k in variables}
-        for name, formula in pairs:
-            answers.append(_check_formula(text, program, variables, f, name, formula,
-                                          used if at else None, rtol, atol))
+        for name, formula, answer_program in formulas:
+            answers.append(_check_formula(text, program, variables, name, formula,
+                                          answer_program, used if at else None, rtol, atol))
     return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
                    rtol=rtol, atol=atol, result_name=f,
                    warnings=list(result.warnings) if result else list(program.warnings))
@@ -299,20 +304,31 @@ def _backward_magnitude(root) -> float:
     return biggest
 
 
-def _true_derivative(text, program, point, name):
-    """(d/dname at point, magnitude) by the engine's backward pass, or None if undefined."""
+def _true_derivative(program, point, name, strict=False):
+    """(d/dname at point, magnitude) by the engine's backward pass; None where undefined.
+
+    `strict` (the given point): a DomainError propagates, as in eval, and a
+    non-finite derivative is returned as it is.
+    """
     try:
         graph = lower(program, point, wrt={name})
     except DomainError:
+        if strict:
+            raise
         return None
     out = graph.output
+    if getattr(out.data, "shape", ()) != ():
+        raise ShapeError("symbolic answers are checked for a scalar expression; this one's "
+                         f"value has shape {tuple(out.data.shape)}",
+                         hint="wrap it in sum(...) or check numbers with --grad")
     if out.requires_grad:
         out.backward()
+    t = graph.inputs[name].grad
     try:
-        t = float(graph.inputs[name].grad)
+        t = float(t)
     except (TypeError, ValueError):
         return None
-    if not math.isfinite(t):
+    if not math.isfinite(t) and not strict:
         return None
     return t, _backward_magnitude(out)
 
@@ -323,13 +339,13 @@ def _answer_value(answer: Program, point):
     return float(g.output.data), _magnitude(g.output)
 
 
-def _ill_conditioned(text, program, answer_program, point, name, s, t, tol) -> bool:
+def _ill_conditioned(program, answer_program, point, name, s, t, tol) -> bool:
     """True where a 1e-11 relative nudge of the point moves either side by more than tol.
 
     There rounding alone decides the digits (sin of 3**38, say), so the point proves nothing.
     """
     nudged = {k: v * (1 + 1e-11) for k, v in point.items()}
-    truth = _true_derivative(text, program, nudged, name)
+    truth = _true_derivative(program, nudged, name)
     try:
         s2, _ = _answer_value(answer_program, nudged)
     except DomainError:
@@ -355,9 +371,9 @@ def _candidates(variables, at, seed):
         yield point, False
 
 
-def _check_formula(text, program, variables, f, name, formula, at, rtol, atol) -> Answer:
-    what = f"∂{f}/∂{name}"
-    answer_program = parse_answer(formula, program, variables, what)
+def _check_formula(text, program, variables, name, formula, answer_program, at, rtol,
+                   atol) -> Answer:
+    """Compare a formula with d/d`name` at the given point and at random points."""
     a = Answer("derivative", name, formula.strip())
     seed = zlib.crc32(f"{text}\0{name}".encode())
     rows = []        # (point, given?, yours or None, correct, ok, why-undefined)
@@ -368,10 +384,10 @@ def _check_formula(text, program, variables, f, name, formula, at, rtol, atol) -
     for point, given in _candidates(variables, at, seed):
         if random_rows >= samples:
             break
+        truth = _true_derivative(program, point, name, strict=given)
         if given:
-            # The question undefined at the given point is an error (exit 3), as in eval.
-            a.expected = api.evaluate(text, point, program=program, wrt=[name]).gradient[name]
-        truth = _true_derivative(text, program, point, name)
+            a.expected = truth[0]
+            truth = truth if math.isfinite(truth[0]) else None
         try:
             s, s_mag = _answer_value(answer_program, point)
         except DomainError as exc:
@@ -389,8 +405,8 @@ def _check_formula(text, program, variables, f, name, formula, at, rtol, atol) -
         t, t_mag = truth
         scale = max(abs(s) if math.isfinite(s) else 0.0, abs(t), s_mag, t_mag)
         ok = math.isfinite(s) and abs(s - t) <= atol + tol_rtol * scale
-        if not ok and not given and _ill_conditioned(text, program, answer_program, point,
-                                                     name, s, t, atol + tol_rtol * scale):
+        if not ok and not given and _ill_conditioned(program, answer_program, point, name,
+                                                     s, t, atol + tol_rtol * scale):
             continue
         rows.append((point, given, s, t, ok, ""))
         random_rows += not given
