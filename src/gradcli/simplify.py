@@ -21,7 +21,7 @@ from . import ops
 from .backends import MathBackend
 from .expr import Apply, Const, Expr, Name, Num, Vector, postorder
 
-CAP = 16  # the most parts of a child sum/product that are merged into its parent
+CAP = 8  # the most parts of a child sum/product that are merged into its parent
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
 
 
@@ -77,7 +77,11 @@ class Simplifier:
         return self.intern(Num(v))
 
     def apply(self, op: str, *args) -> Expr:
-        return self.intern(Apply(op, tuple(args)))
+        key = ("apply", op, *map(id, args))  # the args are interned: their ids name them
+        node = self._built.get(key)
+        if node is None:
+            node = self._built[key] = self.intern(Apply(op, tuple(args)))
+        return node
 
     # ------------------------------------------------------------ the pass
     def simplify(self, roots: list) -> list:
@@ -202,7 +206,16 @@ class Simplifier:
         if not _finite(const):
             return self._unfolded_sum(const, terms)
         index, merged = {}, []
+        expanded = []
         for c, t in terms:
+            inner = self._sums.get(id(t))
+            if inner is not None and len(inner[1]) <= CAP:
+                # c*(a + b) inside a sum is opened up, so that like terms meet: 2*(x + y) + x.
+                const = _clean(const + c * inner[0])
+                expanded.extend((_clean(c * ci), ti) for ci, ti in inner[1])
+            else:
+                expanded.append((c, t))
+        for c, t in expanded:
             if isinstance(t, Num):
                 const = _clean(const + c * t.value)
                 continue
@@ -253,7 +266,7 @@ class Simplifier:
 
     def _build_sum(self, const, parts) -> Expr:
         # Big (unflattened) sums first so that the chain reads left to right without parentheses.
-        parts.sort(key=lambda p: 0 if p[1] in self._sums and p[0] > 0 else 1)
+        parts.sort(key=lambda p: 0 if id(p[1]) in self._sums and p[0] > 0 else 1)
         if parts[0][0] < 0:
             for i, (c, _) in enumerate(parts):
                 if c > 0:
@@ -285,12 +298,10 @@ class Simplifier:
                 found.append(match)
             else:
                 exps = [exp] + found
-                if all(e is exp for e in exps):
-                    shared = exp
-                elif all(not isinstance(e, Expr) and e > 0 for e in exps):
-                    shared = min(exps)
-                else:
+                # Only a factor with the same power everywhere: x**3 - 3*x**2 stays a polynomial.
+                if not all(e is exp or e == exp for e in exps):
                     continue
+                shared = exp
                 # A bare name or number is not worth it: x*a + x*b stays as it is.
                 if isinstance(base, Apply) or shared != 1:
                     common.append((base, shared))
@@ -336,6 +347,12 @@ class Simplifier:
                     continue
             if isinstance(base, Num) and base.value == 1:
                 continue
+            if exp == 1 and not isinstance(exp, Expr) and id(base) in self._sums:
+                # -(a + b) as a factor reads better than (-a - b): the sign joins the number.
+                const, terms = self._sums[id(base)]
+                if const <= 0 and all(c < 0 for c, _ in terms):
+                    base = self.sum(-const, [(-c, t) for c, t in terms])
+                    coeff = -coeff
             kept.append((base, exp))
         if coeff == 0:
             return self.num(0)
@@ -349,9 +366,9 @@ class Simplifier:
     def _product(self, coeff, kept) -> Expr:
         if not kept:
             return self.num(coeff)
-        if len(kept) == 1 and kept[0][1] == 1 and kept[0][0] in self._sums \
-                and coeff != 1 and len(self._sums[id(kept[0][0])][1]) <= CAP:
-            # A number times one sum is distributed: 2*(x + 1) -> 2*x + 2, -(a - b) -> b - a.
+        if len(kept) == 1 and kept[0][1] == 1 and id(kept[0][0]) in self._sums \
+                and coeff == -1 and len(self._sums[id(kept[0][0])][1]) <= CAP:
+            # A negated sum is distributed: -(a - b) -> b - a, -(x + 1) -> -x - 1.
             const, terms = self._sums[id(kept[0][0])]
             return self.sum(coeff * const, [(coeff * c, t) for c, t in terms])
         kept.sort(key=self._rank)
@@ -443,6 +460,11 @@ class Simplifier:
                 return base
             if exp == Fraction(1, 2):
                 return self._sqrt(base)
+            if isinstance(base, Apply) and base.op == "exp" and isinstance(exp, int):
+                # exp(u)**n == exp(n*u) for an integer n
+                node = self.apply("exp", self.scaled(exp, base.args[0]))
+                self._remember(node, 1, [(base, exp)])
+                return node
             exp_node = self._exp_node(exp)
         else:
             exp_node = exp

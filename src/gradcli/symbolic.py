@@ -142,8 +142,9 @@ def differentiate_program(program: Program, wrt: list, order: int = 1,
     avoid = set(variables) | set(names) | set(ops.CONSTANTS) | set(ops.TABLE) \
         | set(ops.function_names())
     out = []
+    namer = Namer(named, avoid)
     for seq in sequences:
-        prog = to_program(done[seq], named, avoid)
+        prog = to_program(done[seq], namer)
         out.append(Derivative(tuple(seq), prog, program_source(prog)))
     return out
 
@@ -153,33 +154,44 @@ def _variables(program: Program) -> list:
     return inputs_of(program)
 
 
-def to_program(root: Expr, named: dict, avoid: set) -> Program:
+class Namer:
+    """Names for shared sub-expressions, consistent across all derivatives of one request."""
+
+    def __init__(self, named: dict, avoid: set):
+        self.names: dict = {}  # id(node) -> name
+        self.keep: list = []  # the named nodes, so their ids stay theirs
+        for name, node in named.items():
+            if isinstance(node, Apply) and id(node) not in self.names:
+                self.names[id(node)] = name
+                self.keep.append(node)
+        self.avoid = avoid
+        self.counter = 0
+
+    def fresh(self) -> str:
+        self.counter += 1
+        while f"t{self.counter}" in self.avoid:
+            self.counter += 1
+        return f"t{self.counter}"
+
+
+def to_program(root: Expr, namer: Namer) -> Program:
     """Print-ready program: shared sub-expressions (and the user's own names) as statements."""
-    by_node = {}
-    for name, node in named.items():
-        if isinstance(node, Apply) and id(node) not in by_node:
-            by_node[id(node)] = name
+    names = namer.names
     order = list(postorder(root))
     refs: dict = {}
     for node in order:
         for child in node.children():
             refs[id(child)] = refs.get(id(child), 0) + 1
     length: dict = {}
-    names: dict = {}
-    counter = 0
     for node in order:
         if isinstance(node, Apply):
             own = 2 + len(node.op) * (len(node.args) == 1) + 2 * (len(node.args) - 1)
             size = own + sum(len(names[id(a)]) if id(a) in names else length[id(a)]
                              for a in node.args)
-            user = by_node.get(id(node))
-            if user is not None:
-                names[id(node)] = user
-            elif refs.get(id(node), 0) >= 2 and size > NAME_AT and node is not root:
-                counter += 1
-                while f"t{counter}" in avoid:
-                    counter += 1
-                names[id(node)] = f"t{counter}"
+            if id(node) not in names and refs.get(id(node), 0) >= 2 and size > NAME_AT \
+                    and node is not root:
+                names[id(node)] = namer.fresh()
+                namer.keep.append(node)
         else:
             size = len(str(getattr(node, "id", getattr(node, "value", ""))))
         length[id(node)] = size
@@ -195,9 +207,10 @@ def to_program(root: Expr, named: dict, avoid: set) -> Program:
         else:
             expr = node
         rebuilt[id(node)] = expr
-        if id(node) in names:
+        if id(node) in names and node is not root:
             statements.append(Statement(names[id(node)], expr))
-    if id(root) in names:
+    if id(root) in names and isinstance(root, Apply) and len(statements) < len(order):
+        statements.append(Statement(names[id(root)], rebuilt[id(root)]))
         statements.append(Statement(None, Name(names[id(root)])))
     else:
         statements.append(Statement(None, rebuilt[id(root)]))
@@ -220,6 +233,9 @@ def differentiate(text: str, wrt=None, order: int = 1, sequences=None) -> DiffRe
     from .parser import parse
     program = parse(text)
     variables = _variables(program)
+    if not variables:
+        raise UsageError("the expression has no variables to differentiate by",
+                         hint="its derivative with respect to anything is 0")
     wanted = check_wrt(list(wrt) if wrt else None, variables)
     if sequences is not None:
         for seq in sequences:
