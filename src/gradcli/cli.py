@@ -184,8 +184,11 @@ def main():
 @click.option("--wrt", metavar="A,B", help="Only these partial derivatives.")
 @click.option("--all", "show_all", is_flag=True,
               help="Also the gradients of a program's intermediate names.")
+@click.option("--check", "gradcheck", is_flag=True,
+              help="Beside each partial, a central finite-difference estimate and the "
+                   "relative error.")
 @output_options()
-def eval_command(expr, file, at, wrt, show_all, fmt, precision, debug):
+def eval_command(expr, file, at, wrt, show_all, gradcheck, fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
 
     \b
@@ -202,16 +205,24 @@ def eval_command(expr, file, at, wrt, show_all, fmt, precision, debug):
     wrt_names = api.split_top_level(wrt) if wrt else None
     result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all)
     warn(result.warnings)
+    checks = None
+    if gradcheck:
+        from .check import finite_differences
+        checks = finite_differences(result)
     fmt = output_format(fmt)
     if fmt == "json":
-        emit(formats.dumps(formats.eval_record(result, precision)) + "\n")
-    elif fmt == "csv":
-        emit(formats.eval_csv(result, precision))
-    elif fmt == "plain":
-        emit(formats.plain(formats.eval_rows(result, precision)))
+        record = formats.eval_record(result, precision)
+        if checks is not None:
+            record["check"] = formats.gradcheck_record(checks, precision)
+        emit(formats.dumps(record) + "\n")
+    elif fmt in ("csv", "plain"):
+        rows = formats.eval_rows(result, precision)
+        if checks is not None:
+            rows = formats.gradcheck_rows(rows, result, checks, precision)
+        emit(formats.eval_csv(result, precision, rows) if fmt == "csv" else formats.plain(rows))
     else:
         from . import render
-        print_rich(render.eval_table(result, precision))
+        print_rich(render.eval_table(result, precision, checks=checks))
 
 
 @main.command("functions", cls=GradcliCommand, context_settings=CONTEXT)
@@ -236,6 +247,85 @@ def functions_command(fmt, precision, debug):
     else:
         from . import render
         print_rich(render.functions_table(records))
+
+
+@main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="The point (repeatable). Optional when only --derivative answers are given.")
+@click.option("--value", "value", metavar="V", help="Your value of the expression.")
+@click.option("--grad", "grad", multiple=True, metavar="NAME=V,...",
+              help="Your partial derivatives at the point (repeatable).")
+@click.option("--derivative", "derivative", multiple=True, metavar="FORMULA",
+              help="Your symbolic derivative (repeatable); the i-th goes with the i-th --wrt.")
+@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
+              help="The variable of each --derivative, in order (repeat it, or list: --wrt w,x). "
+                   "Optional when the expression has one variable.")
+@click.option("--rtol", type=float, metavar="R",
+              help="Relative tolerance: right when |answer - expected| <= atol + "
+                   "rtol*|expected|. Default 1e-6.")
+@click.option("--atol", type=float, metavar="A", help="Absolute tolerance. Default 1e-9.")
+@output_options(("table", "plain", "json"))
+def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt, precision,
+                  debug):
+    """Check your answers: value, partial derivatives, symbolic derivatives.
+
+    Each answer is marked right or wrong; a wrong one shows the correct value
+    or formula and, for a formula, a point where yours differs. Formulas are
+    compared numerically at the given point and at 16 random points (both
+    signs, magnitudes 0.1 to 20; the same points on every run) where both are
+    defined. Exit 0 when
+    every answer is right, 1 when any is wrong, 2 for bad input.
+
+    \b
+    Example:
+      $ gradcli check "(w*x+b)**2" --at w=3,x=2,b=1 --grad w=28,x=40 \\
+          --derivative "2*x*(w*x+b)" --wrt w -o plain
+      df/dw   right   28      28
+      df/dx   wrong   40      42      the correct value is 42
+      d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
+    """
+    from . import api, formats
+    from .check import check
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    grads = {}
+    for spec in grad:
+        for item in api.split_top_level(spec):
+            name, eq, answer = item.partition("=")
+            name = name.strip()
+            if not eq or not name or not answer.strip():
+                raise UsageError(f"--grad expects NAME=VALUE, got '{item}'",
+                                 hint="for example --grad w=28,x=42")
+            if name in grads:
+                raise UsageError(f"--grad gives '{name}' twice", hint=f"keep one answer for {name}")
+            grads[name] = answer
+    names = [n for spec in wrt for n in api.split_top_level(spec)]
+    if derivative and not names:
+        from .parser import parse
+        variables = api.inputs_of(parse(text))
+        if len(variables) != 1:
+            raise UsageError("--derivative needs --wrt NAME: the expression has "
+                             f"{len(variables)} variables ({', '.join(variables) or 'none'})",
+                             hint="give one --wrt per --derivative, in the same order")
+        names = variables
+    if len(names) != len(derivative):
+        raise UsageError(f"{len(derivative)} --derivative answer(s) but {len(names)} --wrt "
+                         "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
+    tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
+    verdict = check(text, bindings, value=value, grad=grads,
+                    derivatives=list(zip(names, derivative)), **tolerances)
+    warn(verdict.warnings)
+    fmt = output_format(fmt)
+    if fmt == "json":
+        emit(formats.dumps(formats.check_record(verdict, precision)) + "\n")
+    elif fmt == "plain":
+        emit(formats.check_lines(verdict, precision))
+    else:
+        from . import render
+        print_rich(render.check_table(verdict, precision))
+    if not verdict.ok:
+        click.get_current_context().exit(1)
 
 
 @main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)

@@ -89,12 +89,12 @@ def plain(rows) -> str:
     return "".join(f"{k}\t{v}\n" for k, v in rows)
 
 
-def eval_csv(result, precision=None) -> str:
-    """A header row (inputs, f, df/dx...) and one row of values."""
+def eval_csv(result, precision=None, rows=None) -> str:
+    """A header row (inputs, f, df/dx...) and one row of values (`rows`: eval_rows)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = list(result.at)
-    rows = eval_rows(result, precision)
+    rows = eval_rows(result, precision) if rows is None else rows
     writer.writerow(keys + [k for k, _ in rows])
     writer.writerow([number_text(result.at[k]) for k in keys] + [v for _, v in rows])
     return out.getvalue()
@@ -142,6 +142,88 @@ def _arg_names(op) -> list[str]:
     if not isinstance(op.arity, int):
         return ["a", "b"]
     return ["x", "y"][:op.arity] if op.arity <= 2 else [f"x{i}" for i in range(op.arity)]
+
+
+def check_record(verdict, precision=None) -> dict:
+    """The JSON object of a check Verdict: every answer with its verdict."""
+    from .check import label
+    answers = []
+    for a in verdict.answers:
+        item = {"kind": a.kind, "name": a.name, "key": label(a, verdict.result_name),
+                "answer": a.answer,
+                "expected": None if a.expected is None else json_number(a.expected, precision),
+                "computed": None if a.computed is None else json_number(a.computed, precision),
+                "ok": a.ok}
+        if a.kind == "derivative":
+            item["points"] = a.points
+        if not a.ok:
+            item["reason"] = a.reason
+            if a.correct is not None:
+                item["correct"] = a.correct
+            if a.counterexample is not None:
+                ce = a.counterexample
+                item["counterexample"] = {
+                    "at": {k: json_number(v) for k, v in ce["at"].items()},
+                    "yours": None if ce["yours"] is None else json_number(ce["yours"], precision),
+                    "correct": json_number(ce["correct"], precision)}
+        if a.note:
+            item["note"] = a.note
+        answers.append(item)
+    record = {"expression": verdict.expression, "read_as": verdict.read_as,
+              "at": {k: json_number(v) for k, v in verdict.at.items()},
+              "ok": verdict.ok, "right": sum(a.ok for a in verdict.answers),
+              "total": len(verdict.answers), "rtol": verdict.rtol, "atol": verdict.atol,
+              "answers": answers}
+    if verdict.warnings:
+        record["warnings"] = list(verdict.warnings)
+    return record
+
+
+def check_lines(verdict, precision=None) -> str:
+    """One tab-separated line per answer: key, right|wrong, answer, correct, reason."""
+    from .check import label
+    lines = []
+    for a in verdict.answers:
+        if a.kind == "derivative":
+            correct = (a.correct or "") if not a.ok else a.answer
+        else:
+            correct = number_text(a.expected, precision)
+        fields = [label(a, verdict.result_name), "right" if a.ok else "wrong", a.answer, correct]
+        if not a.ok:
+            fields.append(a.reason + (f"; {a.note}" if a.note else ""))
+        elif a.note:
+            fields.append(a.note)
+        lines.append("\t".join(f.replace("\t", " ").replace("\n", "; ") for f in fields))
+    return "".join(line + "\n" for line in lines)
+
+
+def gradcheck_record(checks, precision=None) -> dict:
+    """`eval --check` in JSON: per input, the finite difference and the relative error."""
+    out = {}
+    for name, c in checks.items():
+        item = {"finite_difference": None if c.estimate is None else json_number(c.estimate, precision),
+                "relative_error": None if c.rel_error is None else json_number(c.rel_error, 2),
+                "ok": c.ok}
+        if c.note:
+            item["note"] = c.note
+        out[name] = item
+    return out
+
+
+def gradcheck_rows(rows, result, checks, precision=None) -> list[tuple[str, str]]:
+    """eval_rows with each checked partial followed by its estimate and relative error."""
+    f = result.result_name
+    out = []
+    for key, value in rows:
+        out.append((key, value))
+        name = key[len(f"d{f}/d"):] if key.startswith(f"d{f}/d") else None
+        c = checks.get(name) if name is not None else None
+        if c is not None and c.estimate is not None:
+            out.append((f"fd {key}", number_text(c.estimate, precision)))
+            out.append((f"relerr {key}", number_text(c.rel_error, 2)))
+        if c is not None and c.note:
+            out.append((f"note {key}", c.note))
+    return out
 
 
 # ---------------------------------------------------------------- gradcli diff
