@@ -116,6 +116,26 @@ def test_printed_derivative_equals_engine_gradient(expr, point):
         assert _close(got, grad), (text, name, formula, got, grad)
 
 
+@settings(max_examples=40, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(expressions(depth=3), expressions(depth=3), points)
+def test_program_derivative_equals_engine_gradient(a, b, point):
+    text = f"u = {to_text(a)}\nf = ({to_text(b)})*u + sin(u)"
+    try:
+        result = evaluate(text, point)
+    except DomainError:
+        return
+    for name, grad in result.gradient.items():
+        if not math.isfinite(grad):
+            continue
+        formula = differentiate_text(text, name)
+        try:
+            got = _value(formula, point)
+        except DomainError:
+            pytest.fail(f"{formula} is undefined at {point}, the engine gives {grad}")
+        assert _close(got, grad), (text, name, formula, got, grad)
+
+
 # ---------------------------------------------------------------- SymPy
 
 def to_sympy(expr):

@@ -220,7 +220,7 @@ def to_program(root: Expr, namer: Namer) -> Program:
         rebuilt[id(node)] = expr
         if id(node) in names and node is not root:
             statements.append(Statement(names[id(node)], expr))
-    if id(root) in names and isinstance(root, Apply) and len(statements) < len(order):
+    if id(root) in names:
         statements.append(Statement(names[id(root)], rebuilt[id(root)]))
         statements.append(Statement(None, Name(names[id(root)])))
     else:
