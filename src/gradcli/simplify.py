@@ -94,7 +94,11 @@ class Simplifier:
             node = self.apply("div", self.intern(Num(v.numerator)), self.intern(Num(v.denominator)))
             self._prods[id(node)] = (v, [])
             return node
-        return self.intern(Num(v))
+        key = ("num", type(v), v)
+        got = self._built.get(key)
+        if got is None:
+            got = self._built[key] = self.intern(Num(v))
+        return got
 
     def apply(self, op: str, *args) -> Expr:
         key = ("apply", op, *map(id, args))  # the args are interned: their ids name them
@@ -136,7 +140,11 @@ class Simplifier:
         if isinstance(node, Num):
             return self.num(node.value)
         if isinstance(node, (Name, Const)):
-            return self.intern(type(node)(node.id))
+            key = (type(node).__name__, node.id)
+            got = self._built.get(key)
+            if got is None:
+                got = self._built[key] = self.intern(type(node)(node.id))
+            return got
         if isinstance(node, Vector):
             return self.intern(Vector(tuple(args)))
         op = node.op
