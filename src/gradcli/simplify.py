@@ -160,16 +160,16 @@ class Simplifier:
         if op == "mul":
             c1, f1 = self.prod_view(args[0])
             c2, f2 = self.prod_view(args[1])
-            return self.product(_clean(c1 * c2) if _finite(c1 * c2) else None, f1 + f2,
-                                 fallback=(op, args))
+            c = _clean(c1 * c2)
+            return self.product(c if _finite(c) else None, f1 + f2, fallback=(op, args))
         if op == "div":
             c1, f1 = self.prod_view(args[0])
             c2, f2 = self.prod_view(args[1])
             if c2 == 0:
                 return self.apply("div", *args)
             inv = Fraction(1, c2) if isinstance(c2, int) else 1 / c2
-            c = c1 * inv
-            return self.product(_clean(c) if _finite(c) else None,
+            c = _clean(c1 * inv)
+            return self.product(c if _finite(c) else None,
                                 f1 + [(b, self.neg_exp(e)) for b, e in f2], fallback=(op, args))
         if op == "pow":
             return self._pow(*args)
@@ -231,8 +231,6 @@ class Simplifier:
     def sum(self, const, terms: list) -> Expr:
         """const + sum(coeff*term), like terms collected, signs normalised."""
         const = _clean(const)
-        if not _finite(const):
-            return self._unfolded_sum(const, terms)
         index, merged = {}, []
         expanded = []
         for c, t in terms:
@@ -284,12 +282,6 @@ class Simplifier:
         if node is None:
             coeff, factors = self.prod_view(term)
             node = self._built[key] = self.product(_clean(c * coeff), factors)
-        return node
-
-    def _unfolded_sum(self, const, terms):
-        node = self.num(const)
-        for c, t in terms:
-            node = self.apply("add", node, self.scaled(c, t))
         return node
 
     def _build_sum(self, const, parts) -> Expr:
