@@ -238,6 +238,80 @@ def functions_command(fmt, precision, debug):
         print_rich(render.functions_table(records))
 
 
+@main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Starting values of the parameters (repeatable).")
+@click.option("--lr", required=True, metavar="R", help="Learning rate (a positive number).")
+@click.option("--steps", required=True, type=int, metavar="N", help="Number of steps (epochs).")
+@click.option("--wrt", metavar="A,B",
+              help="Parameters to train (default: the --at inputs that are not data columns).")
+@click.option("--data", "data_file", metavar="FILE",
+              help="CSV with a header row; each column becomes a vector input ('-' for stdin).")
+@click.option("--tol", metavar="T", help="Stop when the gradient norm falls below T.")
+@click.option("--momentum", default="0", metavar="M", show_default=True,
+              help="Momentum, as torch.optim.SGD applies it.")
+@click.option("--every", type=click.IntRange(min=1), metavar="K",
+              help="Print every K-th step (default: about 10 rows; json/csv: every step).")
+@click.option("--round", "decimals", type=click.IntRange(0, 17), metavar="D",
+              help="Round losses and parameters to D decimals in the output.")
+@output_options()
+def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, every, decimals,
+                    fmt, precision, debug):
+    """Minimise EXPR by gradient descent from the point given with --at.
+
+    Step k measures the loss at the parameters left by step k-1, then updates
+    them; each printed row is that loss and the parameters after the update.
+    Divergence (the loss or gradient no longer finite) stops with exit 3.
+
+    \b
+    Example: one sigmoid neuron with mean squared error, data in neuron.csv (x1,x2,y):
+      $ gradcli descend "mean((sigmoid(w1*x1 + w2*x2 + b) - y)**2)" --data neuron.csv \\
+          --at w1=0.1,w2=-0.2,b=0 --lr 0.1 --steps 2 --round 4
+    """
+    from . import api, formats
+    from .descend import Diverged, descend, load_data
+    text = read_source(expr, file)
+    start = api.parse_bindings(at)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    data = None
+    if data_file is not None:
+        if data_file == "-" and file == "-":
+            raise UsageError("stdin cannot hold both the expression (-f -) and the data (--data -)")
+        data = load_data(data_file, sys.stdin.read() if data_file == "-" else None)
+    numbers = {"lr": api.constant_value(lr, "--lr"),
+               "momentum": api.constant_value(momentum, "--momentum"),
+               "tol": api.constant_value(tol, "--tol") if tol is not None else None}
+    fmt = output_format(fmt)
+    show = None
+    if fmt == "table" and sys.stderr.isatty() and steps >= 500:
+        from .render import progress
+        show = progress(steps)
+    error = None
+    try:
+        if show is not None:
+            with show as advance:
+                result = descend(text, start, wrt_names, steps=steps, data=data, on_step=advance,
+                                 **numbers)
+        else:
+            result = descend(text, start, wrt_names, steps=steps, data=data, **numbers)
+    except Diverged as exc:
+        result, error = exc.result, exc
+    warn(result.warnings)
+    if fmt == "json":
+        emit(formats.dumps(formats.descend_record(result, every, decimals, precision,
+                                                  error)) + "\n")
+    elif fmt == "csv":
+        emit(formats.descend_csv(result, every, decimals, precision))
+    elif fmt == "plain":
+        emit(formats.descend_plain(result, every, decimals, precision))
+    else:
+        from . import render
+        print_rich(render.descend_table(result, every, decimals, precision))
+    if error is not None:
+        raise error
+
+
 def run() -> None:
     """Console entry point: clean exits on a closed pipe or Ctrl-C."""
     try:
