@@ -312,6 +312,59 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
         raise error
 
 
+@main.command("plot", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--over", required=True, metavar="NAME=A:B",
+              help="The variable and its range, e.g. x=-3:3 or t=0:2*pi.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Values of the other inputs (repeatable).")
+@click.option("--points", type=int, default=201, show_default=True, metavar="N",
+              help="Number of evenly spaced sample points.")
+@click.option("--output", metavar="FILE.png|FILE.svg",
+              help="Write a PNG or SVG (needs matplotlib) instead of drawing in the terminal.")
+@click.option("--width", type=click.IntRange(min=20), metavar="W",
+              help="Width: terminal columns (default: the terminal's), or pixels for --output "
+                   "(default 800).")
+@click.option("--height", type=click.IntRange(min=10), metavar="H",
+              help="Height: terminal rows (default: fits the terminal), or pixels for --output "
+                   "(default 600).")
+@click.option("-o", "--format", "fmt", type=click.Choice(("plot", "json", "csv")),
+              default="plot", show_default=True,
+              help="Draw the plot, or print the samples as JSON or CSV.")
+@click.option("--debug", is_flag=True, help="Show a Python traceback on errors.")
+def plot_command(expr, file, over, at, points, output, width, height, fmt, debug):
+    """Plot f and its derivative df/dx over a range of x.
+
+    Evaluated at every point in one vectorised pass. Points where f is
+    undefined are left as gaps; points where the derivative is a convention
+    (kinks, such as abs at 0) are marked.
+
+    \b
+    Examples:
+      gradcli plot "relu(x) - x**2/4" --over x=-2:3
+      gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
+    """
+    import shutil
+    from . import api, formats
+    from .plot import sample, save_plot, terminal_plot
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    data = sample(text, over, bindings, points)
+    warn(data.warnings)
+    if output is not None:
+        kind = save_plot(data, output, width or 800, height or 600)
+        _stderr(f"wrote {output} ({kind.upper()}, {width or 800}x{height or 600})")
+    elif fmt == "json":
+        emit(formats.dumps(formats.plot_record(data)) + "\n")
+    elif fmt == "csv":
+        emit(formats.plot_csv(data))
+    else:
+        size = shutil.get_terminal_size((80, 24))
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        emit(terminal_plot(data, width or size.columns,
+                           height or max(16, min(size.lines - 2, 40)), color))
+
+
 def run() -> None:
     """Console entry point: clean exits on a closed pipe or Ctrl-C."""
     try:

@@ -255,3 +255,28 @@ def descend_record(result, every=None, decimals=None, precision=None, error=None
     if result.warnings:
         record["warnings"] = list(result.warnings)
     return record
+
+
+# ------------------------------------------------------------------ plot
+
+def plot_record(data) -> dict:
+    """The samples of `gradcli plot` as JSON: x, f and df/dx lists (nan as "nan")."""
+    record = {"expression": data.expression, "read_as": data.read_as, "over": data.var,
+              "range": [json_number(data.lo), json_number(data.hi)],
+              "at": {k: json_number(v) for k, v in data.at.items()},
+              "x": json_number(data.xs), "f": json_number(data.f),
+              "df": json_number(data.df),
+              "kinks": [json_number(x) for x, _ in data.kinks]}
+    if data.warnings:
+        record["warnings"] = list(data.warnings)
+    return record
+
+
+def plot_csv(data) -> str:
+    """x, f, df/dx per sample; an undefined value is the text nan."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([data.var, "f", f"df/d{data.var}"])
+    for x, f, d in zip(data.xs.tolist(), data.f.tolist(), data.df.tolist()):
+        writer.writerow([number_text(x), number_text(f), number_text(d)])
+    return out.getvalue()
