@@ -184,8 +184,19 @@ def main():
 @click.option("--wrt", metavar="A,B", help="Only these partial derivatives.")
 @click.option("--all", "show_all", is_flag=True,
               help="Also the gradients of a program's intermediate names.")
+@click.option("--seed", metavar="VALUE",
+              help="Upstream gradient for a non-scalar result (a vector-Jacobian product, "
+                   "as PyTorch's backward(gradient=...)), e.g. --seed [1,0,2].")
+@click.option("--jacobian", is_flag=True,
+              help="The full Jacobian of a (non-scalar) result: rows are its elements.")
+@click.option("--points", metavar="FILE",
+              help="Evaluate at every row of FILE (CSV with a header, or JSON Lines; "
+                   "'-' for stdin), vectorised, one output row per point.")
+@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
+              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
 @output_options()
-def eval_command(expr, file, at, wrt, show_all, fmt, precision, debug):
+def eval_command(expr, file, at, wrt, show_all, seed, jacobian, points, chunk_rows, fmt,
+                 precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
 
     \b
@@ -195,12 +206,27 @@ def eval_command(expr, file, at, wrt, show_all, fmt, precision, debug):
       df/dw   28
       df/dx   42
       df/db   14
+    \b
+    Vectors, and a batch of points (one row each):
+      $ gradcli eval "sum(x*w)" --at x=[1,2,3],w=[0.5,1,1.5]
+      $ gradcli eval "x**2" --at x=[1,2,3] --jacobian
+      $ gradcli eval "(w*x+b)**2" --at b=1 --points points.csv -o csv
     """
     from . import api, formats
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     wrt_names = api.split_top_level(wrt) if wrt else None
-    result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all)
+    if points is not None:
+        if seed is not None or jacobian or show_all:
+            raise UsageError("--points cannot be combined with --seed, --jacobian or --all")
+        if file == "-" and points == "-":
+            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
+                             "come from stdin")
+        _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision)
+        return
+    seed_value = api.constant_value(seed, "--seed") if seed is not None else None
+    result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
+                          seed=seed_value, jacobian=jacobian)
     warn(result.warnings)
     fmt = output_format(fmt)
     if fmt == "json":

@@ -233,6 +233,9 @@ def apply(op: ops.Op, *args) -> Value:
 def _apply_other(B, op, datas):
     """Forward on arrays: domain failures raise with the mask of bad elements."""
     import numpy as np
+    if op.vjp is None and len(datas) > 1:
+        from .vectors import check_broadcast
+        check_broadcast(op, datas)
     with np.errstate(all="ignore"):
         for check in op.domain:
             if len(datas) > max(check.show):
@@ -240,9 +243,12 @@ def _apply_other(B, op, datas):
                 if not ok.all():
                     raise DomainError.at(op, datas, check, mask=~ok)
         out = op.value(B, *datas)
-        finite_in = np.ones(np.shape(out), dtype=bool)
-        for d in datas:
-            finite_in = finite_in & np.isfinite(d)
+        if op.vjp is None:
+            finite_in = np.ones(np.shape(out), dtype=bool)
+            for d in datas:
+                finite_in = finite_in & np.isfinite(d)
+        else:  # a reduction: its result elements do not line up with its inputs'
+            finite_in = all(np.isfinite(d).all() for d in datas)
         bad = ~np.isfinite(out) & finite_in
     if np.any(bad):
         raise DomainError.overflow(op, datas, mask=bad)

@@ -70,6 +70,12 @@ def eval_record(result, precision=None) -> dict:
         "value": json_number(result.value, precision),
         "gradient": {k: json_number(v, precision) for k, v in result.gradient.items()},
     }
+    if getattr(result, "seed", None) is not None:
+        record["seed"] = json_number(result.seed, None)
+    if getattr(result, "jacobian", None) is not None:
+        if not result.gradient:
+            del record["gradient"]
+        record["jacobian"] = {k: json_number(v, precision) for k, v in result.jacobian.items()}
     if result.warnings:
         record["warnings"] = list(result.warnings)
     return record
@@ -81,6 +87,9 @@ def eval_rows(result, precision=None) -> list[tuple[str, str]]:
     rows = [(f, number_text(result.value, precision))]
     for name, g in result.gradient.items():
         rows.append((f"d{f}/d{name}", number_text(g, precision)))
+    if getattr(result, "jacobian", None) is not None and not result.gradient:
+        for name, j in result.jacobian.items():
+            rows.append((f"d{f}/d{name}", number_text(j, precision)))
     return rows
 
 
@@ -109,6 +118,8 @@ def functions_records() -> list[dict]:
 
     records = []
     for name, op in ops.TABLE.items():
+        if op.extra.get("hidden"):
+            continue
         call = op.extra.get("call_name", None if op.is_operator else name)
         arg_names = _arg_names(op)
         args = tuple(Name(a) for a in arg_names)

@@ -25,9 +25,13 @@ def eval_table(result, precision=None):
     table.add_column("", style="cyan", no_wrap=True)
     table.add_column("value", justify="right")
     f = result.result_name
-    table.add_row(Text(f), Text(number_text(result.value, precision)))
+    table.add_row(Text(f), Text(array_text(result.value, precision)))
     for name, g in result.gradient.items():
-        table.add_row(Text(f"∂{f}/∂{name}"), Text(number_text(g, precision)))
+        table.add_row(Text(f"∂{f}/∂{name}"), Text(array_text(g, precision)))
+    jacobian = getattr(result, "jacobian", None)
+    if jacobian is not None and not result.gradient:
+        for name, j in jacobian.items():
+            table.add_row(Text(f"∂{f}/∂{name}"), Text(array_text(j, precision)))
     at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
     head = Text.assemble(("read as ", "dim"), (result.read_as, "bold"))
     parts = [head]
@@ -36,6 +40,14 @@ def eval_table(result, precision=None):
     parts.append(Text(""))
     parts.append(table)
     return Group(*parts)
+
+
+def array_text(value, precision=None) -> str:
+    """A number or vector on one line; a matrix (or deeper) with one row per line."""
+    if getattr(value, "ndim", 0) < 2:
+        return number_text(value, precision)
+    rows = [number_text(row, precision) for row in value]
+    return "[" + ",\n ".join(rows) + "]"
 
 
 def functions_table(records):
@@ -117,4 +129,5 @@ class progress:
         return self._progress.__exit__(*exc)
 
 
-__all__ = ["console", "eval_table", "functions_table", "descend_table", "progress", "escape"]
+__all__ = ["console", "eval_table", "functions_table", "array_text", "descend_table", "progress",
+           "escape"]
