@@ -211,8 +211,8 @@ def _loss_and_gradient(program, bindings, wanted, params, k, result):
     loss = out.data
     if getattr(loss, "ndim", 0):
         raise ShapeError(f"the loss must be a single number, but this expression gives an "
-                         f"array of shape {tuple(loss.shape)}",
-                         hint="reduce it with mean(...) or sum(...)")
+                         f"array of shape {tuple(loss.shape)}: reduce it with mean(...) or "
+                         "sum(...)", source=program.source, span=(0, len(program.source)))
     loss = float(loss)
     if not math.isfinite(loss):
         _diverge(result, k, f"the loss is {_show(loss)}")
