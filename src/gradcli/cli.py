@@ -264,6 +264,79 @@ def functions_command(fmt, precision, debug):
         print_rich(render.functions_table(records))
 
 
+def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
+    """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
+    import time
+
+    from . import batch, formats
+    from .parser import parse
+    program = parse(text)
+    warn(program.warnings)
+    job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
+    if job.unused:
+        listed = ", ".join(f"'{c}'" for c in job.unused)
+        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
+              "not used by the expression"])
+    fmt = output_format(fmt)
+    name = program.statements[-1].name or "f"
+    keys = formats.batch_keys(job, name)
+    if fmt in ("csv", "plain"):
+        sep = "," if fmt == "csv" else "\t"
+        emit(formats.batch_header(keys, sep))
+    counts = {"error": 0, "warning": 0}
+    start, bar = time.monotonic(), None
+    want_bar = sys.stderr.isatty() and not sys.stdout.isatty()
+    try:
+        for chunk, result in job:
+            errors = {}
+            for row, message in chunk.problems:
+                errors[row] = message
+                _limited(counts, "error", message)
+            for row, message in result.problems:
+                errors[row] = f"row {row}: {message}"
+                _limited(counts, "warning", f"row {row}: {message}")
+            for message in result.kinks:
+                _limited(counts, "warning", message)
+            if fmt == "json":
+                emit(formats.batch_jsonl(job, chunk, result, precision, name, errors))
+            else:
+                rows = formats.batch_table(job, chunk, result)
+                if fmt == "table":
+                    from . import render
+                    print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))
+                else:
+                    emit(formats.batch_delimited(rows, precision, "," if fmt == "csv" else "\t"))
+            if want_bar and bar is None and time.monotonic() - start > 1.0:
+                from . import render
+                bar = render.progress_bar(job.reader.total_bytes, job.reader.label)
+            if bar is not None:
+                bar.update(job.reader.bytes_read)
+    finally:
+        if bar is not None:
+            bar.stop()
+    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
+        hidden = counts[kind] - batch.MAX_MESSAGES
+        if hidden > 0:
+            _stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
+    if job.bad_rows or job.undefined_rows:
+        parts = []
+        if job.bad_rows:
+            parts.append(f"{job.bad_rows} row{'s' if job.bad_rows > 1 else ''} could not be read")
+        if job.undefined_rows:
+            parts.append(f"{job.undefined_rows} row{'s' if job.undefined_rows > 1 else ''} "
+                         "undefined")
+        _stderr(f"{'error' if job.bad_rows else 'warning'}: {' and '.join(parts)} of "
+                f"{job.rows} (shown as nan)")
+        click.get_current_context().exit(job.exit_code)
+
+
+def _limited(counts, kind, message):
+    from .batch import MAX_MESSAGES
+    counts[kind] += 1
+    if counts[kind] <= MAX_MESSAGES:
+        _stderr(f"{kind}: {message}")
+
+
 def run() -> None:
     """Console entry point: clean exits on a closed pipe or Ctrl-C."""
     try:

@@ -50,6 +50,41 @@ def array_text(value, precision=None) -> str:
     return "[" + ",\n ".join(rows) + "]"
 
 
+def batch_rows(keys, rows, precision=None, header=True):
+    """One chunk of batch output as a table; later chunks continue it without a header."""
+    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
+    for k in keys:
+        table.add_column(Text(k), justify="right", no_wrap=True, min_width=max(len(k), 12))
+    for r in rows:
+        table.add_row(*(Text(number_text(v, precision)) for v in r))
+    return table
+
+
+class _Bar:
+    """A transient progress bar on stderr, by bytes of the points file read."""
+
+    def __init__(self, total, label):
+        from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+        self.progress = Progress(TextColumn("[dim]{task.description}"), BarColumn(),
+                                 TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                                 TimeRemainingColumn(), console=console(stderr=True),
+                                 transient=True)
+        self.task = self.progress.add_task(label, total=total)
+        self.progress.start()
+
+    def update(self, done):
+        self.progress.update(self.task, completed=done)
+
+    def stop(self):
+        self.progress.stop()
+
+
+def progress_bar(total, label):
+    """A started progress bar; call .update(bytes_done) and .stop()."""
+    return _Bar(total, label)
+
+
 def functions_table(records):
     """`gradcli functions`: name, arity, derivative rule, domain."""
     table = Table(show_header=True, header_style="bold", show_lines=False)
