@@ -139,7 +139,7 @@ def test_lr_may_be_a_constant_expression():
 
 @pytest.mark.parametrize("text,fragments", [
     ("", ["is empty"]),
-    ("x1,x2,y\n1,2,1\n2,oops,0\n", ["line 3 (data row 2)", "column 'x2'", "'oops' is not a number"]),
+    ("x1,x2,y\n1,2,1\n2,oops,0\n", ["row 2, column 'x2'", "'oops', not a number"]),
     ("x1,y\n1,1\n", ["'x2' is neither a column of", "x1, y"]),
     ("x1,x2,y,b\n1,2,1,0\n", ["column 'b' clashes with the parameter 'b'"]),
 ])

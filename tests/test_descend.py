@@ -184,15 +184,20 @@ def test_load_data_columns_are_float_vectors(tmp_path):
     assert data.columns["x2"].tolist() == [2.0, -0.001]
 
 
+def test_load_data_reads_json_lines_too(tmp_path):
+    data = load_data(write(tmp_path, '{"x": 1, "y": 2}\n{"x": 3, "y": 4}\n', "data.jsonl"))
+    assert data.columns["y"].tolist() == [2.0, 4.0]
+
+
 @pytest.mark.parametrize("text,fragments", [
     ("", ["is empty"]),
-    ("  \n\n", ["is empty"]),
+    ("  \n\n", ["no header row"]),
     ("x,y\n", ["header (x, y) but no rows"]),
-    ("x,y\n1,2\n3,abc\n", ["line 3 (data row 2)", "column 'y'", "'abc' is not a number"]),
-    ("x,y\n1,2\n3\n", ["line 3 (data row 2)", "expected 2 values (x, y), found 1"]),
-    ("x,y\n1,\n", ["line 2 (data row 1)", "column 'y'", "empty"]),
-    ("x,y\n1,nan\n", ["column 'y'", "not a finite number"]),
-    ("x,x\n1,2\n", ["column 2", "'x' appears twice"]),
+    ("x,y\n1,2\n3,abc\n", ["row 2, column 'y'", "'abc', not a number"]),
+    ("x,y\n1,2\n3\n", ["row 2", "missing column 'y'"]),
+    ("x,y\n1,\n", ["row 1, column 'y'", "empty"]),
+    ("x,y\n1,2\n4,nan\n", ["row 2, column 'y'", "not a finite number"]),
+    ("x,x\n1,2\n", ["two columns named 'x'"]),
     ("x,2y\n1,2\n", ["column 2", "'2y' is not a name"]),
     ("x,sin\n1,2\n", ["'sin' is a function"]),
     ("x,pi\n1,2\n", ["'pi' is a constant"]),
@@ -203,13 +208,14 @@ def test_bad_data_names_file_row_and_column(tmp_path, text, fragments):
     with pytest.raises(UsageError) as info:
         load_data(path)
     assert info.value.exit_code == 2
+    assert info.value.message.startswith("--data: ")
     assert path in info.value.message
     for fragment in fragments:
         assert fragment in info.value.message
 
 
 def test_unreadable_data_file(tmp_path):
-    with pytest.raises(UsageError, match="cannot read the data file"):
+    with pytest.raises(UsageError, match="--data: cannot read"):
         load_data(str(tmp_path / "missing.csv"))
 
 

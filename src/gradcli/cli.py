@@ -273,7 +273,8 @@ def functions_command(fmt, precision, debug):
 @click.option("--wrt", metavar="A,B",
               help="Parameters to train (default: the --at inputs that are not data columns).")
 @click.option("--data", "data_file", metavar="FILE",
-              help="CSV with a header row; each column becomes a vector input ('-' for stdin).")
+              help="CSV with a header row (or JSON Lines); each column becomes a vector input "
+                   "('-' for stdin).")
 @click.option("--tol", metavar="T", help="Stop when the gradient norm falls below T.")
 @click.option("--momentum", default="0", metavar="M", show_default=True,
               help="Momentum, as torch.optim.SGD applies it.")
@@ -304,25 +305,24 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
     if data_file is not None:
         if data_file == "-" and file == "-":
             raise UsageError("stdin cannot hold both the expression (-f -) and the data (--data -)")
-        data = load_data(data_file, sys.stdin.read() if data_file == "-" else None)
+        data = load_data(data_file)
     numbers = {"lr": api.constant_value(lr, "--lr"),
                "momentum": api.constant_value(momentum, "--momentum"),
                "tol": api.constant_value(tol, "--tol") if tol is not None else None}
     fmt = output_format(fmt)
-    show = None
+    bar = None
     if fmt == "table" and sys.stderr.isatty() and steps >= 500:
-        from .render import progress
-        show = progress(steps)
+        from .render import progress_bar
+        bar = progress_bar(steps, "descending")
     error = None
     try:
-        if show is not None:
-            with show as advance:
-                result = descend(text, start, wrt_names, steps=steps, data=data, on_step=advance,
-                                 **numbers)
-        else:
-            result = descend(text, start, wrt_names, steps=steps, data=data, **numbers)
+        result = descend(text, start, wrt_names, steps=steps, data=data,
+                         on_step=bar.update if bar is not None else None, **numbers)
     except Diverged as exc:
         result, error = exc.result, exc
+    finally:
+        if bar is not None:
+            bar.stop()
     warn(result.warnings)
     if fmt == "json":
         emit(formats.dumps(formats.descend_record(result, every, decimals, precision,
@@ -389,6 +389,79 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         emit(terminal_plot(data, width or size.columns,
                            height or max(16, min(size.lines - 2, 40)), color))
+
+
+def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
+    """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
+    import time
+
+    from . import batch, formats
+    from .parser import parse
+    program = parse(text)
+    warn(program.warnings)
+    job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
+    if job.unused:
+        listed = ", ".join(f"'{c}'" for c in job.unused)
+        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
+              "not used by the expression"])
+    fmt = output_format(fmt)
+    name = program.statements[-1].name or "f"
+    keys = formats.batch_keys(job, name)
+    if fmt in ("csv", "plain"):
+        sep = "," if fmt == "csv" else "\t"
+        emit(formats.batch_header(keys, sep))
+    counts = {"error": 0, "warning": 0}
+    start, bar = time.monotonic(), None
+    want_bar = sys.stderr.isatty() and not sys.stdout.isatty()
+    try:
+        for chunk, result in job:
+            errors = {}
+            for row, message in chunk.problems:
+                errors[row] = message
+                _limited(counts, "error", message)
+            for row, message in result.problems:
+                errors[row] = f"row {row}: {message}"
+                _limited(counts, "warning", f"row {row}: {message}")
+            for message in result.kinks:
+                _limited(counts, "warning", message)
+            if fmt == "json":
+                emit(formats.batch_jsonl(job, chunk, result, precision, name, errors))
+            else:
+                rows = formats.batch_table(job, chunk, result)
+                if fmt == "table":
+                    from . import render
+                    print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))
+                else:
+                    emit(formats.batch_delimited(rows, precision, "," if fmt == "csv" else "\t"))
+            if want_bar and bar is None and time.monotonic() - start > 1.0:
+                from . import render
+                bar = render.progress_bar(job.reader.total_bytes, job.reader.label)
+            if bar is not None:
+                bar.update(job.reader.bytes_read)
+    finally:
+        if bar is not None:
+            bar.stop()
+    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
+        hidden = counts[kind] - batch.MAX_MESSAGES
+        if hidden > 0:
+            _stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
+    if job.bad_rows or job.undefined_rows:
+        parts = []
+        if job.bad_rows:
+            parts.append(f"{job.bad_rows} row{'s' if job.bad_rows > 1 else ''} could not be read")
+        if job.undefined_rows:
+            parts.append(f"{job.undefined_rows} row{'s' if job.undefined_rows > 1 else ''} "
+                         "undefined")
+        _stderr(f"{'error' if job.bad_rows else 'warning'}: {' and '.join(parts)} of "
+                f"{job.rows} (shown as nan)")
+        click.get_current_context().exit(job.exit_code)
+
+
+def _limited(counts, kind, message):
+    from .batch import MAX_MESSAGES
+    counts[kind] += 1
+    if counts[kind] <= MAX_MESSAGES:
+        _stderr(f"{kind}: {message}")
 
 
 def run() -> None:

@@ -13,9 +13,8 @@ end gives the final loss.
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
+import os
 from dataclasses import dataclass, field
 
 from . import ops
@@ -23,6 +22,7 @@ from .api import check_wrt, inputs_of
 from .errors import DomainError, GradcliError, ShapeError, UsageError
 from .lower import lower, missing_input
 from .parser import parse
+from .formats import number_text
 from .printer import read_as
 
 
@@ -258,7 +258,6 @@ def _norm(grads) -> float:
 
 
 def _show(value) -> str:
-    from .formats import number_text
     try:
         return number_text(value)
     except (TypeError, ValueError):
@@ -277,74 +276,47 @@ def _span_of(program, name):
 
 # ------------------------------------------------------------------ data files
 
-def load_data(path: str, text: str | None = None) -> Dataset:
-    """A CSV file with a header row -> Dataset of float vectors; errors name file, row, column.
+def load_data(path: str) -> Dataset:
+    """A CSV (or JSON Lines) file of examples -> Dataset of float vectors, one per column.
 
-    `text` is the file's content when the caller has already read it (stdin).
+    Reading is the batch reader's (`batch.read_columns`); errors name the file,
+    the row and the column. On top of it: a header with no rows, a value that is
+    not finite, and a column whose name the expression could not use are errors.
     """
-    label = "stdin" if path == "-" else path
-    if text is None:
-        try:
-            with open(path, "rb") as fh:
-                raw = fh.read()
-        except OSError as exc:
-            raise UsageError(f"cannot read the data file {path}: {exc.strerror}") from None
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise UsageError(f"{label} is not UTF-8 text: byte 0x{raw[exc.start]:02x} at "
-                             f"offset {exc.start} cannot be read",
-                             hint="save the file as UTF-8") from None
-    if not text.strip():
-        raise UsageError(f"{label} is empty: expected a header row naming the columns, "
-                         "then one row of numbers per example",
-                         hint="for example:  x1,x2,y  then  1.0,2.0,1")
-    reader = csv.reader(io.StringIO(text))
     try:
-        rows = list(reader)
-    except csv.Error as exc:
-        raise UsageError(f"{label}, line {reader.line_num}: not valid CSV ({exc})") from None
-    header_line = 0
-    while header_line < len(rows) and not any(c.strip() for c in rows[header_line]):
-        header_line += 1
-    header = [c.strip() for c in rows[header_line]]
-    for i, name in enumerate(header):
-        _check_column_name(label, name, i + 1, header[:i])
-    try:
-        import numpy as np
+        from . import batch
     except ImportError:
         raise UsageError("--data needs NumPy, which is not installed",
                          hint="pip install 'gradcli[vectors]'") from None
-    values = [[] for _ in header]
-    count = 0
-    for offset, row in enumerate(rows[header_line + 1:]):
-        line = header_line + 2 + offset
-        if not any(c.strip() for c in row):
-            continue  # blank lines carry no example
-        count += 1
-        if len(row) != len(header):
-            raise UsageError(f"{label}, line {line} (data row {count}): expected "
-                             f"{len(header)} values ({', '.join(header)}), found {len(row)}")
-        for j, cell in enumerate(row):
-            cell = cell.strip()
-            where = f"{label}, line {line} (data row {count}), column '{header[j]}'"
-            if not cell:
-                raise UsageError(f"{where}: the value is empty")
-            try:
-                number = float(cell)
-            except ValueError:
-                raise UsageError(f"{where}: {cell!r} is not a number") from None
-            if not math.isfinite(number):
-                raise UsageError(f"{where}: {cell!r} is not a finite number")
-            values[j].append(number)
-    if count == 0:
-        raise UsageError(f"{label} has a header ({', '.join(header)}) but no rows of data")
-    columns = {name: np.asarray(vals, dtype=float) for name, vals in zip(header, values)}
-    return Dataset(label, columns, count)
+    import numpy as np
+    label = "stdin" if path == "-" else path
+    if path != "-" and os.path.isfile(path) and os.path.getsize(path) == 0:
+        raise UsageError(f"--data: {label} is empty: expected a header row naming the columns, "
+                         "then one row of numbers per example",
+                         hint="for example:  x1,x2,y  then  1.0,2.0,1")
+    try:
+        columns = batch.read_columns(path)
+    except UsageError as exc:
+        # The reader speaks of --points, the option it was first written for.
+        message = exc.message.removeprefix("--points: ")
+        exc.message = message if message.startswith("--data: ") else "--data: " + message
+        raise
+    names = list(columns)
+    for i, name in enumerate(names):
+        _check_column_name(label, name, i + 1, names[:i])
+    rows = len(columns[names[0]]) if names else 0
+    if rows == 0:
+        raise UsageError(f"--data: {label} has a header ({', '.join(names)}) but no rows of data")
+    for name, values in columns.items():
+        bad = np.flatnonzero(~np.isfinite(values))
+        if bad.size:
+            raise UsageError(f"--data: {label}: row {bad[0] + 1}, column '{name}': the value "
+                             f"{number_text(values[bad[0]])} is not a finite number")
+    return Dataset(label, columns, rows)
 
 
 def _check_column_name(label, name, index, before):
-    where = f"{label}, line 1 (header), column {index}"
+    where = f"--data: {label}, column {index} of the header"
     if not name:
         raise UsageError(f"{where}: the column has no name")
     if not name.isidentifier():

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import re
 from fractions import Fraction
 
 from .printer import format_number
@@ -107,6 +108,61 @@ def eval_csv(result, precision=None) -> str:
     writer.writerow(keys + [k for k, _ in rows])
     writer.writerow([number_text(result.at[k]) for k in keys] + [v for _, v in rows])
     return out.getvalue()
+
+
+# ---------------------------------------------------------------- batches
+
+_POINT_ZERO = re.compile(r"\.0(?=[,\t\n])")
+
+
+def batch_keys(run, result_name: str = "f") -> list[str]:
+    """Column names of batch output: the columns used, f, then df/dx for each partial."""
+    return list(run.columns_used) + [result_name] + [f"d{result_name}/d{n}" for n in run.wanted]
+
+
+def batch_header(keys, sep: str = ",") -> str:
+    """The header line of CSV (quoted as needed) or tab-separated batch output."""
+    if sep == "\t":
+        return "\t".join(keys) + "\n"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(keys)
+    return out.getvalue()
+
+
+def batch_table(run, chunk, result):
+    """The output rows of one chunk as lists of floats (inputs, value, partials)."""
+    cols = [chunk.columns[n] for n in run.columns_used] + [result.value]
+    cols += [result.gradient[n] for n in run.wanted]
+    return [list(r) for r in zip(*(c.tolist() for c in cols))]
+
+
+def batch_delimited(rows, precision=None, sep: str = ",") -> str:
+    """Rows of floats as delimited text, numbers as the shortest round-trip text."""
+    if not rows:
+        return ""
+    if precision is None:
+        text = "\n".join(sep.join(map(repr, r)) for r in rows) + "\n"
+        return _POINT_ZERO.sub("", text)
+    return "".join(sep.join(number_text(v, precision) for v in r) + "\n" for r in rows)
+
+
+def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",
+                errors=None) -> str:
+    """One JSON object per point: row, at, value, gradient (and error for a nan row)."""
+    lines = []
+    used, wanted = run.columns_used, run.wanted
+    rows = batch_table(run, chunk, result)
+    k = len(used)
+    for i, r in enumerate(rows):
+        row = chunk.first_row + i
+        record = {"row": row,
+                  "at": {n: json_number(v) for n, v in zip(used, r[:k])},
+                  "value": json_number(r[k], precision),
+                  "gradient": {n: json_number(v, precision) for n, v in zip(wanted, r[k + 1:])}}
+        if errors and row in errors:
+            record["error"] = errors[row]
+        lines.append(dumps(record))
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def functions_records() -> list[dict]:

@@ -253,6 +253,8 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
         raise UsageError("the terminal plot needs plotext, which is not installed",
                          hint=f"{INSTALL_HINT}  (or: pip install plotext)") from None
     import numpy as np
+    # The caller chose the size (the CLI from the real terminal): no clipping to plotext's guess.
+    plotext.terminal.limit(False, False)
     fig = plotext.figure
     fig.clear()
     fig.plot_size(max(20, width), max(10, height))

@@ -50,6 +50,41 @@ def array_text(value, precision=None) -> str:
     return "[" + ",\n ".join(rows) + "]"
 
 
+def batch_rows(keys, rows, precision=None, header=True):
+    """One chunk of batch output as a table; later chunks continue it without a header."""
+    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
+    for k in keys:
+        table.add_column(Text(k), justify="right", no_wrap=True, min_width=max(len(k), 12))
+    for r in rows:
+        table.add_row(*(Text(number_text(v, precision)) for v in r))
+    return table
+
+
+class _Bar:
+    """A transient progress bar on stderr, by bytes of the points file read."""
+
+    def __init__(self, total, label):
+        from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+        self.progress = Progress(TextColumn("[dim]{task.description}"), BarColumn(),
+                                 TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                                 TimeRemainingColumn(), console=console(stderr=True),
+                                 transient=True)
+        self.task = self.progress.add_task(label, total=total)
+        self.progress.start()
+
+    def update(self, done):
+        self.progress.update(self.task, completed=done)
+
+    def stop(self):
+        self.progress.stop()
+
+
+def progress_bar(total, label):
+    """A started progress bar; call .update(bytes_done) and .stop()."""
+    return _Bar(total, label)
+
+
 def functions_table(records):
     """`gradcli functions`: name, arity, derivative rule, domain."""
     table = Table(show_header=True, header_style="bold", show_lines=False)
@@ -102,32 +137,5 @@ def descend_table(result, every=None, decimals=None, precision=None):
     return Group(*parts)
 
 
-class progress:
-    """A transient progress bar on stderr: `with progress(n) as advance: advance(k)`."""
-
-    def __init__(self, total: int, description: str = "descending"):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-        self.total = total
-        self._progress = Progress("[progress.description]{task.description}", BarColumn(),
-                                  MofNCompleteColumn(), TimeRemainingColumn(),
-                                  console=console(stderr=True), transient=True)
-        self._task = None
-
-    def __enter__(self):
-        self._progress.__enter__()
-        self._task = self._progress.add_task("descending", total=self.total)
-        progress_ = self._progress
-        task = self._task
-        stride = max(1, self.total // 500)
-
-        def advance(k):
-            if k % stride == 0 or k == self.total:
-                progress_.update(task, completed=k)
-        return advance
-
-    def __exit__(self, *exc):
-        return self._progress.__exit__(*exc)
-
-
-__all__ = ["console", "eval_table", "functions_table", "array_text", "descend_table", "progress",
+__all__ = ["console", "eval_table", "functions_table", "array_text", "descend_table",
            "escape"]
