@@ -84,6 +84,7 @@ class ArrayResult:
     undefined: np.ndarray
     problems: list = field(default_factory=list)
     kinks: list = field(default_factory=list)
+    kinked: np.ndarray | None = None  # the points that sit on a kink (plot marks them)
 
 
 # ---------------------------------------------------------------- evaluation
@@ -136,6 +137,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     alive = np.arange(n)
     numbers = np.asarray(row_numbers) if row_numbers is not None else first_row + alive
     problems, kinks = [], []
+    kinked = np.zeros(n, dtype=bool)
     while alive.size:
         sub = {k: v[alive] for k, v in data.items()}
         try:
@@ -153,6 +155,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
 
         def on_kink(node, kink, graph=graph, alive=alive):
             kinks.append(_kink_message(graph, node, kink, numbers[alive]))
+            kinked[alive[_kink_hits(node, kink, alive.size)]] = True
 
         if out.requires_grad:
             out.backward(seed=np.ones(alive.size) if np.ndim(out.data) else 1.0,
@@ -161,7 +164,18 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
         for name in wanted:
             gradient[name][alive] = graph.inputs[name].grad
         break
-    return ArrayResult(value, gradient, undefined, problems, kinks)
+    return ArrayResult(value, gradient, undefined, problems, kinks, kinked)
+
+
+def _kink_hits(node, kink, m):
+    """Which of the m points sit exactly on `kink` of `node`."""
+    from .engine import backend_for
+    datas = [p.data for p in node._parents]
+    try:
+        return np.broadcast_to(np.asarray(kink.where(backend_for(datas), *datas), dtype=bool),
+                               (m,))
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return np.zeros(m, dtype=bool)
 
 
 def _failing_rows(exc: DomainError, m: int):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .api import constant_value, inputs_of
 from .errors import DomainError, ShapeError, UsageError
-from .lower import lower, missing_input
+from .lower import missing_input
 from .parser import parse
 from .printer import read_as
 
@@ -105,120 +105,80 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     warnings = list(program.warnings)
     for name in variables:
         if name != var and name not in bindings:
-            from .expr import Name, postorder
-            span = next((n.span for s in program.statements for n in postorder(s.expr)
-                         if isinstance(n, Name) and n.id == name), None)
-            raise missing_input(name, program, span)
-    for name in bindings:
+            raise missing_input(name, program, _span_of(program, name))
+    for name, value in bindings.items():
         if name not in variables:
             warnings.append(f"--at binds '{name}', which the expression does not use")
+        elif getattr(value, "ndim", 0):
+            raise UsageError(f"--at {name}: plot needs a number for every input but {var}")
+    _check_pointwise(program, var)
     if var not in variables:
         warnings.append(f"the expression does not depend on {var}: f is constant and "
                         f"∂f/∂{var} is 0")
     try:
         import numpy as np
+        from .batch import evaluate_arrays
     except ImportError:
         raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
 
     xs = np.linspace(lo, hi, points)
-    f = np.full(points, np.nan)
-    df = np.full(points, np.nan)
-    alive = np.ones(points, dtype=bool)
     used = {k: v for k, v in bindings.items() if k in variables}
-    undefined = []  # (sub-expression, reason, count)
-    kinks = []
-    while alive.any():
-        idx = np.flatnonzero(alive)
-        point = dict(used)
-        point[var] = xs[idx]
-        try:
-            with np.errstate(all="ignore"):
-                graph = lower(program, point, wrt={var})
-        except DomainError as exc:
-            mask = _point_mask(exc.mask, idx.shape)
-            if mask is None:
-                raise  # undefined whatever x is: nothing to draw
-            alive[idx[mask]] = False
-            undefined.append((_sub_text(exc), exc.reason or "undefined", int(mask.sum()),
-                              xs[idx[mask]]))
-            continue
-        out = graph.output
-        value = np.asarray(out.data, dtype=float)
-        if value.shape not in ((), idx.shape):
-            raise ShapeError(f"plot needs f to give one number per {var}, but it gives an array "
-                             f"of shape {value.shape}")
-        if value.shape == () and var in variables:
-            raise ShapeError(f"plot needs f to act on each {var} separately, but this expression "
-                             f"reduces over {var} (sum, mean, dot) to one number",
-                             hint=f"plot the expression inside the reduction")
-        f[idx] = value
-        if var in variables and out.requires_grad:
-            kinked = []
-
-            def on_kink(node, kink, kinked=kinked):
-                kinked.append((node, kink))
-
-            with np.errstate(all="ignore"):
-                out.backward(seed=np.ones(idx.shape), on_kink=on_kink)
-            g = np.broadcast_to(np.asarray(graph.inputs[var].grad, dtype=float), idx.shape)
-            df[idx] = g
-            kinks = _kink_points(kinked, xs[idx], var)
-        else:
-            df[idx] = 0.0
-        break
+    wrt = [var] if var in variables else None
+    with np.errstate(all="ignore"):
+        res = evaluate_arrays(program, {var: xs}, used, wrt=wrt)
+    f = np.broadcast_to(np.asarray(res.value, dtype=float), xs.shape).copy()
+    if var in variables:
+        df = np.asarray(res.gradient[var], dtype=float).copy()
+    else:
+        df = np.where(res.undefined, np.nan, 0.0)
+    undefined = int(res.undefined.sum())
+    if undefined == points:
+        # Undefined everywhere: nothing to draw, so this is the error, as `eval` gives it.
+        first = res.problems[0][1] if res.problems else "f is undefined over the whole range"
+        raise DomainError(f"{first}, and so at every point of {var} = {_fmt(lo)}:{_fmt(hi)}")
     if undefined:
-        total = int((~alive).sum())
-        parts = "; ".join(f"{sub}: {reason}" if sub else reason for sub, reason, _, _ in undefined)
-        warnings.append(f"f is undefined at {total} of {points} points ({parts}); "
+        example = f" (at the first: {res.problems[0][1]})" if res.problems else ""
+        warnings.append(f"f is undefined at {undefined} of {points} points{example}; "
                         "they are left as gaps")
-    nonfinite = int((alive & ~np.isfinite(df)).sum())
+    nonfinite = int((~res.undefined & ~np.isfinite(df)).sum())
     if nonfinite:
         warnings.append(f"∂f/∂{var} is infinite or undefined at {nonfinite} point"
                         f"{'s' * (nonfinite != 1)}; they are left as gaps in the derivative")
-    for x, message in kinks:
-        warnings.append(f"{message} (at {var} = {_fmt(float(x))})")
+    kinks = []
+    if res.kinked is not None and res.kinked.any():
+        at = ", ".join(_fmt(float(x)) for x in xs[res.kinked][:5])
+        more = f" and {int(res.kinked.sum()) - 5} more" if res.kinked.sum() > 5 else ""
+        for message in dict.fromkeys(m.split(" (in ")[0].split(", at row")[0]
+                                     for m in res.kinks):
+            warnings.append(f"{message} (at {var} = {at}{more})")
+        kinks = [(float(x), "kink") for x in xs[res.kinked]]
     return PlotData(expression=text, read_as=read_as(program), var=var, lo=lo, hi=hi,
                     at=bindings, xs=xs, f=f, df=df, kinks=kinks, warnings=warnings)
 
 
-def _point_mask(mask, shape):
-    """The failing points, when the error's mask is one flag per sample (else None)."""
-    import numpy as np
-    if mask is None or np.ndim(mask) != 1 or np.shape(mask) != shape:
-        return None
-    mask = np.asarray(mask, dtype=bool)
-    return mask if mask.any() else None
+def _check_pointwise(program, var):
+    """Each x is its own point: a reduction (sum, mean, dot, @) would mix them."""
+    from . import ops
+    from .expr import Apply, Vector, postorder
+    for stmt in program.statements:
+        for node in postorder(stmt.expr):
+            if isinstance(node, Vector) or (isinstance(node, Apply)
+                                            and ops.TABLE[node.op].vjp is not None):
+                what = "a vector literal" if isinstance(node, Vector) else \
+                    (ops.TABLE[node.op].symbol or node.op)
+                raise ShapeError(f"plot evaluates f at each {var} on its own, but {what} would "
+                                 f"combine the points (it reduces over {var})",
+                                 source=program.source, span=node.span,
+                                 hint="plot the expression inside the reduction")
 
 
-def _sub_text(exc) -> str:
-    if exc.source is not None and exc.span is not None:
-        return exc.source[exc.span[0]:exc.span[1]]
-    return ""
-
-
-def _kink_points(kinked, xs, var):
-    """(x, message) for every sample that sits exactly on a kink, first few per kink."""
-    import numpy as np
-    from .engine import backend_for
-    found = []
-    seen = set()
-    for node, kink in kinked:
-        datas = [p.data for p in node._parents]
-        hit = np.broadcast_to(np.asarray(kink.where(backend_for(datas), *datas)), xs.shape)
-        message = kink.message.format_map(_Blank())
-        for x in xs[hit][:5]:
-            key = (message, float(x))
-            if key not in seen:
-                seen.add(key)
-                found.append((float(x), message))
-    return found
-
-
-class _Blank(dict):
-    """Kink messages may name argument values ({x}); over many points there is no one value."""
-
-    def __missing__(self, key):
-        return key
+def _span_of(program, name):
+    from .expr import Name, postorder
+    for stmt in program.statements:
+        for node in postorder(stmt.expr):
+            if isinstance(node, Name) and node.id == name:
+                return node.span
+    return None
 
 
 # ------------------------------------------------------------------ drawing
