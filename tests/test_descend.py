@@ -261,3 +261,24 @@ def test_rounder_rounds_numbers_and_arrays():
     assert r(np.array([0.123, 1.987])).tolist() == [0.12, 1.99]
     assert math.isnan(r(float("nan")))
     assert rounder(None)(0.12345) == 0.12345
+
+
+def test_kink_conventions_are_reported_once_with_their_step():
+    result = descend("abs(x) + relu(x)", {"x": 0.5}, lr=0.25, steps=4)
+    assert result.final_params == {"x": 0.0}
+    assert result.warnings == [
+        "step 2: abs at 0: left -1, right 1; using 0 as PyTorch does",
+        "step 2: relu at 0: left 0, right 1; using 0 as PyTorch does"]
+
+
+def test_programs_train_too():
+    program = "z = w*x + b\nloss = mean((z - y)**2)"
+    data = {"x": np.array([0.0, 1.0, 2.0]), "y": np.array([1.0, 3.0, 5.0])}
+    result = descend(program, {"w": 0.0, "b": 0.0}, data=data, lr=0.1, steps=2000, tol=1e-12)
+    assert result.final_params["w"] == pytest.approx(2, abs=1e-10)
+    assert result.final_params["b"] == pytest.approx(1, abs=1e-10)
+
+
+def test_api_descend_is_the_library_function():
+    from gradcli import api
+    assert api.descend("(x - 3)**2", {"x": 0.0}, lr=0.5, steps=1).final_params == {"x": 3.0}

@@ -262,5 +262,11 @@ def differentiate(text: str, wrt: str, order: int = 1) -> str:
     return differentiate_text(text, wrt, order)
 
 
-__all__ = ["EvalResult", "evaluate", "differentiate", "parse_bindings", "split_top_level",
-           "constant_value", "inputs_of", "check_wrt", "Name"]
+def descend(text: str, start: dict, **kw):
+    """Gradient descent on `text` from `start`; see gradcli.descend.descend for the options."""
+    from .descend import descend as run
+    return run(text, start, **kw)
+
+
+__all__ = ["EvalResult", "evaluate", "differentiate", "descend", "parse_bindings",
+           "split_top_level", "constant_value", "inputs_of", "check_wrt", "Name"]

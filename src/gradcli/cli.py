@@ -348,10 +348,10 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
               help="Number of evenly spaced sample points.")
 @click.option("--output", metavar="FILE.png|FILE.svg",
               help="Write a PNG or SVG (needs matplotlib) instead of drawing in the terminal.")
-@click.option("--width", type=click.IntRange(min=20), metavar="W",
+@click.option("--width", type=click.IntRange(20, 10000), metavar="W",
               help="Width: terminal columns (default: the terminal's), or pixels for --output "
                    "(default 800).")
-@click.option("--height", type=click.IntRange(min=10), metavar="H",
+@click.option("--height", type=click.IntRange(10, 10000), metavar="H",
               help="Height: terminal rows (default: fits the terminal), or pixels for --output "
                    "(default 600).")
 @click.option("-o", "--format", "fmt", type=click.Choice(("plot", "json", "csv")),

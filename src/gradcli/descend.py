@@ -64,6 +64,7 @@ class DescentResult:
     diverged_at: int | None = None
     data: Dataset | None = None
     warnings: list = field(default_factory=list)
+    kinks: set = field(default_factory=set, repr=False)  # kink conventions already reported
 
     @property
     def steps_run(self) -> int:
@@ -217,12 +218,27 @@ def _loss_and_gradient(program, bindings, wanted, params, k, result):
     if not math.isfinite(loss):
         _diverge(result, k, f"the loss is {_show(loss)}")
     if out.requires_grad:
-        out.backward()
+        out.backward(on_kink=lambda node, kink: _note_kink(result, kink, k))
     grads = {}
     for name in params:
         g = graph.inputs[name].grad
         grads[name] = float(g) if not getattr(g, "ndim", 0) else g
     return loss, grads
+
+
+def _note_kink(result, kink, k):
+    """A convention used at a kink (relu at 0, ...): said once, with the first step it met."""
+    message = kink.message.format_map(_Blank())
+    if message not in result.kinks:
+        result.kinks.add(message)
+        result.warnings.append(f"step {k}: {message}")
+
+
+class _Blank(dict):
+    """Kink messages may name argument values ({x}); these change every step."""
+
+    def __missing__(self, key):
+        return key
 
 
 def _diverge(result, k, reason, **kw):
