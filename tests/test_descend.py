@@ -141,6 +141,7 @@ def test_infinite_gradient_is_divergence():
     ({"steps": 0}, "--steps must be a positive whole number"),
     ({"steps": -3}, "--steps must be a positive whole number"),
     ({"steps": 2.5}, "--steps must be a positive whole number"),
+    ({"steps": 10 ** 7}, "--steps 10000000 is more than gradcli runs"),
     ({"tol": 0}, "--tol must be a positive number"),
     ({"momentum": -0.5}, "--momentum must be 0 or more"),
 ])

@@ -19,11 +19,15 @@ from dataclasses import dataclass, field
 
 from . import ops
 from .api import check_wrt, inputs_of
-from .errors import DomainError, GradcliError, ShapeError, UsageError
+from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
 from .lower import lower, missing_input
 from .parser import parse
 from .formats import number_text
 from .printer import read_as
+
+
+# Every step is kept for the JSON history; past this a run is a hang, not a result.
+MAX_STEPS = 1_000_000
 
 
 @dataclass
@@ -108,6 +112,9 @@ def descend(text, start, wrt=None, lr=0.1, steps=100, data=None, tol=None, momen
     lr = positive_number(lr, "--lr")
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise UsageError(f"--steps must be a positive whole number, got {steps!r}")
+    if steps > MAX_STEPS:
+        raise LimitError(f"--steps {steps} is more than gradcli runs ({MAX_STEPS})",
+                         hint="stop earlier with --tol, or raise --lr")
     if tol is not None:
         tol = positive_number(tol, "--tol")
     try:
