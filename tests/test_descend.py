@@ -6,7 +6,7 @@ import os
 import pytest
 
 from gradcli.descend import Diverged, descend, load_data
-from gradcli.errors import ShapeError, UnknownName, UsageError
+from gradcli.errors import GradcliError, ShapeError, UnknownName, UsageError
 from gradcli.formats import rounder, shown_steps
 
 np = pytest.importorskip("numpy")
@@ -145,10 +145,10 @@ def test_infinite_gradient_is_divergence():
     ({"tol": 0}, "--tol must be a positive number"),
     ({"momentum": -0.5}, "--momentum must be 0 or more"),
 ])
-def test_bad_settings_are_usage_errors(kw, fragment):
+def test_bad_settings_exit_2(kw, fragment):
     args = {"lr": 0.1, "steps": 5}
     args.update(kw)
-    with pytest.raises(UsageError, match=fragment.replace("-", r"\-")) as info:
+    with pytest.raises(GradcliError, match=fragment.replace("-", r"\-")) as info:
         descend("x**2", {"x": 1.0}, **args)
     assert info.value.exit_code == 2
 
