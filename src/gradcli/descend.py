@@ -264,6 +264,9 @@ def _diverge(result, k, reason, **kw):
 
 def _as_param(value):
     """Scalars stay Python floats (the fast math backend); vectors stay arrays."""
+    if isinstance(value, (list, tuple)):
+        from .vectors import as_array
+        value = as_array(value, "a starting value")
     if getattr(value, "ndim", 0):
         return value
     return float(value)
