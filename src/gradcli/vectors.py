@@ -90,10 +90,10 @@ def matmul_vjp(g, x, y):
     # Give vectors their missing axis back, so one matrix formula serves every case.
     x2 = x[None, :] if x.ndim == 1 else x
     y2 = y[:, None] if y.ndim == 1 else y
+    if y.ndim == 1:
+        g2 = g2[..., None]
     if x.ndim == 1:
         g2 = np.expand_dims(g2, -2)
-    if y.ndim == 1:
-        g2 = np.expand_dims(g2, -1)
     gx = g2 @ np.swapaxes(y2, -1, -2)
     gy = np.swapaxes(x2, -1, -2) @ g2
     if x.ndim == 1:
