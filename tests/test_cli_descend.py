@@ -206,6 +206,9 @@ def test_plot_json_and_csv_samples():
     record = json.loads(r.stdout)
     assert record["x"] == [-1.0, -0.5, 0.0, 0.5, 1.0]
     assert record["f"][:3] == ["nan", "nan", "nan"] and record["df"][3:] == [2.0, 1.0]
+    r = run("plot", "abs(x)", "--over", "x=-1:1", "--points", "3", "-o", "json")
+    record = json.loads(r.stdout)
+    assert record["df"] == [-1.0, 0.0, 1.0] and record["kinks"] == [0.0]
     r = run("plot", "x**2", "--over", "x=0:1", "--points", "3", "-o", "csv")
     assert r.stdout == "x,f,df/dx\n0,0,0\n0.5,0.25,1\n1,1,2\n"
 

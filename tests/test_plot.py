@@ -40,8 +40,16 @@ def test_several_undefined_pieces_and_overflow():
 def test_kink_is_marked_and_derivative_jumps():
     data = sample("abs(x)", "x=-1:1", points=21)
     assert np.array_equal(data.df, np.sign(data.xs))
-    assert [x for x, _ in data.kinks] == [0.0]
+    assert data.kinks == [0.0]
     assert any(w.startswith("abs at 0") and "(at x = 0)" in w for w in data.warnings)
+
+
+def test_each_kink_names_its_own_points():
+    data = sample("sqrt(x) + abs(x - 0.5)", "x=-1:1", points=201)
+    assert "sqrt at 0: the derivative is +inf (right-sided only); using inf as PyTorch does " \
+        "(at x = 0)" in data.warnings
+    assert "abs at 0: left -1, right 1; using 0 as PyTorch does (at x = 0.5)" in data.warnings
+    assert sorted(data.kinks) == [0.0, 0.5]
 
 
 def test_infinite_derivative_is_a_gap_in_the_derivative_only():

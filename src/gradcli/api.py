@@ -230,6 +230,18 @@ def kink_message(graph: Graph, node, kink) -> str:
     return f"{message} (in {text}" + (f", where {', '.join(where)})" if where else ")")
 
 
+def kink_text(kink) -> str:
+    """A kink's convention without argument values, for many points or steps at once."""
+    return kink.message.format_map(_Unfilled())
+
+
+class _Unfilled(dict):
+    """Leaves a placeholder such as {x} as the bare name."""
+
+    def __missing__(self, key):
+        return key
+
+
 def _kink_mask(node, kink, datas):
     """Where, element by element, an array kink holds (None for scalars)."""
     if not any(hasattr(d, "shape") for d in datas):

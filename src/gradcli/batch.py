@@ -84,7 +84,7 @@ class ArrayResult:
     undefined: np.ndarray
     problems: list = field(default_factory=list)
     kinks: list = field(default_factory=list)
-    kinked: np.ndarray | None = None  # the points that sit on a kink (plot marks them)
+    kinked: list = field(default_factory=list)  # (Kink, mask of the points on it), for plot
 
 
 # ---------------------------------------------------------------- evaluation
@@ -137,7 +137,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     alive = np.arange(n)
     numbers = np.asarray(row_numbers) if row_numbers is not None else first_row + alive
     problems, kinks = [], []
-    kinked = np.zeros(n, dtype=bool)
+    kinked = []
     while alive.size:
         sub = {k: v[alive] for k, v in data.items()}
         try:
@@ -155,7 +155,9 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
 
         def on_kink(node, kink, graph=graph, alive=alive):
             kinks.append(_kink_message(graph, node, kink, numbers[alive]))
-            kinked[alive[_kink_hits(node, kink, alive.size)]] = True
+            on = np.zeros(n, dtype=bool)
+            on[alive[_kink_hits(node, kink, alive.size)]] = True
+            kinked.append((kink, on))
 
         if out.requires_grad:
             out.backward(seed=np.ones(alive.size) if np.ndim(out.data) else 1.0,

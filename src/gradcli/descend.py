@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 
 from . import ops
-from .api import check_wrt, inputs_of
+from .api import check_wrt, inputs_of, kink_text
 from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
 from .lower import lower, missing_input
 from .parser import parse
@@ -235,17 +235,10 @@ def _loss_and_gradient(program, bindings, wanted, params, k, result):
 
 def _note_kink(result, kink, k):
     """A convention used at a kink (relu at 0, ...): said once, with the first step it met."""
-    message = kink.message.format_map(_Blank())
+    message = kink_text(kink)
     if message not in result.kinks:
         result.kinks.add(message)
         result.warnings.append(f"step {k}: {message}")
-
-
-class _Blank(dict):
-    """Kink messages may name argument values ({x}); these change every step."""
-
-    def __missing__(self, key):
-        return key
 
 
 def _diverge(result, k, reason, **kw):

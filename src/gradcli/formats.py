@@ -333,7 +333,7 @@ def plot_record(data) -> dict:
               "at": {k: json_number(v) for k, v in data.at.items()},
               "x": json_number(data.xs), "f": json_number(data.f),
               "df": json_number(data.df),
-              "kinks": [json_number(x) for x, _ in data.kinks]}
+              "kinks": [json_number(x) for x in data.kinks]}
     if data.warnings:
         record["warnings"] = list(data.warnings)
     return record

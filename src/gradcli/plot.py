@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .api import constant_value, inputs_of
+from .api import constant_value, inputs_of, kink_text
 from .errors import DomainError, ShapeError, UsageError
 from .lower import missing_input
 from .parser import parse
@@ -37,7 +37,7 @@ class PlotData:
     xs: object
     f: object
     df: object
-    kinks: list = field(default_factory=list)  # (x, message)
+    kinks: list = field(default_factory=list)  # the x of every sample on a kink
     warnings: list = field(default_factory=list)
 
     @property
@@ -145,13 +145,13 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
         warnings.append(f"∂f/∂{var} is infinite or undefined at {nonfinite} point"
                         f"{'s' * (nonfinite != 1)}; they are left as gaps in the derivative")
     kinks = []
-    if res.kinked is not None and res.kinked.any():
-        at = ", ".join(_fmt(float(x)) for x in xs[res.kinked][:5])
-        more = f" and {int(res.kinked.sum()) - 5} more" if res.kinked.sum() > 5 else ""
-        for message in dict.fromkeys(m.split(" (in ")[0].split(", at row")[0]
-                                     for m in res.kinks):
-            warnings.append(f"{message} (at {var} = {at}{more})")
-        kinks = [(float(x), "kink") for x in xs[res.kinked]]
+    for kink, on in res.kinked:
+        if not on.any():
+            continue
+        at = ", ".join(_fmt(float(x)) for x in xs[on][:5])
+        more = f" and {int(on.sum()) - 5} more" if on.sum() > 5 else ""
+        warnings.append(f"{kink_text(kink)} (at {var} = {at}{more})")
+        kinks.extend(float(x) for x in xs[on])
     return PlotData(expression=text, read_as=read_as(program), var=var, lo=lo, hi=hi,
                     at=bindings, xs=xs, f=f, df=df, kinks=kinks, warnings=warnings)
 
@@ -183,6 +183,18 @@ def _span_of(program, name):
 
 # ------------------------------------------------------------------ drawing
 
+def _kink_marks(data):
+    """(xs, ys) of the samples on a kink whose derivative is finite: the convention used."""
+    import numpy as np
+    xs, ys = [], []
+    for x in dict.fromkeys(data.kinks):
+        i = int(np.argmin(np.abs(data.xs - x)))
+        if np.isfinite(data.df[i]):
+            xs.append(float(data.xs[i]))
+            ys.append(float(data.df[i]))
+    return xs, ys
+
+
 def _finite(values):
     import numpy as np
     out = np.array(values, dtype=float)
@@ -197,12 +209,12 @@ def _view(ys):
     if finite.size < 10:
         return None
     lo, hi = float(finite.min()), float(finite.max())
-    q1, q99 = (float(v) for v in np.percentile(finite, [1, 99]))
-    spread = q99 - q1
-    if spread <= 0 or hi - lo <= 20 * spread:
+    q_lo, q_hi = (float(v) for v in np.percentile(finite, [2, 98]))
+    spread = q_hi - q_lo
+    if spread <= 0 or hi - lo <= 8 * spread:
         return None
-    pad = 0.1 * spread
-    return q1 - pad, q99 + pad
+    pad = 0.15 * spread
+    return q_lo - pad, q_hi + pad
 
 
 def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool = False) -> str:
@@ -232,11 +244,9 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
             for i in np.flatnonzero(np.diff(positions) > 1) + 1:
                 sig.line(int(i), False)
             panel.draw(sig)
-        if row == 2 and data.kinks:
-            kx = [x for x, _ in data.kinks]
-            ky = [float(np.interp(x, data.xs, np.nan_to_num(_finite(data.df)))) for x in kx]
-            mark = panel.signal(kx, ky, marker="x")
-            panel.draw(mark)
+        marks = _kink_marks(data) if row == 2 else ([], [])
+        if marks[0]:
+            panel.draw(panel.signal(*marks, marker="x"))
         panel.ruler("x").lim(data.lo, data.hi)
         view = _view(ys)
         if view is not None:
@@ -273,10 +283,9 @@ def save_plot(data: PlotData, path: str, width: int = 800, height: int = 600) ->
     top.set_title(f"f = {data.read_as}", fontsize=10)
     df = _finite(data.df)
     bottom.plot(data.xs, df, color="tab:orange", linewidth=1.5)
-    if data.kinks:
-        kx = np.array([x for x, _ in data.kinks])
-        bottom.plot(kx, np.interp(kx, data.xs, np.nan_to_num(df)), "x", color="tab:red",
-                    label="kink")
+    kx, ky = _kink_marks(data)
+    if kx:
+        bottom.plot(kx, ky, "x", color="tab:red", label="kink (value used, as PyTorch)")
         bottom.legend(loc="best", fontsize=8)
     bottom.set_ylabel(data.label)
     bottom.set_xlabel(data.var)
