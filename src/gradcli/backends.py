@@ -170,8 +170,9 @@ def _make_numpy_backend():
 
         @staticmethod
         def sigmoid(x):
-            z = np.exp(-np.abs(x))
-            return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
+            # 1/(1 + e^-x) is stable in IEEE arithmetic: e^-x overflowing to inf gives 0.
+            with np.errstate(over="ignore"):
+                return 1.0 / (1.0 + np.exp(-x))
 
         @staticmethod
         def softplus(x):

@@ -263,8 +263,8 @@ class PointReader:
         self._pending = self._first_line()
         self.kind = "jsonl" if self._pending.lstrip().startswith("{") else "csv"
         if self.kind == "csv":
-            self._csv = csv.reader(self._lines())
-            header = next(self._csv, None)
+            self._line_iter = self._lines()
+            header = next(csv.reader(self._line_iter), None)
             if not header or not any(h.strip() for h in header):
                 raise UsageError(f"--points: {self.label} has no header row",
                                  hint="the first line names the columns, e.g. x,y")
@@ -318,12 +318,17 @@ class PointReader:
     def __iter__(self):
         needed = self.needed if self.needed is not None else self.names
         if self.kind == "csv":
-            reader = (r for r in self._csv if r)  # blank lines are not points
             while True:
-                rows = list(islice(reader, self.chunk_rows))
-                if not rows:
+                lines = list(islice(self._line_iter, self.chunk_rows))
+                if not lines:
                     return
-                yield self._csv_chunk(rows, needed)
+                chunk = self._plain_chunk(lines, needed)
+                if chunk is None:  # quotes or uneven rows: the csv module reads them
+                    rows = [r for r in csv.reader(lines) if r]  # blank lines are not points
+                    if not rows:
+                        continue
+                    chunk = self._csv_chunk(rows, needed)
+                yield chunk
         else:
             lines = (line for line in self._lines() if line.strip())
             while True:
@@ -331,6 +336,27 @@ class PointReader:
                 if not rows:
                     return
                 yield self._json_chunk(rows, needed)
+
+    def _plain_chunk(self, lines, needed):
+        """The fast path: no quotes and every row complete, so split and convert whole columns."""
+        blob = "".join(lines)
+        if '"' in blob:
+            return None
+        rows = [r for r in blob.splitlines() if r]
+        width = len(self.names)
+        if not rows or any(r.count(",") != width - 1 for r in rows):
+            return None
+        fields = ",".join(rows).split(",")
+        first, n = self._next_row, len(rows)
+        invalid = np.zeros(n, dtype=bool)
+        problems = []
+        columns = {}
+        for name in needed:
+            j = self.names.index(name)
+            columns[name] = self._numbers(fields[j::width], name, first, invalid, problems)
+        self._next_row += n
+        problems.sort(key=lambda p: p[0])
+        return PointChunk(first, n, columns, invalid, problems)
 
     def _csv_chunk(self, rows, needed) -> PointChunk:
         first, n = self._next_row, len(rows)
