@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import re
 from fractions import Fraction
 
 from .printer import format_number
@@ -70,6 +71,12 @@ def eval_record(result, precision=None) -> dict:
         "value": json_number(result.value, precision),
         "gradient": {k: json_number(v, precision) for k, v in result.gradient.items()},
     }
+    if getattr(result, "seed", None) is not None:
+        record["seed"] = json_number(result.seed, None)
+    if getattr(result, "jacobian", None) is not None:
+        if not result.gradient:
+            del record["gradient"]
+        record["jacobian"] = {k: json_number(v, precision) for k, v in result.jacobian.items()}
     if result.warnings:
         record["warnings"] = list(result.warnings)
     return record
@@ -81,6 +88,9 @@ def eval_rows(result, precision=None) -> list[tuple[str, str]]:
     rows = [(f, number_text(result.value, precision))]
     for name, g in result.gradient.items():
         rows.append((f"d{f}/d{name}", number_text(g, precision)))
+    if getattr(result, "jacobian", None) is not None and not result.gradient:
+        for name, j in result.jacobian.items():
+            rows.append((f"d{f}/d{name}", number_text(j, precision)))
     return rows
 
 
@@ -100,6 +110,61 @@ def eval_csv(result, precision=None, rows=None) -> str:
     return out.getvalue()
 
 
+# ---------------------------------------------------------------- batches
+
+_POINT_ZERO = re.compile(r"\.0(?=[,\t\n])")
+
+
+def batch_keys(run, result_name: str = "f") -> list[str]:
+    """Column names of batch output: the columns used, f, then df/dx for each partial."""
+    return list(run.columns_used) + [result_name] + [f"d{result_name}/d{n}" for n in run.wanted]
+
+
+def batch_header(keys, sep: str = ",") -> str:
+    """The header line of CSV (quoted as needed) or tab-separated batch output."""
+    if sep == "\t":
+        return "\t".join(keys) + "\n"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(keys)
+    return out.getvalue()
+
+
+def batch_table(run, chunk, result):
+    """The output rows of one chunk as lists of floats (inputs, value, partials)."""
+    cols = [chunk.columns[n] for n in run.columns_used] + [result.value]
+    cols += [result.gradient[n] for n in run.wanted]
+    return [list(r) for r in zip(*(c.tolist() for c in cols))]
+
+
+def batch_delimited(rows, precision=None, sep: str = ",") -> str:
+    """Rows of floats as delimited text, numbers as the shortest round-trip text."""
+    if not rows:
+        return ""
+    if precision is None:
+        text = "\n".join(sep.join(map(repr, r)) for r in rows) + "\n"
+        return _POINT_ZERO.sub("", text)
+    return "".join(sep.join(number_text(v, precision) for v in r) + "\n" for r in rows)
+
+
+def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",
+                errors=None) -> str:
+    """One JSON object per point: row, at, value, gradient (and error for a nan row)."""
+    lines = []
+    used, wanted = run.columns_used, run.wanted
+    rows = batch_table(run, chunk, result)
+    k = len(used)
+    for i, r in enumerate(rows):
+        row = chunk.first_row + i
+        record = {"row": row,
+                  "at": {n: json_number(v) for n, v in zip(used, r[:k])},
+                  "value": json_number(r[k], precision),
+                  "gradient": {n: json_number(v, precision) for n, v in zip(wanted, r[k + 1:])}}
+        if errors and row in errors:
+            record["error"] = errors[row]
+        lines.append(dumps(record))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 def functions_records() -> list[dict]:
     """One record per function of the op table, derivative rules printed from the rules."""
     from . import ops
@@ -109,6 +174,8 @@ def functions_records() -> list[dict]:
 
     records = []
     for name, op in ops.TABLE.items():
+        if op.extra.get("hidden"):
+            continue
         call = op.extra.get("call_name", None if op.is_operator else name)
         arg_names = _arg_names(op)
         args = tuple(Name(a) for a in arg_names)
@@ -286,6 +353,119 @@ def diff_record(result, precision=None) -> dict:
     return record
 
 
+# ------------------------------------------------------------------ descend
+
+def rounder(decimals: int | None):
+    """`--round D`: round a number or array to D decimals (as Python's round does)."""
+    if decimals is None:
+        return lambda v: v
+
+    def apply(v):
+        if hasattr(v, "round") and getattr(v, "ndim", 0):
+            return v.round(decimals)
+        if isinstance(v, float) and math.isfinite(v):
+            return round(v, decimals)
+        return v
+    return apply
+
+
+def shown_steps(n: int, every: int | None) -> list[int]:
+    """Steps 1..n to print: the first, every `every`-th, and the last (about 10 by default)."""
+    if n <= 0:
+        return []
+    every = every or max(1, -(-n // 10))
+    return [k for k in range(1, n + 1) if k == 1 or k == n or k % every == 0]
+
+
+def descend_columns(result) -> list[str]:
+    return ["step", "loss", "grad_norm"] + list(result.params)
+
+
+def descend_rows(result, every=None, decimals=None, precision=None, final=True) -> list[list[str]]:
+    """Rows of text for the printed steps and (when there is one) the final point."""
+    r = rounder(decimals)
+    by_step = {s.step: s for s in result.history}
+    rows = []
+    for k in shown_steps(len(result.history), every):
+        s = by_step[k]
+        rows.append([str(k), number_text(r(s.loss), precision),
+                     number_text(r(s.grad_norm), precision)]
+                    + [number_text(r(s.params[p]), precision) for p in result.params])
+    if final and result.final_loss is not None:
+        rows.append(["final", number_text(r(result.final_loss), precision),
+                     number_text(r(result.final_grad_norm), precision)]
+                    + [number_text(r(result.final_params[p]), precision)
+                       for p in result.params])
+    return rows
+
+
+def descend_stop_text(result) -> str:
+    """Why the run ended, in words."""
+    n = result.steps_run
+    if result.stopped == "tol":
+        return (f"converged after {n} step{'s' * (n != 1)}: the gradient norm "
+                f"{number_text(result.final_grad_norm)} is below --tol "
+                f"{number_text(result.tol)}")
+    if result.stopped == "diverged":
+        return f"diverged at step {result.diverged_at}"
+    return f"ran {n} step{'s' * (n != 1)}"
+
+
+def descend_plain(result, every=None, decimals=None, precision=None) -> str:
+    """Tab-separated: a header line, the printed steps, and a `final` line."""
+    lines = ["\t".join(descend_columns(result))]
+    lines += ["\t".join(row) for row in descend_rows(result, every, decimals, precision)]
+    return "\n".join(lines) + "\n"
+
+
+def descend_csv(result, every=None, decimals=None, precision=None) -> str:
+    """CSV of every step (or every `every`-th) and the final point."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(descend_columns(result))
+    every = every or 1
+    writer.writerows(descend_rows(result, every, decimals, precision))
+    return out.getvalue()
+
+
+def descend_record(result, every=None, decimals=None, precision=None, error=None) -> dict:
+    """The JSON object of a descent: settings, the whole history, the final point."""
+    r = rounder(decimals)
+
+    def num(v):
+        return json_number(r(v), precision)
+
+    record = {
+        "expression": result.expression,
+        "read_as": result.read_as,
+        "params": list(result.params),
+        "lr": json_number(result.lr),
+        "steps": result.steps,
+        "momentum": json_number(result.momentum),
+    }
+    if result.tol is not None:
+        record["tol"] = json_number(result.tol)
+    if result.data is not None:
+        record["data"] = {"file": result.data.path, "rows": result.data.rows,
+                          "columns": list(result.data.columns)}
+    shown = set(shown_steps(len(result.history), every or 1))
+    record["history"] = [
+        {"step": s.step, "loss": num(s.loss), "grad_norm": num(s.grad_norm),
+         "params": {p: num(v) for p, v in s.params.items()}}
+        for s in result.history if s.step in shown]
+    if result.final_loss is not None:
+        record["final"] = {"params": {p: num(v) for p, v in result.final_params.items()},
+                           "loss": num(result.final_loss),
+                           "grad_norm": num(result.final_grad_norm)}
+    record["steps_run"] = result.steps_run
+    record["stopped"] = result.stopped
+    if error is not None:
+        record["diverged"] = {"step": result.diverged_at, "message": error.message}
+    if result.warnings:
+        record["warnings"] = list(result.warnings)
+    return record
+
+
 def diff_latex(result, precision=None) -> str:
     """An aligned LaTeX block: intermediates, then each partial (= its value with --at)."""
     from .printer import latex_name, to_latex
@@ -317,3 +497,26 @@ def _latex_value(value, precision):
             {"nan": r"\mathrm{NaN}", "inf": r"\infty", "-inf": r"-\infty"}[text]
     except ValueError:
         return text
+# ------------------------------------------------------------------ plot
+
+def plot_record(data) -> dict:
+    """The samples of `gradcli plot` as JSON: x, f and df/dx lists (nan as "nan")."""
+    record = {"expression": data.expression, "read_as": data.read_as, "over": data.var,
+              "range": [json_number(data.lo), json_number(data.hi)],
+              "at": {k: json_number(v) for k, v in data.at.items()},
+              "x": json_number(data.xs), "f": json_number(data.f),
+              "df": json_number(data.df),
+              "kinks": [json_number(x) for x in data.kinks]}
+    if data.warnings:
+        record["warnings"] = list(data.warnings)
+    return record
+
+
+def plot_csv(data) -> str:
+    """x, f, df/dx per sample; an undefined value is the text nan."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([data.var, "f", f"df/d{data.var}"])
+    for x, f, d in zip(data.xs.tolist(), data.f.tolist(), data.df.tolist()):
+        writer.writerow([number_text(x), number_text(f), number_text(d)])
+    return out.getvalue()

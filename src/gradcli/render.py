@@ -32,12 +32,16 @@ def eval_table(result, precision=None, checks=None):
         table.add_column("rel. error", justify="right")
         table.add_column("")
     f = result.result_name
-    table.add_row(Text(f), Text(number_text(result.value, precision)))
+    table.add_row(Text(f), Text(array_text(result.value, precision)))
     for name, g in result.gradient.items():
-        row = [Text(f"∂{f}/∂{name}"), Text(number_text(g, precision))]
+        row = [Text(f"∂{f}/∂{name}"), Text(array_text(g, precision))]
         if checks:
             row.extend(_gradcheck_cells(checks.get(name), precision))
         table.add_row(*row)
+    jacobian = getattr(result, "jacobian", None)
+    if jacobian is not None and not result.gradient:
+        for name, j in jacobian.items():
+            table.add_row(Text(f"∂{f}/∂{name}"), Text(array_text(j, precision)))
     at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
     head = Text.assemble(("read as ", "dim"), (result.read_as, "bold"))
     parts = [head]
@@ -107,6 +111,49 @@ def check_table(verdict, precision=None):
     return Group(*parts)
 
 
+def array_text(value, precision=None) -> str:
+    """A number or vector on one line; a matrix (or deeper) with one row per line."""
+    if getattr(value, "ndim", 0) < 2:
+        return number_text(value, precision)
+    rows = [number_text(row, precision) for row in value]
+    return "[" + ",\n ".join(rows) + "]"
+
+
+def batch_rows(keys, rows, precision=None, header=True):
+    """One chunk of batch output as a table; later chunks continue it without a header."""
+    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
+    for k in keys:
+        table.add_column(Text(k), justify="right", no_wrap=True, min_width=max(len(k), 12))
+    for r in rows:
+        table.add_row(*(Text(number_text(v, precision)) for v in r))
+    return table
+
+
+class _Bar:
+    """A transient progress bar on stderr, by bytes of the points file read."""
+
+    def __init__(self, total, label):
+        from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+        self.progress = Progress(TextColumn("[dim]{task.description}"), BarColumn(),
+                                 TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                                 TimeRemainingColumn(), console=console(stderr=True),
+                                 transient=True)
+        self.task = self.progress.add_task(label, total=total)
+        self.progress.start()
+
+    def update(self, done):
+        self.progress.update(self.task, completed=done)
+
+    def stop(self):
+        self.progress.stop()
+
+
+def progress_bar(total, label):
+    """A started progress bar; call .update(bytes_done) and .stop()."""
+    return _Bar(total, label)
+
+
 def functions_table(records):
     """`gradcli functions`: name, arity, derivative rule, domain."""
     table = Table(show_header=True, header_style="bold", show_lines=False)
@@ -148,4 +195,38 @@ def diff_table(result, precision=None):
     return Group(*parts)
 
 
-__all__ = ["console", "eval_table", "functions_table", "check_table", "diff_table", "escape"]
+def descend_table(result, every=None, decimals=None, precision=None):
+    """`gradcli descend`: the settings, the printed steps, the final point, why it stopped."""
+    from .formats import descend_columns, descend_rows, descend_stop_text
+    if precision is None and decimals is None:
+        precision = 6  # a table of many columns stays readable; plain/json/csv keep every digit
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    names = descend_columns(result)
+    for i, name in enumerate(names):
+        title = {"grad_norm": "‖∇‖"}.get(name, name)
+        table.add_column(Text(title), justify="right", no_wrap=True,
+                         style="cyan" if i == 0 else None)
+    rows = descend_rows(result, every, decimals, precision)
+    for i, row in enumerate(rows):
+        final = row[0] == "final"
+        if final and i:
+            table.add_section()
+        table.add_row(*(Text(c, style="bold" if final else "") for c in row))
+    settings = f"lr = {number_text(result.lr)}, {result.steps} steps"
+    if result.momentum:
+        settings += f", momentum = {number_text(result.momentum)}"
+    if result.tol is not None:
+        settings += f", tol = {number_text(result.tol)}"
+    parts = [Text.assemble(("read as ", "dim"), (result.read_as, "bold")),
+             Text.assemble(("train   ", "dim"), (", ".join(result.params), ""))]
+    if result.data is not None:
+        parts.append(Text.assemble(("data    ", "dim"),
+                                   (f"{result.data.path}: {result.data.rows} rows, columns "
+                                    f"{', '.join(result.data.columns)}", "")))
+    parts += [Text.assemble(("with    ", "dim"), (settings, "")), Text(""), table, Text(""),
+              Text(descend_stop_text(result), style="dim")]
+    return Group(*parts)
+
+
+__all__ = ["console", "eval_table", "functions_table", "array_text", "check_table",
+           "diff_table", "descend_table", "escape"]
