@@ -11,7 +11,7 @@ from gradcli import differentiate, evaluate
 from gradcli.errors import DomainError, UsageError
 from gradcli.expr import Apply, Const, Name, Num
 from gradcli.lower import lower
-from gradcli.parser import parse, parse_expr
+from gradcli.parser import parse
 from gradcli.printer import to_text
 from gradcli.symbolic import differentiate_text
 from gradcli import ops

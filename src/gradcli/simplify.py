@@ -9,7 +9,7 @@ plus (base, exponent) pairs; that gives constant folding, like terms
 product is flattened into its parent only while it has at most `CAP` parts,
 which keeps the work linear however long a chain of `+` or `*` gets.
 
-The pass runs bottom-up over the DAG with an explicit order (expr.postorder),
+The pass runs bottom-up over the DAG with an explicit stack,
 never by recursion.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from fractions import Fraction
 from . import ops
 from .backends import MathBackend
 from .errors import DomainError
-from .expr import Apply, Const, Expr, Name, Num, Vector, postorder
+from .expr import Apply, Const, Expr, Name, Num, Vector
 
 CAP = 8  # the most parts of a child sum/product that are merged into its parent
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
@@ -305,7 +305,7 @@ class Simplifier:
         return node
 
     def _common_factor(self, parts):
-        """Pull out factors (not bare names or numbers) shared by every term: a*f + b*f -> f*(a + b)."""
+        """Pull out a factor every term shares (not a bare name): a*f + b*f -> f*(a + b)."""
         views = [self.prod_view(t)[1] for _, t in parts]
         first = views[0]
         common = []

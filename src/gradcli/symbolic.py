@@ -267,7 +267,8 @@ def differentiate_text(text: str, wrt, order: int = 1) -> str:
     else:
         seq = tuple(wrt)
     if not seq:
-        raise UsageError("differentiate needs a variable", hint='for example differentiate("x**2", "x")')
+        raise UsageError("differentiate needs a variable",
+                         hint='for example differentiate("x**2", "x")')
     check_order(len(seq))
     result = differentiate(text, sorted(set(seq), key=seq.index), len(seq), sequences=[seq])
     return result.derivatives[0].text
