@@ -75,6 +75,23 @@ def test_value_api_is_pytorch_like():
     assert w.grad.tolist() == [1.0, 2.0, 3.0] and x.grad.tolist() == [0.5, 1.0, 1.5]
 
 
+def test_value_accepts_lists_and_leaves_accumulate():
+    x = Value([1, 2, 3])
+    y = (x * x).sum()
+    y.backward()
+    y.backward()
+    assert x.grad.tolist() == [4, 8, 12]  # twice 2x, as PyTorch accumulates
+    y.zero_grad()
+    assert x.grad == 0
+
+
+def test_array_backward_is_quiet_about_nan(recwarn):
+    r = evaluate("sum(x**y)", x=[-1, 2], y=[2, 2])
+    assert np.isnan(r.gradient["y"][0]) and r.gradient["y"][1] == pytest.approx(4 * np.log(2))
+    assert any("negative base -1" in w and "x[0] = -1" in w for w in r.warnings)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
 def test_gradients_have_the_shape_of_their_inputs():
     r = evaluate("sum(A @ v) + c*mean(A)", A=[[1, 2], [3, 4], [5, 6]], v=[1, -1], c=2)
     assert r.gradient["A"].shape == (3, 2)
