@@ -69,7 +69,7 @@ class _Bar:
         self.progress = Progress(TextColumn("[dim]{task.description}"), BarColumn(),
                                  TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                                  TimeRemainingColumn(), console=console(stderr=True),
-                                 transient=True)
+                                 transient=True, redirect_stdout=False)
         self.task = self.progress.add_task(label, total=total)
         self.progress.start()
 
