@@ -272,10 +272,59 @@ def _show(value) -> str:
 
 
 def differentiate(text: str, wrt: str, order: int = 1) -> str:
-    """The symbolic derivative of `text` with respect to `wrt`, as text in the language."""
+    """The symbolic derivative of `text` with respect to `wrt`, as text in the language.
+
+    >>> differentiate("(w*x+b)**2", "w")
+    '2*x*(w*x + b)'
+    """
     from .symbolic import differentiate_text
     return differentiate_text(text, wrt, order)
 
 
-__all__ = ["EvalResult", "evaluate", "differentiate", "parse_bindings", "split_top_level",
+def diff(text: str, wrt=None, order: int = 1, bindings=None):
+    """Every partial derivative of `order` (over `wrt`, default all) and, with bindings, values.
+
+    First-order values come from the engine, so they are exactly `evaluate`'s;
+    higher orders evaluate the printed formula at the point.
+    """
+    from .symbolic import check_order, differentiate as symbolic_diff
+    check_order(order)
+    result = symbolic_diff(text, wrt, order)
+    program = result.program
+    result.read_as = read_as(program)
+    result.warnings = list(program.warnings)
+    result.values = None
+    result.at = {}
+    if bindings is None:
+        return result
+    wanted = sorted({v for d in result.derivatives for v in d.wrt}, key=result.variables.index)
+    ev = evaluate(text, bindings, wrt=wanted, program=program)
+    result.warnings = ev.warnings
+    result.at = ev.at
+    result.values = {}
+    for d in result.derivatives:
+        if len(d.wrt) == 1:
+            result.values[d.key] = ev.gradient[d.wrt[0]]
+        else:
+            result.values[d.key] = _formula_value(d, bindings)
+    return result
+
+
+def _formula_value(derivative, bindings):
+    """The value of a derivative's printed program at the point."""
+    from .errors import DomainError
+    from .symbolic import program_source
+    program = derivative.program
+    program.source = program_source(program)
+    used = {k: v for k, v in bindings.items() if k in inputs_of(program)}
+    used = {k: float(v) if isinstance(v, int) else v for k, v in used.items()}
+    try:
+        return lower(program, used, wrt=set()).output.data
+    except DomainError as exc:
+        raise DomainError(f"the derivative by {derivative.key} is undefined here: {exc.message}",
+                          op=exc.op, args=exc.args_, reason=exc.reason,
+                          overflow=exc.overflow) from None
+
+
+__all__ = ["EvalResult", "evaluate", "differentiate", "diff", "parse_bindings", "split_top_level",
            "constant_value", "inputs_of", "check_wrt", "Name"]

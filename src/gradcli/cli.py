@@ -184,6 +184,9 @@ def main():
 @click.option("--wrt", metavar="A,B", help="Only these partial derivatives.")
 @click.option("--all", "show_all", is_flag=True,
               help="Also the gradients of a program's intermediate names.")
+@click.option("--check", "gradcheck", is_flag=True,
+              help="Beside each partial, a central finite-difference estimate and the "
+                   "relative error.")
 @click.option("--seed", metavar="VALUE",
               help="Upstream gradient for a non-scalar result (a vector-Jacobian product, "
                    "as PyTorch's backward(gradient=...)), e.g. --seed [1,0,2].")
@@ -195,8 +198,8 @@ def main():
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
 @output_options()
-def eval_command(expr, file, at, wrt, show_all, seed, jacobian, points, chunk_rows, fmt,
-                 precision, debug):
+def eval_command(expr, file, at, wrt, show_all, gradcheck, seed, jacobian, points, chunk_rows,
+                 fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
 
     \b
@@ -217,8 +220,9 @@ def eval_command(expr, file, at, wrt, show_all, seed, jacobian, points, chunk_ro
     bindings = api.parse_bindings(at)
     wrt_names = api.split_top_level(wrt) if wrt else None
     if points is not None:
-        if seed is not None or jacobian or show_all:
-            raise UsageError("--points cannot be combined with --seed, --jacobian or --all")
+        if seed is not None or jacobian or show_all or gradcheck:
+            raise UsageError("--points cannot be combined with --seed, --jacobian, --all or "
+                             "--check")
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                              "come from stdin")
@@ -228,16 +232,24 @@ def eval_command(expr, file, at, wrt, show_all, seed, jacobian, points, chunk_ro
     result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
                           seed=seed_value, jacobian=jacobian)
     warn(result.warnings)
+    checks = None
+    if gradcheck:
+        from .check import finite_differences
+        checks = finite_differences(result)
     fmt = output_format(fmt)
     if fmt == "json":
-        emit(formats.dumps(formats.eval_record(result, precision)) + "\n")
-    elif fmt == "csv":
-        emit(formats.eval_csv(result, precision))
-    elif fmt == "plain":
-        emit(formats.plain(formats.eval_rows(result, precision)))
+        record = formats.eval_record(result, precision)
+        if checks is not None:
+            record["check"] = formats.gradcheck_record(checks, precision)
+        emit(formats.dumps(record) + "\n")
+    elif fmt in ("csv", "plain"):
+        rows = formats.eval_rows(result, precision)
+        if checks is not None:
+            rows = formats.gradcheck_rows(rows, result, checks, precision)
+        emit(formats.eval_csv(result, precision, rows) if fmt == "csv" else formats.plain(rows))
     else:
         from . import render
-        print_rich(render.eval_table(result, precision))
+        print_rich(render.eval_table(result, precision, checks=checks))
 
 
 @main.command("functions", cls=GradcliCommand, context_settings=CONTEXT)
@@ -262,6 +274,125 @@ def functions_command(fmt, precision, debug):
     else:
         from . import render
         print_rich(render.functions_table(records))
+
+
+@main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="The point (repeatable). Optional when only --derivative answers are given.")
+@click.option("--value", "value", metavar="V", help="Your value of the expression.")
+@click.option("--grad", "grad", multiple=True, metavar="NAME=V,...",
+              help="Your partial derivatives at the point (repeatable).")
+@click.option("--derivative", "derivative", multiple=True, metavar="FORMULA",
+              help="Your symbolic derivative (repeatable); the i-th goes with the i-th --wrt.")
+@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
+              help="The variable of each --derivative, in order (repeat it, or list: --wrt w,x). "
+                   "Optional when the expression has one variable.")
+@click.option("--rtol", type=float, metavar="R",
+              help="Relative tolerance: right when |answer - expected| <= atol + "
+                   "rtol*|expected|. Default 1e-6.")
+@click.option("--atol", type=float, metavar="A", help="Absolute tolerance. Default 1e-9.")
+@output_options(("table", "plain", "json"))
+def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt, precision,
+                  debug):
+    """Check your answers: value, partial derivatives, symbolic derivatives.
+
+    Each answer is marked right or wrong; a wrong one shows the correct value
+    or formula and, for a formula, a point where yours differs. Formulas are
+    compared numerically at the given point and at 16 random points (both
+    signs, magnitudes 0.1 to 20; the same points on every run) where both are
+    defined. Exit 0 when
+    every answer is right, 1 when any is wrong, 2 for bad input.
+
+    \b
+    Example:
+      $ gradcli check "(w*x+b)**2" --at w=3,x=2,b=1 --grad w=28,x=40 \\
+          --derivative "2*x*(w*x+b)" --wrt w -o plain
+      df/dw   right   28      28
+      df/dx   wrong   40      42      the correct value is 42
+      d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
+    """
+    from . import api, formats
+    from .check import check
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    grads = {}
+    for spec in grad:
+        for item in api.split_top_level(spec):
+            name, eq, answer = item.partition("=")
+            name = name.strip()
+            if not eq or not name or not answer.strip():
+                raise UsageError(f"--grad expects NAME=VALUE, got '{item}'",
+                                 hint="for example --grad w=28,x=42")
+            if name in grads:
+                raise UsageError(f"--grad gives '{name}' twice", hint=f"keep one answer for {name}")
+            grads[name] = answer
+    names = [n for spec in wrt for n in api.split_top_level(spec)]
+    if derivative and not names:
+        from .parser import parse
+        variables = api.inputs_of(parse(text))
+        if len(variables) != 1:
+            raise UsageError("--derivative needs --wrt NAME: the expression has "
+                             f"{len(variables)} variables ({', '.join(variables) or 'none'})",
+                             hint="give one --wrt per --derivative, in the same order")
+        names = variables
+    if len(names) != len(derivative):
+        raise UsageError(f"{len(derivative)} --derivative answer(s) but {len(names)} --wrt "
+                         "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
+    tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
+    verdict = check(text, bindings, value=value, grad=grads,
+                    derivatives=list(zip(names, derivative)), **tolerances)
+    warn(verdict.warnings)
+    fmt = output_format(fmt)
+    if fmt == "json":
+        emit(formats.dumps(formats.check_record(verdict, precision)) + "\n")
+    elif fmt == "plain":
+        emit(formats.check_lines(verdict, precision))
+    else:
+        from . import render
+        print_rich(render.check_table(verdict, precision))
+    if not verdict.ok:
+        click.get_current_context().exit(1)
+
+
+@main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--wrt", metavar="A,B", help="Differentiate by these variables (default: all).")
+@click.option("--order", type=int, default=1, show_default=True, metavar="N",
+              help="Order of the derivatives: 2 gives every second partial (xx, xy, yy).")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Also evaluate each derivative at this point (repeatable).")
+@output_options(("table", "plain", "json", "latex"))
+def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
+    """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
+
+    The output pasted back into `gradcli eval` gives the same numbers. A derivative
+    that would repeat a large sub-expression is printed as a small program with
+    named intermediates (t1 = ...). abs, relu, max and min differentiate to sign
+    and step forms (d/dx abs(x) is sign(x)), which take PyTorch's value at a kink.
+
+    \b
+    Example:
+      $ gradcli diff "(w*x+b)**2" --wrt w -o plain
+      df/dw   2*x*(w*x + b)
+      $ gradcli diff "x**2*y**3" --order 2 --at x=1,y=2 -o plain
+    """
+    from . import api, formats
+    text = read_source(expr, file)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    bindings = api.parse_bindings(at) if at else None
+    result = api.diff(text, wrt_names, order, bindings)
+    warn(result.warnings)
+    fmt = output_format(fmt)
+    if fmt == "json":
+        emit(formats.dumps(formats.diff_record(result, precision)) + "\n")
+    elif fmt == "latex":
+        emit(formats.diff_latex(result, precision))
+    elif fmt == "plain":
+        emit("".join("\t".join(row) + "\n" for row in formats.diff_rows(result, precision)))
+    else:
+        from . import render
+        print_rich(render.diff_table(result, precision))
 
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):

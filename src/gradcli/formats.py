@@ -99,12 +99,12 @@ def plain(rows) -> str:
     return "".join(f"{k}\t{v}\n" for k, v in rows)
 
 
-def eval_csv(result, precision=None) -> str:
-    """A header row (inputs, f, df/dx...) and one row of values."""
+def eval_csv(result, precision=None, rows=None) -> str:
+    """A header row (inputs, f, df/dx...) and one row of values (`rows`: eval_rows)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = list(result.at)
-    rows = eval_rows(result, precision)
+    rows = eval_rows(result, precision) if rows is None else rows
     writer.writerow(keys + [k for k, _ in rows])
     writer.writerow([number_text(result.at[k]) for k in keys] + [v for _, v in rows])
     return out.getvalue()
@@ -209,3 +209,178 @@ def _arg_names(op) -> list[str]:
     if not isinstance(op.arity, int):
         return ["a", "b"]
     return ["x", "y"][:op.arity] if op.arity <= 2 else [f"x{i}" for i in range(op.arity)]
+
+
+def check_record(verdict, precision=None) -> dict:
+    """The JSON object of a check Verdict: every answer with its verdict."""
+    from .check import label
+    answers = []
+    for a in verdict.answers:
+        item = {"kind": a.kind, "name": a.name, "key": label(a, verdict.result_name),
+                "answer": a.answer,
+                "expected": None if a.expected is None else json_number(a.expected, precision),
+                "computed": None if a.computed is None else json_number(a.computed, precision),
+                "ok": a.ok}
+        if a.kind == "derivative":
+            item["points"] = a.points
+        if not a.ok:
+            item["reason"] = a.reason
+            if a.correct is not None:
+                item["correct"] = a.correct
+            if a.counterexample is not None:
+                ce = a.counterexample
+                item["counterexample"] = {
+                    "at": {k: json_number(v) for k, v in ce["at"].items()},
+                    "yours": None if ce["yours"] is None else json_number(ce["yours"], precision),
+                    "correct": json_number(ce["correct"], precision)}
+        if a.note:
+            item["note"] = a.note
+        answers.append(item)
+    record = {"expression": verdict.expression, "read_as": verdict.read_as,
+              "at": {k: json_number(v) for k, v in verdict.at.items()},
+              "ok": verdict.ok, "right": sum(a.ok for a in verdict.answers),
+              "total": len(verdict.answers), "rtol": verdict.rtol, "atol": verdict.atol,
+              "answers": answers}
+    if verdict.warnings:
+        record["warnings"] = list(verdict.warnings)
+    return record
+
+
+def check_lines(verdict, precision=None) -> str:
+    """One tab-separated line per answer: key, right|wrong, answer, correct, reason."""
+    from .check import label
+    lines = []
+    for a in verdict.answers:
+        if a.kind == "derivative":
+            correct = (a.correct or "") if not a.ok else a.answer
+        else:
+            correct = number_text(a.expected, precision)
+        fields = [label(a, verdict.result_name), "right" if a.ok else "wrong", a.answer, correct]
+        if not a.ok:
+            fields.append(a.reason + (f"; {a.note}" if a.note else ""))
+        elif a.note:
+            fields.append(a.note)
+        lines.append("\t".join(f.replace("\t", " ").replace("\n", "; ") for f in fields))
+    return "".join(line + "\n" for line in lines)
+
+
+def gradcheck_record(checks, precision=None) -> dict:
+    """`eval --check` in JSON: per input, the finite difference and the relative error."""
+    out = {}
+    for name, c in checks.items():
+        item = {"finite_difference": None if c.estimate is None else json_number(c.estimate, precision),
+                "relative_error": None if c.rel_error is None else json_number(c.rel_error, 2),
+                "ok": c.ok}
+        if c.note:
+            item["note"] = c.note
+        out[name] = item
+    return out
+
+
+def gradcheck_rows(rows, result, checks, precision=None) -> list[tuple[str, str]]:
+    """eval_rows with each checked partial followed by its estimate and relative error."""
+    f = result.result_name
+    out = []
+    for key, value in rows:
+        out.append((key, value))
+        name = key[len(f"d{f}/d"):] if key.startswith(f"d{f}/d") else None
+        c = checks.get(name) if name is not None else None
+        if c is not None and c.estimate is not None:
+            out.append((f"fd {key}", number_text(c.estimate, precision)))
+            out.append((f"relerr {key}", number_text(c.rel_error, 2)))
+        if c is not None and c.note:
+            out.append((f"note {key}", c.note))
+    return out
+
+
+# ---------------------------------------------------------------- gradcli diff
+
+def _counted(wrt) -> list:
+    """('x', 'x', 'y') -> [('x', 2), ('y', 1)]."""
+    out = []
+    for v in wrt:
+        if out and out[-1][0] == v:
+            out[-1][1] += 1
+        else:
+            out.append([v, 1])
+    return [tuple(p) for p in out]
+
+
+def diff_label(f: str, wrt, unicode: bool = False) -> str:
+    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode)."""
+    n = len(wrt)
+    if unicode:
+        sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+        top = "∂" + (str(n).translate(sup) if n > 1 else "") + f
+        bottom = "".join("∂" + v + (str(k).translate(sup) if k > 1 else "")
+                         for v, k in _counted(wrt))
+        return f"{top}/{bottom}"
+    top = "d" + (str(n) if n > 1 else "") + f
+    bottom = "".join("d" + v + (str(k) if k > 1 else "") for v, k in _counted(wrt))
+    return f"{top}/{bottom}"
+
+
+def one_line(text: str) -> str:
+    """A derivative program on one line: statements joined by '; '."""
+    return text.replace("\n", "; ")
+
+
+def diff_rows(result, precision=None) -> list[tuple]:
+    """(label, derivative[, value]) for each partial."""
+    rows = []
+    for d in result.derivatives:
+        row = (diff_label(result.result_name, d.wrt), one_line(d.text))
+        if result.values is not None:
+            row += (number_text(result.values[d.key], precision),)
+        rows.append(row)
+    return rows
+
+
+def diff_record(result, precision=None) -> dict:
+    """The JSON object of `gradcli diff`: expression, read_as, derivatives (and values)."""
+    record = {
+        "expression": result.expression,
+        "read_as": result.read_as,
+        "derivatives": {d.key: d.text for d in result.derivatives},
+    }
+    if result.order != 1:
+        record["order"] = result.order
+    if result.values is not None:
+        record["at"] = {k: json_number(v, None) for k, v in result.at.items()}
+        record["values"] = {k: json_number(v, precision) for k, v in result.values.items()}
+    if result.warnings:
+        record["warnings"] = list(result.warnings)
+    return record
+
+
+def diff_latex(result, precision=None) -> str:
+    """An aligned LaTeX block: intermediates, then each partial (= its value with --at)."""
+    from .printer import latex_name, to_latex
+    f = latex_name(result.result_name)
+    lines, seen = [], set()
+    for d in result.derivatives:
+        *steps, last = d.program.statements
+        for stmt in steps:
+            line = f"{latex_name(stmt.name)} &= {to_latex(stmt.expr)}"
+            if line not in seen:
+                seen.add(line)
+                lines.append(line)
+        n = len(d.wrt)
+        top = r"\partial" + (f"^{{{n}}}" if n > 1 else "") + " " + f
+        bottom = " ".join(r"\partial " + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
+                          for v, k in _counted(d.wrt))
+        line = r"\frac{%s}{%s} &= %s" % (top, bottom, to_latex(last.expr))
+        if result.values is not None:
+            line += " = " + _latex_value(result.values[d.key], precision)
+        lines.append(line)
+    return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}\n"
+
+
+def _latex_value(value, precision):
+    from .printer import latex_number
+    text = number_text(value, precision)
+    try:
+        return latex_number(float(text)) if text not in ("nan", "inf", "-inf") else \
+            {"nan": r"\mathrm{NaN}", "inf": r"\infty", "-inf": r"-\infty"}[text]
+    except ValueError:
+        return text
