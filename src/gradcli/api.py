@@ -185,7 +185,7 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
         if not _finite(g) and not kinks:
             warnings.append(f"the partial derivative with respect to {name} is "
                             f"{format_number(g) if isinstance(g, float) else 'not finite'}")
-    if intermediates:
+    if intermediates and (jac is None or scalar_out):
         for name, node in graph.intermediates.items():
             if node is not out:
                 gradient[name] = node.grad

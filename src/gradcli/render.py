@@ -40,6 +40,7 @@ def eval_table(result, precision=None, checks=None):
         table.add_row(*row)
     jacobian = getattr(result, "jacobian", None)
     if jacobian is not None and not result.gradient:
+        table.columns[1].header = "value (Jacobian: one row per element of " + f + ")"
         for name, j in jacobian.items():
             table.add_row(Text(f"∂{f}/∂{name}"), Text(array_text(j, precision)))
     at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
