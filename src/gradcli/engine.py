@@ -117,6 +117,8 @@ class Value:
     def __rtruediv__(self, o): return apply(ops.TABLE["div"], o, self)
     def __pow__(self, o): return apply(ops.TABLE["pow"], self, o)
     def __rpow__(self, o): return apply(ops.TABLE["pow"], o, self)
+    def __matmul__(self, o): return apply(ops.TABLE["matmul"], self, o)
+    def __rmatmul__(self, o): return apply(ops.TABLE["matmul"], o, self)
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
