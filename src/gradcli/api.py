@@ -231,6 +231,18 @@ def kink_message(graph: Graph, node, kink) -> str:
     return f"{message} (in {text}" + (f", where {', '.join(where)})" if where else ")")
 
 
+def kink_text(kink) -> str:
+    """A kink's convention without argument values, for many points or steps at once."""
+    return kink.message.format_map(_Unfilled())
+
+
+class _Unfilled(dict):
+    """Leaves a placeholder such as {x} as the bare name."""
+
+    def __missing__(self, key):
+        return key
+
+
 def _kink_mask(node, kink, datas):
     """Where, element by element, an array kink holds (None for scalars)."""
     if not any(hasattr(d, "shape") for d in datas):
@@ -326,5 +338,11 @@ def _formula_value(derivative, bindings):
                           overflow=exc.overflow) from None
 
 
-__all__ = ["EvalResult", "evaluate", "differentiate", "diff", "parse_bindings", "split_top_level",
-           "constant_value", "inputs_of", "check_wrt", "Name"]
+def descend(text: str, start: dict, **kw):
+    """Gradient descent on `text` from `start`; see gradcli.descend.descend for the options."""
+    from .descend import descend as run
+    return run(text, start, **kw)
+
+
+__all__ = ["EvalResult", "evaluate", "differentiate", "diff", "descend", "parse_bindings",
+           "split_top_level", "constant_value", "inputs_of", "check_wrt", "Name"]

@@ -84,6 +84,7 @@ class ArrayResult:
     undefined: np.ndarray
     problems: list = field(default_factory=list)
     kinks: list = field(default_factory=list)
+    kinked: list = field(default_factory=list)  # (Kink, mask of the points on it), for plot
 
 
 # ---------------------------------------------------------------- evaluation
@@ -138,6 +139,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     alive = np.arange(n)
     numbers = np.asarray(row_numbers) if row_numbers is not None else first_row + alive
     problems, kinks = [], []
+    kinked = []
     while alive.size:
         sub = {k: v[alive] for k, v in data.items()}
         try:
@@ -155,6 +157,9 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
 
         def on_kink(node, kink, graph=graph, alive=alive):
             kinks.append(_kink_message(graph, node, kink, numbers[alive]))
+            on = np.zeros(n, dtype=bool)
+            on[alive[_kink_hits(node, kink, alive.size)]] = True
+            kinked.append((kink, on))
 
         if out.requires_grad:
             out.backward(seed=np.ones(alive.size) if np.ndim(out.data) else 1.0,
@@ -163,7 +168,18 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
         for name in wanted:
             gradient[name][alive] = graph.inputs[name].grad
         break
-    return ArrayResult(value, gradient, undefined, problems, kinks)
+    return ArrayResult(value, gradient, undefined, problems, kinks, kinked)
+
+
+def _kink_hits(node, kink, m):
+    """Which of the m points sit exactly on `kink` of `node`."""
+    from .engine import backend_for
+    datas = [p.data for p in node._parents]
+    try:
+        return np.broadcast_to(np.asarray(kink.where(backend_for(datas), *datas), dtype=bool),
+                               (m,))
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return np.zeros(m, dtype=bool)
 
 
 def _failing_rows(exc: DomainError, m: int):

@@ -393,6 +393,131 @@ def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
     else:
         from . import render
         print_rich(render.diff_table(result, precision))
+@main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Starting values of the parameters (repeatable).")
+@click.option("--lr", required=True, metavar="R", help="Learning rate (a positive number).")
+@click.option("--steps", required=True, type=int, metavar="N", help="Number of steps (epochs).")
+@click.option("--wrt", metavar="A,B",
+              help="Parameters to train (default: the --at inputs that are not data columns).")
+@click.option("--data", "data_file", metavar="FILE",
+              help="CSV with a header row (or JSON Lines); each column becomes a vector input "
+                   "('-' for stdin).")
+@click.option("--tol", metavar="T", help="Stop when the gradient norm falls below T.")
+@click.option("--momentum", default="0", metavar="M", show_default=True,
+              help="Momentum, as torch.optim.SGD applies it.")
+@click.option("--every", type=click.IntRange(min=1), metavar="K",
+              help="Print every K-th step (default: about 10 rows; json/csv: every step).")
+@click.option("--round", "decimals", type=click.IntRange(0, 17), metavar="D",
+              help="Round losses and parameters to D decimals in the output.")
+@output_options()
+def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, every, decimals,
+                    fmt, precision, debug):
+    """Minimise EXPR by gradient descent from the point given with --at.
+
+    Step k measures the loss at the parameters left by step k-1, then updates
+    them; each printed row is that loss and the parameters after the update.
+    Divergence (the loss or gradient no longer finite) stops with exit 3.
+
+    \b
+    Example: one sigmoid neuron with mean squared error, data in neuron.csv (x1,x2,y):
+      $ gradcli descend "mean((sigmoid(w1*x1 + w2*x2 + b) - y)**2)" --data neuron.csv \\
+          --at w1=0.1,w2=-0.2,b=0 --lr 0.1 --steps 2 --round 4
+    """
+    from . import api, formats
+    from .descend import Diverged, descend, load_data
+    text = read_source(expr, file)
+    start = api.parse_bindings(at)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    data = None
+    if data_file is not None:
+        if data_file == "-" and file == "-":
+            raise UsageError("stdin cannot hold both the expression (-f -) and the data (--data -)")
+        data = load_data(data_file)
+    numbers = {"lr": api.constant_value(lr, "--lr"),
+               "momentum": api.constant_value(momentum, "--momentum"),
+               "tol": api.constant_value(tol, "--tol") if tol is not None else None}
+    fmt = output_format(fmt)
+    bar = None
+    if fmt == "table" and sys.stderr.isatty() and steps >= 500:
+        from .render import progress_bar
+        bar = progress_bar(steps, "descending")
+    error = None
+    try:
+        result = descend(text, start, wrt_names, steps=steps, data=data,
+                         on_step=bar.update if bar is not None else None, **numbers)
+    except Diverged as exc:
+        result, error = exc.result, exc
+    finally:
+        if bar is not None:
+            bar.stop()
+    warn(result.warnings)
+    if fmt == "json":
+        emit(formats.dumps(formats.descend_record(result, every, decimals, precision,
+                                                  error)) + "\n")
+    elif fmt == "csv":
+        emit(formats.descend_csv(result, every, decimals, precision))
+    elif fmt == "plain":
+        emit(formats.descend_plain(result, every, decimals, precision))
+    else:
+        from . import render
+        print_rich(render.descend_table(result, every, decimals, precision))
+    if error is not None:
+        raise error
+
+
+@main.command("plot", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--over", required=True, metavar="NAME=A:B",
+              help="The variable and its range, e.g. x=-3:3 or t=0:2*pi.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Values of the other inputs (repeatable).")
+@click.option("--points", type=int, default=201, show_default=True, metavar="N",
+              help="Number of evenly spaced sample points.")
+@click.option("--output", metavar="FILE.png|FILE.svg",
+              help="Write a PNG or SVG (needs matplotlib) instead of drawing in the terminal.")
+@click.option("--width", type=click.IntRange(20, 10000), metavar="W",
+              help="Width: terminal columns (default: the terminal's), or pixels for --output "
+                   "(default 800).")
+@click.option("--height", type=click.IntRange(10, 10000), metavar="H",
+              help="Height: terminal rows (default: fits the terminal), or pixels for --output "
+                   "(default 600).")
+@click.option("-o", "--format", "fmt", type=click.Choice(("plot", "json", "csv")),
+              default="plot", show_default=True,
+              help="Draw the plot, or print the samples as JSON or CSV.")
+@click.option("--debug", is_flag=True, help="Show a Python traceback on errors.")
+def plot_command(expr, file, over, at, points, output, width, height, fmt, debug):
+    """Plot f and its derivative df/dx over a range of x.
+
+    Evaluated at every point in one vectorised pass. Points where f is
+    undefined are left as gaps; points where the derivative is a convention
+    (kinks, such as abs at 0) are marked.
+
+    \b
+    Examples:
+      gradcli plot "relu(x) - x**2/4" --over x=-2:3
+      gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
+    """
+    import shutil
+    from . import api, formats
+    from .plot import sample, save_plot, terminal_plot
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    data = sample(text, over, bindings, points)
+    warn(data.warnings)
+    if output is not None:
+        kind = save_plot(data, output, width or 800, height or 600)
+        _stderr(f"wrote {output} ({kind.upper()}, {width or 800}x{height or 600})")
+    elif fmt == "json":
+        emit(formats.dumps(formats.plot_record(data)) + "\n")
+    elif fmt == "csv":
+        emit(formats.plot_csv(data))
+    else:
+        size = shutil.get_terminal_size((80, 24))
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        emit(terminal_plot(data, width or size.columns,
+                           height or max(16, min(size.lines - 2, 40)), color))
 
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):

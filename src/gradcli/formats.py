@@ -353,6 +353,119 @@ def diff_record(result, precision=None) -> dict:
     return record
 
 
+# ------------------------------------------------------------------ descend
+
+def rounder(decimals: int | None):
+    """`--round D`: round a number or array to D decimals (as Python's round does)."""
+    if decimals is None:
+        return lambda v: v
+
+    def apply(v):
+        if hasattr(v, "round") and getattr(v, "ndim", 0):
+            return v.round(decimals)
+        if isinstance(v, float) and math.isfinite(v):
+            return round(v, decimals)
+        return v
+    return apply
+
+
+def shown_steps(n: int, every: int | None) -> list[int]:
+    """Steps 1..n to print: the first, every `every`-th, and the last (about 10 by default)."""
+    if n <= 0:
+        return []
+    every = every or max(1, -(-n // 10))
+    return [k for k in range(1, n + 1) if k == 1 or k == n or k % every == 0]
+
+
+def descend_columns(result) -> list[str]:
+    return ["step", "loss", "grad_norm"] + list(result.params)
+
+
+def descend_rows(result, every=None, decimals=None, precision=None, final=True) -> list[list[str]]:
+    """Rows of text for the printed steps and (when there is one) the final point."""
+    r = rounder(decimals)
+    by_step = {s.step: s for s in result.history}
+    rows = []
+    for k in shown_steps(len(result.history), every):
+        s = by_step[k]
+        rows.append([str(k), number_text(r(s.loss), precision),
+                     number_text(r(s.grad_norm), precision)]
+                    + [number_text(r(s.params[p]), precision) for p in result.params])
+    if final and result.final_loss is not None:
+        rows.append(["final", number_text(r(result.final_loss), precision),
+                     number_text(r(result.final_grad_norm), precision)]
+                    + [number_text(r(result.final_params[p]), precision)
+                       for p in result.params])
+    return rows
+
+
+def descend_stop_text(result) -> str:
+    """Why the run ended, in words."""
+    n = result.steps_run
+    if result.stopped == "tol":
+        return (f"converged after {n} step{'s' * (n != 1)}: the gradient norm "
+                f"{number_text(result.final_grad_norm)} is below --tol "
+                f"{number_text(result.tol)}")
+    if result.stopped == "diverged":
+        return f"diverged at step {result.diverged_at}"
+    return f"ran {n} step{'s' * (n != 1)}"
+
+
+def descend_plain(result, every=None, decimals=None, precision=None) -> str:
+    """Tab-separated: a header line, the printed steps, and a `final` line."""
+    lines = ["\t".join(descend_columns(result))]
+    lines += ["\t".join(row) for row in descend_rows(result, every, decimals, precision)]
+    return "\n".join(lines) + "\n"
+
+
+def descend_csv(result, every=None, decimals=None, precision=None) -> str:
+    """CSV of every step (or every `every`-th) and the final point."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(descend_columns(result))
+    every = every or 1
+    writer.writerows(descend_rows(result, every, decimals, precision))
+    return out.getvalue()
+
+
+def descend_record(result, every=None, decimals=None, precision=None, error=None) -> dict:
+    """The JSON object of a descent: settings, the whole history, the final point."""
+    r = rounder(decimals)
+
+    def num(v):
+        return json_number(r(v), precision)
+
+    record = {
+        "expression": result.expression,
+        "read_as": result.read_as,
+        "params": list(result.params),
+        "lr": json_number(result.lr),
+        "steps": result.steps,
+        "momentum": json_number(result.momentum),
+    }
+    if result.tol is not None:
+        record["tol"] = json_number(result.tol)
+    if result.data is not None:
+        record["data"] = {"file": result.data.path, "rows": result.data.rows,
+                          "columns": list(result.data.columns)}
+    shown = set(shown_steps(len(result.history), every or 1))
+    record["history"] = [
+        {"step": s.step, "loss": num(s.loss), "grad_norm": num(s.grad_norm),
+         "params": {p: num(v) for p, v in s.params.items()}}
+        for s in result.history if s.step in shown]
+    if result.final_loss is not None:
+        record["final"] = {"params": {p: num(v) for p, v in result.final_params.items()},
+                           "loss": num(result.final_loss),
+                           "grad_norm": num(result.final_grad_norm)}
+    record["steps_run"] = result.steps_run
+    record["stopped"] = result.stopped
+    if error is not None:
+        record["diverged"] = {"step": result.diverged_at, "message": error.message}
+    if result.warnings:
+        record["warnings"] = list(result.warnings)
+    return record
+
+
 def diff_latex(result, precision=None) -> str:
     """An aligned LaTeX block: intermediates, then each partial (= its value with --at)."""
     from .printer import latex_name, to_latex
@@ -384,3 +497,26 @@ def _latex_value(value, precision):
             {"nan": r"\mathrm{NaN}", "inf": r"\infty", "-inf": r"-\infty"}[text]
     except ValueError:
         return text
+# ------------------------------------------------------------------ plot
+
+def plot_record(data) -> dict:
+    """The samples of `gradcli plot` as JSON: x, f and df/dx lists (nan as "nan")."""
+    record = {"expression": data.expression, "read_as": data.read_as, "over": data.var,
+              "range": [json_number(data.lo), json_number(data.hi)],
+              "at": {k: json_number(v) for k, v in data.at.items()},
+              "x": json_number(data.xs), "f": json_number(data.f),
+              "df": json_number(data.df),
+              "kinks": [json_number(x) for x in data.kinks]}
+    if data.warnings:
+        record["warnings"] = list(data.warnings)
+    return record
+
+
+def plot_csv(data) -> str:
+    """x, f, df/dx per sample; an undefined value is the text nan."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([data.var, "f", f"df/d{data.var}"])
+    for x, f, d in zip(data.xs.tolist(), data.f.tolist(), data.df.tolist()):
+        writer.writerow([number_text(x), number_text(f), number_text(d)])
+    return out.getvalue()

@@ -196,5 +196,38 @@ def diff_table(result, precision=None):
     return Group(*parts)
 
 
-__all__ = ["console", "eval_table", "functions_table", "check_table", "diff_table", "array_text",
-           "batch_rows", "progress_bar", "escape"]
+def descend_table(result, every=None, decimals=None, precision=None):
+    """`gradcli descend`: the settings, the printed steps, the final point, why it stopped."""
+    from .formats import descend_columns, descend_rows, descend_stop_text
+    if precision is None and decimals is None:
+        precision = 6  # a table of many columns stays readable; plain/json/csv keep every digit
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    names = descend_columns(result)
+    for i, name in enumerate(names):
+        title = {"grad_norm": "‖∇‖"}.get(name, name)
+        table.add_column(Text(title), justify="right", no_wrap=True,
+                         style="cyan" if i == 0 else None)
+    rows = descend_rows(result, every, decimals, precision)
+    for i, row in enumerate(rows):
+        final = row[0] == "final"
+        if final and i:
+            table.add_section()
+        table.add_row(*(Text(c, style="bold" if final else "") for c in row))
+    settings = f"lr = {number_text(result.lr)}, {result.steps} steps"
+    if result.momentum:
+        settings += f", momentum = {number_text(result.momentum)}"
+    if result.tol is not None:
+        settings += f", tol = {number_text(result.tol)}"
+    parts = [Text.assemble(("read as ", "dim"), (result.read_as, "bold")),
+             Text.assemble(("train   ", "dim"), (", ".join(result.params), ""))]
+    if result.data is not None:
+        parts.append(Text.assemble(("data    ", "dim"),
+                                   (f"{result.data.path}: {result.data.rows} rows, columns "
+                                    f"{', '.join(result.data.columns)}", "")))
+    parts += [Text.assemble(("with    ", "dim"), (settings, "")), Text(""), table, Text(""),
+              Text(descend_stop_text(result), style="dim")]
+    return Group(*parts)
+
+
+__all__ = ["console", "eval_table", "functions_table", "array_text", "check_table",
+           "diff_table", "descend_table", "batch_rows", "progress_bar", "escape"]
