@@ -362,8 +362,13 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
               help="Order of the derivatives: 2 gives every second partial (xx, xy, yy).")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
               help="Also evaluate each derivative at this point (repeatable).")
-@output_options(("table", "plain", "json", "latex"))
-def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
+@click.option("--points", metavar="FILE",
+              help="Evaluate each derivative at every row of FILE (CSV with a header, or "
+                   "JSON Lines; '-' for stdin), vectorised, one output row per point.")
+@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
+              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
+@output_options(("table", "plain", "json", "csv", "latex"))
+def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision, debug):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
@@ -376,11 +381,24 @@ def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
       $ gradcli diff "(w*x+b)**2" --wrt w -o plain
       df/dw   2*x*(w*x + b)
       $ gradcli diff "x**2*y**3" --order 2 --at x=1,y=2 -o plain
+      $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
     """
     from . import api, formats
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
     bindings = api.parse_bindings(at) if at else None
+    if points is not None:
+        if fmt == "latex":
+            raise UsageError("-o latex prints formulas; with --points use csv, json, plain "
+                             "or table")
+        if file == "-" and points == "-":
+            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
+                             "come from stdin")
+        _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision)
+        return
+    if fmt == "csv":
+        raise UsageError("-o csv is for --points (one row per point)",
+                         hint="use -o plain or -o json for the formulas")
     result = api.diff(text, wrt_names, order, bindings)
     warn(result.warnings)
     fmt = output_format(fmt)
@@ -522,20 +540,40 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
-    import time
-
     from . import batch, formats
     from .parser import parse
     program = parse(text)
     warn(program.warnings)
     job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
+    name = program.statements[-1].name or "f"
+    _stream_points(job, fmt, precision, formats.batch_keys(job, name),
+                   lambda chunk, result: formats.batch_table(job, chunk, result),
+                   lambda chunk, result, errors: formats.batch_jsonl(
+                       job, chunk, result, precision, name, errors))
+
+
+def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision):
+    """diff --points: each derivative at every row, streamed as eval --points streams."""
+    from . import batch, formats
+    job = batch.diff_run(text, points, wrt_names, order, bindings,
+                         chunk_rows or batch.CHUNK_ROWS)
+    warn(job.batch.program.warnings)
+    _stream_points(job, fmt, precision, formats.diff_batch_keys(job),
+                   lambda chunk, result: formats.diff_batch_table(job, chunk, result),
+                   lambda chunk, result, errors: formats.diff_batch_jsonl(
+                       job, chunk, result, precision, errors))
+
+
+def _stream_points(job, fmt, precision, keys, table, jsonl):
+    """Print a batch chunk by chunk (`table` gives rows of floats, `jsonl` JSON lines)."""
+    import time
+
+    from . import batch, formats
     if job.unused:
         listed = ", ".join(f"'{c}'" for c in job.unused)
         warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
               "not used by the expression"])
     fmt = output_format(fmt)
-    name = program.statements[-1].name or "f"
-    keys = formats.batch_keys(job, name)
     if fmt in ("csv", "plain"):
         sep = "," if fmt == "csv" else "\t"
         emit(formats.batch_header(keys, sep))
@@ -554,9 +592,9 @@ def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
             for message in result.kinks:
                 _limited(counts, "warning", message)
             if fmt == "json":
-                emit(formats.batch_jsonl(job, chunk, result, precision, name, errors))
+                emit(jsonl(chunk, result, errors))
             else:
-                rows = formats.batch_table(job, chunk, result)
+                rows = table(chunk, result)
                 if fmt == "table":
                     from . import render
                     print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))

@@ -165,6 +165,35 @@ def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",
     return "\n".join(lines) + "\n" if lines else ""
 
 
+def diff_batch_keys(run) -> list[str]:
+    """Column names of `diff --points` output: the columns used, then df/dw, d2f/dx2, ..."""
+    return list(run.columns_used) + [diff_label(run.result_name, d.wrt)
+                                     for d in run.derivatives]
+
+
+def diff_batch_table(run, chunk, result):
+    """The output rows of one chunk of `diff --points` as lists of floats."""
+    cols = [chunk.columns[n] for n in run.columns_used]
+    cols += [result.gradient[d.key] for d in run.derivatives]
+    return [list(r) for r in zip(*(c.tolist() for c in cols))]
+
+
+def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str:
+    """One JSON object per point: row, at, and each derivative's value keyed as diff's JSON."""
+    lines = []
+    k = len(run.columns_used)
+    for i, r in enumerate(diff_batch_table(run, chunk, result)):
+        row = chunk.first_row + i
+        record = {"row": row,
+                  "at": {n: json_number(v) for n, v in zip(run.columns_used, r[:k])},
+                  "values": {d.key: json_number(v, precision)
+                             for d, v in zip(run.derivatives, r[k:])}}
+        if errors and row in errors:
+            record["error"] = errors[row]
+        lines.append(dumps(record))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 def functions_records() -> list[dict]:
     """One record per function of the op table, derivative rules printed from the rules."""
     from . import ops
