@@ -292,9 +292,14 @@ def functions_command(fmt, precision, debug):
               help="Relative tolerance: right when |answer - expected| <= atol + "
                    "rtol*|expected|. Default 1e-6.")
 @click.option("--atol", type=float, metavar="A", help="Absolute tolerance. Default 1e-9.")
+@click.option("--points", metavar="FILE",
+              help="Check at every row of FILE (CSV with a header, or JSON Lines; '-' for "
+                   "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).")
+@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
+              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
 @output_options(("table", "plain", "json"))
-def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt, precision,
-                  debug):
+def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
+                  fmt, precision, debug):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -311,6 +316,9 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
       df/dw   right   28      28
       df/dx   wrong   40      42      the correct value is 42
       d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
+    \b
+    At every row of a file (answers as constants or as columns value, grad_w, ...):
+      $ gradcli check "(w*x+b)**2" --at b=1 --points answers.csv -o plain
     """
     from . import api, formats
     from .check import check
@@ -340,6 +348,13 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
         raise UsageError(f"{len(derivative)} --derivative answer(s) but {len(names)} --wrt "
                          "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
     tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
+    if points is not None:
+        if file == "-" and points == "-":
+            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
+                             "come from stdin")
+        _check_points(text, bindings, value, grads, list(zip(names, derivative)), tolerances,
+                      points, chunk_rows, fmt, precision)
+        return
     verdict = check(text, bindings, value=value, grad=grads,
                     derivatives=list(zip(names, derivative)), **tolerances)
     warn(verdict.warnings)
@@ -621,6 +636,57 @@ def _stream_points(job, fmt, precision, keys, table, jsonl):
                          "undefined")
         _stderr(f"{'error' if job.bad_rows else 'warning'}: {' and '.join(parts)} of "
                 f"{job.rows} (shown as nan)")
+        click.get_current_context().exit(job.exit_code)
+
+
+def _check_points(text, bindings, value, grads, derivatives, tolerances, points, chunk_rows,
+                  fmt, precision):
+    """check --points: a verdict per row and answer, then the summary; exit 0, 1, 2 or 3."""
+    from . import batch, formats
+    from .check import check_points
+    job = check_points(text, points, bindings, value, grads, derivatives,
+                       chunk_rows=chunk_rows, **tolerances)
+    warn(job.warnings)
+    if job.unused:
+        listed = ", ".join(f"'{c}'" for c in job.unused)
+        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
+              "not used by the expression"])
+    fmt = output_format(fmt)
+    if fmt == "plain":
+        emit(formats.check_points_header())
+    counts = {"error": 0, "warning": 0}
+    for checked in job:
+        errors = {}
+        for row, message in checked.chunk.problems:
+            errors[row] = message
+            _limited(counts, "error", message)
+        for row, message in checked.result.problems:
+            errors[row] = f"row {row}: {message}"
+            _limited(counts, "warning", f"row {row}: {message}")
+        for message in checked.result.kinks:
+            _limited(counts, "warning", message)
+        if fmt == "json":
+            emit(formats.check_points_jsonl(job, checked, precision, errors))
+        elif fmt == "plain":
+            emit(formats.check_points_lines(job, checked, precision))
+        else:
+            from . import render
+            print_rich(render.check_points_rows(job, checked, precision,
+                                                checked.chunk.first_row == 1))
+    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
+        hidden = counts[kind] - batch.MAX_MESSAGES
+        if hidden > 0:
+            _stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
+    summary = formats.check_points_summary(job, precision)
+    lines = formats.check_points_summary_lines(summary)
+    if fmt == "json":
+        emit(formats.dumps({"summary": summary}) + "\n")
+    elif fmt == "plain":
+        emit("".join(f"# {line}\n" for line in lines))
+    else:
+        from . import render
+        print_rich(render.check_points_summary(lines, job.ok))
+    if job.exit_code:
         click.get_current_context().exit(job.exit_code)
 
 
