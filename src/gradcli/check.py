@@ -538,13 +538,16 @@ class PointAnswer:
     program: Program | None = None  # the formula, for a derivative
     right: int = 0
     wrong: int = 0
+    skipped: int = 0  # rows left out: the formula or the true derivative is undefined there
     wrong_rows: list = field(default_factory=list)  # the first MAX_ROWS_SHOWN
+    skipped_rows: list = field(default_factory=list)
     first_wrong: tuple | None = None  # (row, given, expected)
     correct: str | None = None        # the correct formula, for a wrong derivative
 
     @property
     def ok(self) -> bool:
-        return self.wrong == 0
+        # As check() says of a formula undefined wherever the derivative is defined: wrong.
+        return self.wrong == 0 and not (self.right == 0 and self.skipped)
 
 
 @dataclass
@@ -557,6 +560,7 @@ class CheckedChunk:
     expected: list    # per answer: an array of the correct numbers
     ok: list          # per answer: a bool array
     checked: object   # bool array: rows that could be read and where the expression is defined
+    compared: list    # per answer: a bool array, checked rows where both sides are defined
 
 
 MAX_ROWS_SHOWN = 10
@@ -672,13 +676,14 @@ class PointsCheck:
         for chunk, result in self.job:
             checked = ~(chunk.invalid | result.undefined)
             index = np.flatnonzero(checked)
-            given, expected, oks = [], [], []
+            given, expected, oks, compared = [], [], [], []
             for a in self.answers:
                 if a.kind == "value":
                     truth = result.value
                 else:
                     truth = result.gradient[a.name]
                 rtol = self.rtol
+                both = checked
                 if a.column is not None:
                     mine = chunk.columns[a.column]
                 elif a.program is None:
@@ -692,23 +697,38 @@ class PointsCheck:
                                               row_numbers=chunk.first_row + index,
                                               gradient=False)
                         mine[index] = sub.value
+                        # As check() does: compare where both the formula and the derivative
+                        # are defined; report the rest.
+                        answer_defined = np.zeros(chunk.n, dtype=bool)
+                        answer_defined[index[~sub.undefined]] = True
+                        both = checked & answer_defined & np.isfinite(truth)
+                    else:
+                        both = checked & False
                     rtol = max(rtol, FORMULA_RTOL_FLOOR)
-                ok = close_each(mine, truth, rtol, self.atol) & checked
-                wrong = checked & ~ok
+                    skipped = chunk.first_row + np.flatnonzero(checked & ~both)
+                    a.skipped += skipped.size
+                    room = MAX_ROWS_SHOWN - len(a.skipped_rows)
+                    a.skipped_rows.extend(int(r) for r in skipped[:max(room, 0)])
+                ok = close_each(mine, truth, rtol, self.atol) & both
+                wrong = both & ~ok
                 a.right += int(ok.sum())
                 a.wrong += int(wrong.sum())
                 rows = chunk.first_row + np.flatnonzero(wrong)
                 if rows.size and a.first_wrong is None:
                     i = int(rows[0]) - chunk.first_row
                     a.first_wrong = (int(rows[0]), float(mine[i]), float(truth[i]))
-                    if a.kind == "derivative":
-                        a.correct = _correct_formula(self.text, a.name)
                 room = MAX_ROWS_SHOWN - len(a.wrong_rows)
                 a.wrong_rows.extend(int(r) for r in rows[:max(room, 0)])
                 given.append(mine)
                 expected.append(truth)
                 oks.append(ok)
-            yield CheckedChunk(chunk, result, given, expected, oks, checked)
+                compared.append(both)
+            if any(not a.ok and a.kind == "derivative" and a.correct is None
+                   for a in self.answers):
+                for a in self.answers:
+                    if not a.ok and a.kind == "derivative" and a.correct is None:
+                        a.correct = _correct_formula(self.text, a.name)
+            yield CheckedChunk(chunk, result, given, expected, oks, checked, compared)
 
 
 def check_points(text, source, at=None, value=None, grad=None, derivatives=None,

@@ -302,6 +302,8 @@ def _verdicts(checked, i):
             out.append("unreadable")
         elif not checked.checked[r]:
             out.append("undefined")
+        elif not checked.compared[i][r]:
+            out.append("not compared")
         else:
             out.append("right" if checked.ok[i][r] else "wrong")
     return out
@@ -361,13 +363,16 @@ def check_points_summary(run, precision=None) -> dict:
     for a in run.answers:
         item = {"key": label(a, run.result_name), "kind": a.kind, "name": a.name,
                 "answer": a.answer, "right": a.right, "wrong": a.wrong, "ok": a.ok}
+        if a.skipped:
+            item["skipped"] = a.skipped
+            item["skipped_rows"] = list(a.skipped_rows)
         if a.wrong:
             row, given, expected = a.first_wrong
             item["wrong_rows"] = list(a.wrong_rows)
             item["first_wrong"] = {"row": row, "given": json_number(given, precision),
                                    "expected": json_number(expected, precision)}
-            if a.correct is not None:
-                item["correct"] = a.correct
+        if not a.ok and a.correct is not None:
+            item["correct"] = a.correct
         answers.append(item)
     return {"ok": run.ok, "rows": run.rows, "unreadable_rows": run.bad_rows,
             "undefined_rows": run.undefined_rows,
@@ -390,10 +395,17 @@ def check_points_summary_lines(summary) -> list[str]:
                                for v in (first["given"], first["expected"]))
             line += (f"; wrong at row{'s' if item['wrong'] > 1 else ''} {rows}{more} (at row "
                      f"{first['row']} the answer is {given}, the correct value {expected})")
-            if "correct" in item:
-                line += f"; the correct derivative is {item['correct']}"
+        if item.get("skipped"):
+            rows = ", ".join(str(r) for r in item["skipped_rows"])
+            more = " and more" if item["skipped"] > len(item["skipped_rows"]) else ""
+            line += (f"; not compared at row{'s' if item['skipped'] > 1 else ''} {rows}{more}, "
+                     "where your formula or the derivative is undefined")
+        if "correct" in item:
+            line += f"; the correct derivative is {item['correct']}"
         lines.append(line)
-    total = f"{summary['right']} of {summary['total']} answers right in {summary['rows']} rows"
+    good = sum(item["ok"] for item in summary["answers"])
+    total = (f"{good} of {len(summary['answers'])} answers right ({summary['right']} of "
+             f"{summary['total']} checks in {summary['rows']} rows)")
     skipped = [f"{summary[k]} {k.split('_')[0]}" for k in ("unreadable_rows", "undefined_rows")
                if summary[k]]
     if skipped:

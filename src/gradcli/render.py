@@ -150,6 +150,8 @@ def check_points_rows(run, checked, precision=None, header=True):
                 cells.append(Text("unreadable", style="red"))
             elif not checked.checked[r]:
                 cells.append(Text("undefined", style="yellow"))
+            elif not checked.compared[i][r]:
+                cells.append(Text.assemble(given + " ", ("–", "yellow")))
             elif checked.ok[i][r]:
                 cells.append(Text.assemble(given + " ", ("✓", "bold green")))
             else:
