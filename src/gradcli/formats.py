@@ -405,12 +405,13 @@ def check_points_summary_lines(summary) -> list[str]:
         lines.append(line)
     good = sum(item["ok"] for item in summary["answers"])
     total = (f"{good} of {len(summary['answers'])} answers right ({summary['right']} of "
-             f"{summary['total']} checks in {summary['rows']} rows)")
+             f"{summary['total']} checks in {summary['rows']} rows")
     skipped = [f"{summary[k]} {k.split('_')[0]}" for k in ("unreadable_rows", "undefined_rows")
                if summary[k]]
     if skipped:
         many = summary["unreadable_rows"] + summary["undefined_rows"] > 1
-        total += f" ({' and '.join(skipped)} row{'s' if many else ''} not checked)"
+        total += f"; {' and '.join(skipped)} row{'s' if many else ''} not checked"
+    total += ")"
     lines.append(("all right: " if summary["ok"] else "wrong: ") + total)
     return lines
 
