@@ -299,3 +299,19 @@ def test_check_points_library_chunks(tmp_path):
     assert (answer.right, answer.wrong, answer.wrong_rows) == (19, 1, [8])
     assert answer.first_wrong == (8, 15.0, 14.0)
     assert job.exit_code == 1
+
+
+def test_readme_check_points_example_is_real(tmp_path, monkeypatch):
+    readme = (Path(SRC).parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Many points: `gradcli check --points FILE`"):]
+    section = section[:section.index("\n### ", 5)]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hw.csv").write_text("w,x,value,grad_w\n3,2,49,28\n1,1,4,5\n0.5,2,4,8\n")
+    assert "$ cat hw.csv\n" + (tmp_path / "hw.csv").read_text() in section
+    code, out, _ = run("check", "(w*x+b)**2", "--at", "b=1", "--points", "hw.csv",
+                       "--derivative", "2*x*(w*x+b)", "--wrt", "w", "-o", "plain")
+    assert code == 1 and out in section
+    code, csv_out, _ = run("eval", "x**2*y", "--points", "-", "-o", "csv",
+                           input="x,y\n1,2\n-1,0.5\n0,3\n")
+    code, out, _ = run("check", "x**2*y", "--points", "-", "-o", "plain", input=csv_out)
+    assert code == 0 and out.splitlines()[-1] + "\n" in section
