@@ -211,5 +211,11 @@ def differentiate(text: str, wrt: str, order: int = 1) -> str:
     return differentiate_text(text, wrt, order)
 
 
+def trace(text, bindings=None, *, wrt=None, program=None):
+    """The forward and backward pass of `text` at a point, step by step (a trace.Trace)."""
+    from .trace import trace as build
+    return build(text, bindings, wrt=wrt, program=program)
+
+
 __all__ = ["EvalResult", "evaluate", "differentiate", "parse_bindings", "split_top_level",
-           "constant_value", "inputs_of", "check_wrt", "Name"]
+           "constant_value", "inputs_of", "check_wrt", "Name", "trace"]

@@ -116,12 +116,15 @@ class Value:
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
-    def backward(self, seed=None, on_kink=None) -> None:
+    def backward(self, seed=None, on_kink=None, on_step=None) -> None:
         """Fill .grad of every node this one depends on, in reverse topological order.
 
         Leaves accumulate across calls (as in PyTorch); intermediate nodes are
         reset first, so a second call adds exactly one more gradient to the leaves.
         `on_kink(node, message)` is told of every convention used at a kink.
+        `on_step(node, i, local, contribution)` is told of every gradient added to
+        an input, just after it is added (local is None for a vjp rule): trace
+        reads this very pass instead of computing its own.
         """
         order = topo_order(self)
         for node in order:
@@ -142,13 +145,20 @@ class Value:
                 _report_kinks(node, op, datas, on_kink)
             if op.vjp is not None:
                 contributions = op.vjp(backend_for(datas + [g]), g, node.data, *datas)
-                for p, c in zip(parents, contributions):
+                for i, (p, c) in enumerate(zip(parents, contributions)):
                     if p.requires_grad and c is not None:
-                        p.grad = p.grad + _fit(c, p.data)
+                        c = _fit(c, p.data)
+                        p.grad = p.grad + c
+                        if on_step is not None:
+                            on_step(node, i, None, c)
                 continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
-                    p.grad = p.grad + _fit(g * local_derivative(op, i, node.data, datas), p.data)
+                    local = local_derivative(op, i, node.data, datas)
+                    c = _fit(g * local, p.data)
+                    p.grad = p.grad + c
+                    if on_step is not None:
+                        on_step(node, i, local, c)
 
     def zero_grad(self) -> None:
         """Set .grad to zero on this node and every node it depends on."""

@@ -1,0 +1,252 @@
+"""A Trace as text: plain lines, a Markdown or LaTeX ledger, and JSON records.
+
+Standard library only. The human ledgers (Markdown, LaTeX) read like a
+worked solution: the forward pass node by node, then the backward pass from
+the output back, each local derivative as its rule, the rule at the point, and
+the number, each contribution as upstream × local, and the input's running
+total where gradients add up. Literal numbers are not nodes of their own in
+the ledgers (they appear inside the formulas); JSON keeps every node.
+"""
+from __future__ import annotations
+
+from .formats import json_number, number_text
+
+
+def at_text(at: dict, precision=None) -> str:
+    """`w = 3, x = 2, b = 1`."""
+    return ", ".join(f"{k} = {number_text(v, precision)}" for k, v in at.items())
+
+
+def definition(node) -> str:
+    """What a node is: its formula over other nodes, or 'input' / 'constant'."""
+    return node.formula if node.kind == "op" else node.kind
+
+
+def shown_nodes(t) -> list:
+    """The forward records the ledgers list (every node but literal numbers)."""
+    return [n for n in t.forward if n.kind != "literal"]
+
+
+def local_parts(c, precision=None) -> list[str]:
+    """The local derivative as [rule, rule at the point, number], without repeats."""
+    if c.local is None:
+        return []
+    number = number_text(c.local, precision)
+    parts = []
+    for piece in (c.formula, c.substituted):
+        if piece is not None and piece not in parts and piece != number:
+            parts.append(piece)
+    return parts + [number]
+
+
+def contribution_text(upstream, c, precision=None, times="·") -> str:
+    """`14·2 = 28`, or only the contribution where a vjp rule gave it whole."""
+    value = number_text(c.contribution, precision)
+    if c.local is None:
+        return value
+    return f"{number_text(upstream, precision)}{times}{number_text(c.local, precision)} = {value}"
+
+
+def total_text(c, precision=None) -> str:
+    """`28`, or `1 + 3 = 4` where the input already had a gradient: accumulation."""
+    total = number_text(c.total, precision)
+    if c.previous is None:
+        return total
+    return f"{number_text(c.previous, precision)} + {number_text(c.contribution, precision)} = {total}"
+
+
+def partial_rows(t, precision=None) -> list[tuple[str, str]]:
+    """(key, value) pairs as eval prints them: f, then df/dx for each partial."""
+    f = t.result_name
+    rows = [(f, number_text(t.value, precision))]
+    for name, g in t.gradient.items():
+        rows.append((f"d{f}/d{name}", number_text(g, precision)))
+    return rows
+
+
+# ---------------------------------------------------------------- plain
+
+def plain(t, precision=None) -> str:
+    """Tab-separated lines: `forward` and `backward` records, then eval's rows.
+
+    forward  NODE  DEFINITION  VALUE
+    backward NODE  UPSTREAM  INPUT  RULE  RULE-AT-POINT  LOCAL  CONTRIBUTION  TOTAL
+    """
+    n = lambda v: number_text(v, precision)  # noqa: E731
+    lines = [f"read as\t{t.read_as}"]
+    for node in shown_nodes(t):
+        lines.append(f"forward\t{node.name}\t{definition(node)}\t{n(node.value)}")
+    for step in t.backward:
+        for c in step.contributions:
+            local = "" if c.local is None else n(c.local)
+            lines.append("\t".join(["backward", step.node, n(step.upstream), c.input,
+                                    c.formula or "", c.substituted or "", local,
+                                    n(c.contribution), n(c.total)]))
+    lines.extend(f"{k}\t{v}" for k, v in partial_rows(t, precision))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- markdown
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    return f"`{text}`"
+
+
+def markdown(t, precision=None) -> str:
+    """The ledger as Markdown tables, ready to paste into a written solution."""
+    n = lambda v: number_text(v, precision)  # noqa: E731
+    f = t.output
+    out = [f"**Expression:** {_code(t.read_as)}" + (f" at {at_text(t.at, precision)}" if t.at else ""),
+           "", "**Forward pass**", "",
+           "| node | definition | expression | value |", "|---|---|---|---|"]
+    for node in shown_nodes(t):
+        d = _code(node.formula) if node.kind == "op" else node.kind
+        out.append(f"| {_code(node.name)} | {_md(d)} | {_md(_code(node.expression))} | "
+                   f"{n(node.value)} |")
+    out += ["", f"**Backward pass** (from the output back, starting at ∂{f}/∂{f} = 1)", ""]
+    if t.backward:
+        out += [f"| node | upstream ∂{f}/∂node | input | local derivative | contribution "
+                "| gradient of input |", "|---|---|---|---|---|---|"]
+        for step in t.backward:
+            first = True
+            for c in step.contributions:
+                parts = local_parts(c, precision)
+                shown = [_code(p) for p in parts[:-1]] + parts[-1:]
+                local = f"∂{step.node}/∂{c.input} = " + " = ".join(shown) if shown else "(vjp)"
+                node = _code(step.node) if first else ""
+                upstream = n(step.upstream) if first else ""
+                out.append(f"| {node} | {upstream} | {_code(c.input)} | {_md(local)} | "
+                           f"{contribution_text(step.upstream, c, precision)} | "
+                           f"{total_text(c, precision)} |")
+                first = False
+    else:
+        out.append("No gradient flows: the result does not depend on any input.")
+    out += ["", "**Result:** " + ", ".join(
+        [f"{t.result_name} = {n(t.value)}"]
+        + [f"∂{t.result_name}/∂{k} = {n(g)}" for k, g in t.gradient.items()])]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- LaTeX
+
+_TEX = {"\\": r"\textbackslash{}", "_": r"\_", "#": r"\#", "$": r"\$", "%": r"\%",
+        "&": r"\&", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in text)
+
+
+def _tt(text: str) -> str:
+    return r"\texttt{" + _tex(text) + "}"
+
+
+def _tex_name(name: str) -> str:
+    return r"\mathit{" + _tex(name) + "}"
+
+
+def tex_number(value, precision=None) -> str:
+    """A number in math mode: 1e-05 as 1\\times 10^{-5}, inf as \\infty."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return r"[" + ", ".join(tex_number(v, precision) for v in value) + "]"
+    text = number_text(value, precision)
+    if text in ("inf", "-inf"):
+        return text.replace("inf", r"\infty")
+    if text == "nan":
+        return r"\mathrm{nan}"
+    if "e" in text:
+        mantissa, _, exponent = text.partition("e")
+        return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+    if "/" in text:
+        num, _, den = text.partition("/")
+        return rf"\frac{{{num}}}{{{den}}}"
+    return text
+
+
+def latex(t, precision=None) -> str:
+    """The ledger as two LaTeX tabulars and a display of the partials."""
+    m = lambda v: "$" + tex_number(v, precision) + "$"  # noqa: E731
+    f = t.output
+    at = ", ".join(f"{_tex_name(k)} = {tex_number(v, precision)}" for k, v in t.at.items())
+    out = [f"% gradcli trace of {t.read_as}".replace("\n", " "),
+           r"\noindent Expression: " + _tt(t.read_as) + (f" at ${at}$" if at else "") + r"\\[1ex]",
+           "", r"\begin{tabular}{llll}",
+           r"\multicolumn{4}{l}{\textbf{Forward pass}} \\ \hline",
+           r"node & definition & expression & value \\ \hline"]
+    for node in shown_nodes(t):
+        d = _tt(node.formula) if node.kind == "op" else node.kind
+        out.append(f"{_tt(node.name)} & {d} & {_tt(node.expression)} & {m(node.value)} \\\\")
+    out += [r"\hline", r"\end{tabular}", ""]
+    if t.backward:
+        out += [r"\begin{tabular}{llllll}",
+                rf"\multicolumn{{6}}{{l}}{{\textbf{{Backward pass}} (from the output back, "
+                rf"starting at $\partial {_tex_name(f)}/\partial {_tex_name(f)} = 1$)}} \\ \hline",
+                r"node & upstream & input & local derivative & contribution & "
+                r"gradient of input \\ \hline"]
+        for step in t.backward:
+            first = True
+            for c in step.contributions:
+                parts = local_parts(c, precision)
+                if parts:
+                    shown = [_tt(p) for p in parts[:-1]] + [m(c.local)]
+                    local = (rf"$\frac{{\partial {_tex_name(step.node)}}}"
+                             rf"{{\partial {_tex_name(c.input)}}}$ = " + " = ".join(shown))
+                else:
+                    local = "(vjp)"
+                contribution = tex_number(c.contribution, precision)
+                if c.local is not None:
+                    contribution = (f"{tex_number(step.upstream, precision)} \\cdot "
+                                    f"{tex_number(c.local, precision)} = {contribution}")
+                total = tex_number(c.total, precision)
+                if c.previous is not None:
+                    total = (f"{tex_number(c.previous, precision)} + "
+                             f"{tex_number(c.contribution, precision)} = {total}")
+                node = _tt(step.node) if first else ""
+                upstream = m(step.upstream) if first else ""
+                out.append(f"{node} & {upstream} & {_tt(c.input)} & {local} & ${contribution}$ "
+                           f"& ${total}$ \\\\")
+                first = False
+        out += [r"\hline", r"\end{tabular}", ""]
+    r = _tex_name(t.result_name)
+    results = [f"{r} = {tex_number(t.value, precision)}"]
+    results += [rf"\frac{{\partial {r}}}{{\partial {_tex_name(k)}}} = {tex_number(g, precision)}"
+                for k, g in t.gradient.items()]
+    out += [r"\[", r",\quad ".join(results), r"\]"]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- JSON
+
+def record(t, precision=None) -> dict:
+    """The trace as JSON-ready records (every node, literal numbers included)."""
+    j = lambda v: json_number(v, precision)  # noqa: E731
+    forward = [{"node": n.name, "kind": n.kind, "op": n.op, "inputs": list(n.inputs),
+                "formula": n.formula, "expression": n.expression, "value": j(n.value),
+                "grad": None if n.grad is None else j(n.grad)} for n in t.forward]
+    backward = []
+    for step in t.backward:
+        backward.append({
+            "node": step.node, "op": step.op, "formula": step.formula,
+            "upstream": j(step.upstream),
+            "inputs": [{"input": c.input, "formula": c.formula, "at_point": c.substituted,
+                        "local": None if c.local is None else j(c.local),
+                        "contribution": j(c.contribution), "total": j(c.total),
+                        "accumulated": c.accumulated} for c in step.contributions]})
+    rec = {"expression": t.expression, "read_as": t.read_as,
+           "at": {k: json_number(v) for k, v in t.at.items()},
+           "value": j(t.value), "output": t.output, "forward": forward, "backward": backward,
+           "gradient": {k: j(g) for k, g in t.gradient.items()}}
+    if t.warnings:
+        rec["warnings"] = list(t.warnings)
+    return rec
+
+
+__all__ = ["plain", "markdown", "latex", "record", "at_text", "definition", "shown_nodes",
+           "local_parts", "contribution_text", "total_text", "partial_rows", "tex_number"]

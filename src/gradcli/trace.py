@@ -1,0 +1,315 @@
+"""The backward pass as plain records: what `gradcli trace` and `gradcli graph` show.
+
+Nothing here computes a derivative of its own. The program is lowered with
+`lower(..., keep_exprs=True)` and the engine's own `Value.backward` runs, with
+an `on_step` hook that reports every local derivative (from
+`engine.local_derivative`, i.e. the op table) and every gradient it adds, in
+the order the engine adds them (reverse topological order). The trace only
+writes those numbers down, names the nodes, and prints each local derivative
+as a formula from the same op-table rule (`op.partial(BUILD, ...)`) with the
+nodes' names as arguments.
+
+Node names: the user's variable names on the leaves, a program's own names on
+its named intermediates, `f` (the name eval uses) on an unnamed result, and
+v1, v2, ... for the other operations, in the order they are computed.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import ops
+from .api import check_wrt, inputs_of, kink_message
+from .expr import BUILD, Apply, Const, Name, Num, as_expr
+from .lower import lower
+from .parser import parse
+from .printer import read_as, to_text, tokens
+
+# Longer source sub-expressions are cut here (printing stops there, so a
+# 10,000-node expression costs no more than a small one per node).
+EXPRESSION_CHARS = 60
+
+
+@dataclass
+class Node:
+    """One forward step: a node of the graph, its operation, inputs and value.
+
+    kind is "input" (a user variable), "constant" (pi, e), "literal" (a number
+    written in the expression) or "op". `grad` is the node's final gradient
+    (None where no gradient flows, as for constants).
+    """
+
+    index: int
+    name: str
+    kind: str
+    op: str | None
+    inputs: list
+    formula: str | None
+    expression: str
+    value: object
+    grad: object = None
+    is_output: bool = False
+
+
+@dataclass
+class Contribution:
+    """The gradient one node passes to one of its inputs, and the total it makes."""
+
+    input: str
+    formula: str | None
+    substituted: str | None
+    local: object
+    contribution: object
+    total: object
+    previous: object = None  # the input's total before this contribution, if it had one
+
+    @property
+    def accumulated(self) -> bool:
+        return self.previous is not None
+
+
+@dataclass
+class Step:
+    """One backward step: a node, its upstream gradient, what it passes to each input."""
+
+    node: str
+    op: str
+    formula: str
+    upstream: object
+    contributions: list = field(default_factory=list)
+
+
+@dataclass
+class Trace:
+    """The forward and backward pass of a program at one point, ending with the partials."""
+
+    expression: str
+    read_as: str
+    at: dict
+    result_name: str
+    output: str
+    value: object
+    forward: list
+    backward: list
+    gradient: dict
+    warnings: list = field(default_factory=list)
+
+    def node(self, name: str) -> Node:
+        """The forward record of the node called `name`."""
+        for n in self.forward:
+            if n.name == name:
+                return n
+        raise KeyError(name)
+
+
+def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) -> Trace:
+    """Run `text` forward and backward at `bindings` and record every step.
+
+    >>> t = trace("(w*x+b)**2", {"w": 3, "x": 2, "b": 1})
+    >>> [(c.input, c.formula, c.local) for c in t.backward[0].contributions]
+    [('v2', '2*v2', 14.0)]
+    """
+    program = program or parse(text)
+    bindings = {k: (float(v) if isinstance(v, int) and not isinstance(v, bool) else v)
+                for k, v in (bindings or {}).items()}
+    variables = inputs_of(program)
+    warnings = list(program.warnings)
+    for name in bindings:
+        if name not in variables:
+            warnings.append(f"--at binds '{name}', which the expression does not use")
+    wanted = check_wrt(wrt, variables)
+    used = {k: v for k, v in bindings.items() if k in variables}
+    graph = lower(program, used, wrt=set(wanted), keep_exprs=True)
+    out = graph.output
+    result_name = program.statements[-1].name or "f"
+
+    order = _all_nodes(out, [graph.inputs[n] for n in variables if n in graph.inputs])
+    names = _names(order, out, result_name, set(variables) | set(graph.intermediates))
+    exprs = graph.exprs
+
+    forward = []
+    records = {}
+    for index, v in enumerate(order):
+        kind = _kind(v)
+        formula = None
+        if kind == "op":
+            formula = to_text(Apply(v._op.name, tuple(_arg(p, names) for p in v._parents)))
+        expr = exprs.get(id(v))
+        node = Node(index=index, name=names[id(v)], kind=kind,
+                    op=None if v._op is None else v._op.name,
+                    inputs=[names[id(p)] for p in v._parents], formula=formula,
+                    expression=_short_text(expr) if expr is not None else names[id(v)],
+                    value=v.data, is_output=v is out)
+        forward.append(node)
+        records[id(v)] = node
+
+    kinks = []
+    steps = []
+    totals = {}
+
+    def on_kink(node, kink):
+        kinks.append(kink_message(graph, node, kink))
+
+    def on_step(node, i, local, contribution):
+        if not steps or steps[-1][0] is not node:
+            steps.append((node, node.grad, []))
+        parent = node._parents[i]
+        previous = totals.get(id(parent))
+        totals[id(parent)] = parent.grad
+        steps[-1][2].append((i, local, contribution, parent.grad, previous))
+
+    if out.requires_grad:
+        out.backward(on_kink=on_kink, on_step=on_step)
+    for message in kinks:
+        if message not in warnings:
+            warnings.append(message)
+
+    backward = []
+    for node, upstream, edges in steps:
+        formulas = _local_formulas(node, names)
+        step = Step(node=names[id(node)], op=node._op.name, formula=records[id(node)].formula,
+                    upstream=upstream)
+        for i, local, contribution, total, previous in edges:
+            formula, substituted = formulas[i] if formulas is not None else (None, None)
+            step.contributions.append(Contribution(
+                input=names[id(node._parents[i])], formula=formula, substituted=substituted,
+                local=local, contribution=contribution, total=total, previous=previous))
+        backward.append(step)
+
+    for v in order:
+        if v.requires_grad:
+            records[id(v)].grad = v.grad
+    gradient = {name: graph.inputs[name].grad for name in wanted}
+    return Trace(expression=text, read_as=read_as(program),
+                 at={k: bindings[k] for k in bindings}, result_name=result_name,
+                 output=names[id(out)], value=out.data, forward=forward, backward=backward,
+                 gradient=gradient, warnings=warnings)
+
+
+def _all_nodes(out, inputs: list) -> list:
+    """Every node, inputs first, then children after their parents (left to right)."""
+    order = list(inputs)
+    seen = {id(v) for v in inputs}
+    stack = [(out, False)]
+    while stack:
+        v, done = stack.pop()
+        if done:
+            order.append(v)
+            continue
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        stack.append((v, True))
+        for p in reversed(v._parents):
+            if id(p) not in seen:
+                stack.append((p, False))
+    return order
+
+
+def _kind(v) -> str:
+    if v._op is not None:
+        return "op"
+    if v.label is None:
+        return "literal"
+    return "constant" if not v.requires_grad and v.label in ops.CONSTANTS else "input"
+
+
+def _names(order: list, out, result_name: str, taken: set) -> dict:
+    """id(Value) -> the name the ledger uses for it."""
+    from .formats import number_text
+    names = {}
+    counter = 0
+    for v in order:
+        if v.label is not None:
+            names[id(v)] = v.label
+        elif v._op is None:
+            names[id(v)] = number_text(v.data)
+        elif v is out and result_name not in taken:
+            names[id(v)] = result_name
+        else:
+            counter += 1
+            while f"v{counter}" in taken:
+                counter += 1
+            names[id(v)] = f"v{counter}"
+    return names
+
+
+def _arg(v, names):
+    """A node as an argument of a formula: its name, or the literal number itself."""
+    if v._op is None and v.label is None:
+        return _literal(v.data)
+    if v._op is None and v.label in ops.CONSTANTS and not v.requires_grad:
+        return Const(v.label)
+    return Name(names[id(v)])
+
+
+def _literal(data):
+    try:
+        return as_expr(data)
+    except TypeError:
+        from .formats import number_text
+        return Name(number_text(data))
+
+
+def _shown(v):
+    """A node as an argument of the substituted formula: its value, as text."""
+    if v._op is None and (v.label is None or v.label in ops.CONSTANTS):
+        return _arg(v, {})
+    from .formats import number_text
+    text = number_text(v.data)
+    return Name(f"({text})" if text.startswith("-") else text)
+
+
+def _local_formulas(node, names):
+    """Per input: the op table's derivative rule printed with names, and with values."""
+    op = node._op
+    parents = node._parents
+    try:
+        by_name = tuple(_arg(p, names) for p in parents)
+        by_value = tuple(_shown(p) for p in parents)
+        out_name = Name(names[id(node)])
+        out_value = _shown_value(node)
+        result = []
+        for i in range(len(parents)):
+            formula = to_text(as_expr(op.partial(BUILD, i, out_name, by_name)))
+            substituted = _tidy(to_text(as_expr(op.partial(BUILD, i, out_value, by_value))))
+            result.append((formula, substituted))
+        return result
+    except (TypeError, AttributeError, IndexError, KeyError, ValueError, ZeroDivisionError):
+        # A rule that is not written with the language's own functions (a vjp reduction).
+        return None
+
+
+_DOUBLED = re.compile(r"\(\((-[^()]*)\)\)")
+
+
+def _tidy(text: str) -> str:
+    """Drop the parentheses a negative value needs only inside a larger formula."""
+    text = _DOUBLED.sub(r"(\1)", text)
+    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        text = text[1:-1]
+    return text
+
+
+def _shown_value(node):
+    from .formats import number_text
+    text = number_text(node.data)
+    return Name(f"({text})" if text.startswith("-") else text)
+
+
+def _short_text(expr) -> str:
+    pieces, length = [], 0
+    for piece in tokens(expr):
+        pieces.append(piece)
+        length += len(piece)
+        if length > EXPRESSION_CHARS:
+            return "".join(pieces)[:EXPRESSION_CHARS - 1] + "…"
+    return "".join(pieces)
+
+
+def node_count(t: Trace) -> int:
+    """How many nodes the graph has (literal numbers included)."""
+    return len(t.forward)
+
+
+__all__ = ["Trace", "Node", "Step", "Contribution", "trace", "node_count"]
