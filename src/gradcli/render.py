@@ -66,7 +66,9 @@ def trace_tables(t, precision=None):
     forward.add_column("definition")
     forward.add_column("expression", style="dim")
     forward.add_column("value", justify="right")
-    for n in shown_nodes(t):
+    nodes = shown_nodes(t)
+    large = len(nodes) > TREE_NODES
+    for n in _elide(nodes, large, forward, 4, 1):
         forward.add_row(Text(n.name), Text(definition(n)), Text(n.expression),
                         Text(number_text(n.value, precision)))
     parts = [_head(t, precision), Text(""), forward, Text("")]
@@ -80,7 +82,7 @@ def trace_tables(t, precision=None):
         backward.add_column("local derivative")
         backward.add_column("contribution", justify="right")
         backward.add_column("total", justify="right")
-        for step in t.backward:
+        for step in _elide(t.backward, large, backward, 6, 3):
             first = True
             for c in step.contributions:
                 local = local_parts(c, precision)
@@ -105,7 +107,28 @@ def trace_tables(t, precision=None):
     for name, g in t.gradient.items():
         result.add_row(Text(f"∂{r}/∂{name}"), Text(number_text(g, precision)))
     parts.append(result)
+    if large:
+        parts += [Text(""), Text(f"the graph has {len(nodes):,} nodes; only the first "
+                                 f"{TABLE_HEAD} and last {TABLE_TAIL} rows of each table are "
+                                 "shown here. For every step: -o plain, -o markdown, -o latex "
+                                 "or -o json", style="yellow")]
     return Group(*parts)
+
+
+TABLE_HEAD, TABLE_TAIL = 100, 20
+
+
+def _elide(items, large, table, columns, at):
+    """All items, or the first and last few with a row saying how many were left out."""
+    if not large or len(items) <= TABLE_HEAD + TABLE_TAIL:
+        yield from items
+        return
+    yield from items[:TABLE_HEAD]
+    left_out = len(items) - TABLE_HEAD - TABLE_TAIL
+    cells = [Text("…", style="dim")] + [Text("")] * (columns - 1)
+    cells[at] = Text(f"{left_out:,} more rows", style="dim")
+    table.add_row(*cells)
+    yield from items[-TABLE_TAIL:]
 
 
 def _head(t, precision=None):

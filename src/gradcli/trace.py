@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 
 from . import ops
 from .api import check_wrt, inputs_of, kink_message
-from .expr import BUILD, Apply, Const, Name, Num, as_expr
+from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr
 from .lower import lower
 from .parser import parse
-from .printer import read_as, to_text, tokens
+from .printer import read_as, to_text
 
-# Longer source sub-expressions are cut here (printing stops there, so a
-# 10,000-node expression costs no more than a small one per node).
+# The source text of each node is cut to this many nodes and characters, so a
+# 10,000-node expression costs no more per node than a small one.
+EXPRESSION_NODES = 12
 EXPRESSION_CHARS = 60
 
 
@@ -298,13 +299,38 @@ def _shown_value(node):
 
 
 def _short_text(expr) -> str:
-    pieces, length = [], 0
-    for piece in tokens(expr):
-        pieces.append(piece)
-        length += len(piece)
-        if length > EXPRESSION_CHARS:
-            return "".join(pieces)[:EXPRESSION_CHARS - 1] + "…"
-    return "".join(pieces)
+    """The source text of a sub-expression, cut short: only its top few nodes are printed.
+
+    Printing the whole of every sub-expression would make a trace quadratic in
+    the size of the expression; the parts below the top EXPRESSION_NODES nodes
+    print as `…`.
+    """
+    keep = {id(expr)}
+    queue = [expr]
+    for node in queue:
+        for child in node.children():
+            if len(keep) >= EXPRESSION_NODES:
+                break
+            if id(child) not in keep:
+                keep.add(id(child))
+                queue.append(child)
+    copies = {}
+    for node in reversed(queue):
+        if isinstance(node, Apply):
+            args = tuple(copies.get(id(a)) or _elided(a) for a in node.args)
+            copies[id(node)] = Apply(node.op, args)
+        elif isinstance(node, Vector):
+            copies[id(node)] = Vector(tuple(copies.get(id(a)) or _elided(a) for a in node.items))
+        else:
+            copies[id(node)] = node
+    text = to_text(copies[id(expr)])
+    if len(text) > EXPRESSION_CHARS:
+        text = text[:EXPRESSION_CHARS - 1] + "…"
+    return text
+
+
+def _elided(node):
+    return node if isinstance(node, (Name, Num, Const)) else Name("…")
 
 
 def node_count(t: Trace) -> int:
