@@ -132,13 +132,18 @@ def _elide(items, large, table, columns, at):
 
 
 def _head(t, precision=None):
-    head = Text.assemble(("read as ", "dim"), (t.read_as, "bold"))
+    read = t.read_as
+    if len(read) > HEAD_CHARS:
+        read = read[:HEAD_CHARS] + f"… ({len(t.read_as):,} characters)"
+    head = Text.assemble(("read as ", "dim"), (read, "bold"))
     if t.at:
         from .ledger import at_text
         head.append("\n")
         head.append_text(Text.assemble(("at      ", "dim"), (at_text(t.at, precision), "")))
     return head
 
+
+HEAD_CHARS = 300
 
 # The terminal tree stops here; DOT and SVG have no such limit.
 TREE_NODES = 500

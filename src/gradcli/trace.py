@@ -305,22 +305,29 @@ def _short_text(expr) -> str:
     the size of the expression; the parts below the top EXPRESSION_NODES nodes
     print as `…`.
     """
-    keep = {id(expr)}
-    queue = [expr]
-    for node in queue:
-        for child in node.children():
-            if len(keep) >= EXPRESSION_NODES:
-                break
-            if id(child) not in keep:
-                keep.add(id(child))
-                queue.append(child)
+    # Whole levels, top down, as many as fit: the cut is at the same depth everywhere.
+    kept, level, seen = [expr], [expr], {id(expr)}
+    while level:
+        below = []
+        for node in level:
+            for child in node.children():
+                if id(child) not in seen:
+                    seen.add(id(child))
+                    below.append(child)
+        if len(kept) + len(below) > EXPRESSION_NODES:
+            break
+        kept.extend(below)
+        level = below
     copies = {}
-    for node in reversed(queue):
-        if isinstance(node, Apply):
-            args = tuple(copies.get(id(a)) or _elided(a) for a in node.args)
-            copies[id(node)] = Apply(node.op, args)
-        elif isinstance(node, Vector):
-            copies[id(node)] = Vector(tuple(copies.get(id(a)) or _elided(a) for a in node.items))
+    for node in reversed(kept):
+        if isinstance(node, (Apply, Vector)):
+            args = tuple(copies.get(id(a), _ELIDED) for a in node.children())
+            if args and all(a is _ELIDED for a in args):
+                copies[id(node)] = _ELIDED
+            elif isinstance(node, Apply):
+                copies[id(node)] = Apply(node.op, args)
+            else:
+                copies[id(node)] = Vector(args)
         else:
             copies[id(node)] = node
     text = to_text(copies[id(expr)])
@@ -329,8 +336,7 @@ def _short_text(expr) -> str:
     return text
 
 
-def _elided(node):
-    return node if isinstance(node, (Name, Num, Const)) else Name("…")
+_ELIDED = Name("…")
 
 
 def node_count(t: Trace) -> int:
