@@ -148,7 +148,7 @@ HEAD_CHARS = 300
 # The terminal tree stops here; DOT and SVG have no such limit.
 TREE_NODES = 500
 SUMMARY_NODES = 40
-TREE_DEPTH = 30
+TREE_DEPTH = 16
 
 
 def graph_tree(t, precision=None, limit=TREE_NODES):
