@@ -51,7 +51,7 @@ def to_dot(t, precision=None) -> str:
     lines = ["digraph gradcli {",
              "  rankdir=LR;",
              '  node [fontname="Helvetica", fontsize=11];',
-             f"  label={_dot_string(t.read_as)}; labelloc=t;"]
+             f'  label={_dot_string(t.read_as)}; labelloc=t; fontname="Helvetica";']
     for n in t.forward:
         # Lines joined by DOT's own \n escape, after escaping each line.
         label = '"' + "\\n".join(_dot_string(s)[1:-1] for s in label_lines(n, precision)) + '"'
