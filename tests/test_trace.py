@@ -100,7 +100,7 @@ def test_kink_warning_is_kept():
 # ------------------------------------------------------------ against the engine
 
 UNARY = ["sin", "cos", "exp", "tanh", "sigmoid", "atan", "softplus", "neg", "sqrt_sq", "relu"]
-BINARY = ["+", "-", "*", "/"]
+BINARY = ["+", "-", "*", "/", "max"]
 
 
 @st.composite
@@ -123,6 +123,8 @@ def expressions(draw, depth=0):
     left, right = draw(expressions(depth + 1)), draw(expressions(depth + 1))
     if op == "/":
         return f"({left})/(({right})**2 + 1)"
+    if op == "max":
+        return f"max({left}, {right})"
     return f"({left}) {op} ({right})"
 
 
@@ -153,6 +155,8 @@ def test_every_number_is_the_engines(text, x, y, z):
             assert c.previous == (grads[c.input] if c.input in grads else None)
             assert c.total == before + c.contribution
             grads[c.input] = c.total
+            if c.convention:  # a tie in max: PyTorch's share, not the rule's value
+                continue
             # The printed rule, evaluated at the point, is the local derivative.
             names = free_names(parse(c.formula).result)
             printed = evaluate(c.formula, {n: values[n] for n in names}).value
@@ -195,3 +199,21 @@ def test_wide_expression_traces_without_recursion():
     assert t.gradient == {"x": float(sum(i % 7 + 1 for i in range(5000)))}
     # Source text per node stays short however large the expression.
     assert max(len(n.expression) for n in t.forward) <= 60
+
+
+def test_a_convention_is_marked_not_passed_off_as_the_rule():
+    # At a tie max splits the gradient evenly (1/3 each); the printed rule gives 1/4 there.
+    t = trace("max(x, y, x)", {"x": 1, "y": 1})
+    cs = t.backward[0].contributions
+    assert [c.local for c in cs] == [1 / 3, 1 / 3, 1 / 3]
+    assert all(c.convention and c.substituted is None for c in cs)
+    assert "(PyTorch's convention here)" in ledger.markdown(t)
+    # PyTorch's d/dy x**y at x = 0 is 0, where the rule y*log(x) has no value.
+    t = trace("x**y", {"x": 0, "y": 2})
+    assert [(c.input, c.local, c.convention) for c in t.backward[0].contributions] == \
+        [("x", 0.0, False), ("y", 0.0, True)]
+    # Away from the conventions the rule's value is shown as usual.
+    t = trace("max(x, y)", {"x": 2, "y": 1})
+    assert [c.substituted for c in t.backward[0].contributions] == \
+        ["(1 + sign(2 - 1))/2", "(1 + sign(1 - 2))/2"]
+    assert not any(c.convention for c in t.backward[0].contributions)

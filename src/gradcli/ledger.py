@@ -28,15 +28,22 @@ def shown_nodes(t) -> list:
 
 
 def local_parts(c, precision=None) -> list[str]:
-    """The local derivative as [rule, rule at the point, number], without repeats."""
+    """The local derivative as [rule, rule at the point, number], without repeats.
+
+    Where the engine used a convention (a tie in max, the exponent of 0**y) the
+    number is marked, since the rule's own value at the point differs.
+    """
     if c.local is None:
         return []
-    number = number_text(c.local, precision)
+    number = number_text(c.local, precision) + (CONVENTION if c.convention else "")
     parts = []
     for piece in (c.formula, c.substituted):
         if piece is not None and piece not in parts and piece != number:
             parts.append(piece)
     return parts + [number]
+
+
+CONVENTION = " (PyTorch's convention here)"
 
 
 def contribution_text(upstream, c, precision=None, times="·") -> str:
@@ -80,7 +87,8 @@ def plain(t, precision=None) -> str:
         for c in step.contributions:
             local = "" if c.local is None else n(c.local)
             lines.append("\t".join(["backward", step.node, n(step.upstream), c.input,
-                                    c.formula or "", c.substituted or "", local,
+                                    c.formula or "",
+                                    "convention" if c.convention else c.substituted or "", local,
                                     n(c.contribution), n(c.total)]))
     lines.extend(f"{k}\t{v}" for k, v in partial_rows(t, precision))
     return "\n".join(lines) + "\n"
@@ -195,7 +203,8 @@ def latex(t, precision=None) -> str:
             for c in step.contributions:
                 parts = local_parts(c, precision)
                 if parts:
-                    shown = [_tt(p) for p in parts[:-1]] + [m(c.local)]
+                    shown = [_tt(p) for p in parts[:-1]] + [m(c.local)
+                                                             + (CONVENTION if c.convention else "")]
                     local = (rf"$\frac{{\partial {_tex_name(step.node)}}}"
                              rf"{{\partial {_tex_name(c.input)}}}$ = " + " = ".join(shown))
                 else:
@@ -238,7 +247,8 @@ def record(t, precision=None) -> dict:
             "inputs": [{"input": c.input, "formula": c.formula, "at_point": c.substituted,
                         "local": None if c.local is None else j(c.local),
                         "contribution": j(c.contribution), "total": j(c.total),
-                        "accumulated": c.accumulated} for c in step.contributions]})
+                        "accumulated": c.accumulated, "convention": c.convention}
+                       for c in step.contributions]})
     rec = {"expression": t.expression, "read_as": t.read_as,
            "at": {k: json_number(v) for k, v in t.at.items()},
            "value": j(t.value), "output": t.output, "forward": forward, "backward": backward,

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from . import ops
 from .api import check_wrt, inputs_of, kink_message
+from .engine import backend_for, numeric_d
 from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr
 from .lower import lower
 from .parser import parse
@@ -63,6 +64,7 @@ class Contribution:
     contribution: object
     total: object
     previous: object = None  # the input's total before this contribution, if it had one
+    convention: bool = False  # the engine used a convention here, not the rule's value
 
     @property
     def accumulated(self) -> bool:
@@ -172,9 +174,13 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                     upstream=upstream)
         for i, local, contribution, total, previous in edges:
             formula, substituted = formulas[i] if formulas is not None else (None, None)
+            convention = local is not None and _is_convention(node, i, local)
+            if convention:
+                substituted = None  # the rule's value at this point is not what the engine used
             step.contributions.append(Contribution(
                 input=names[id(node._parents[i])], formula=formula, substituted=substituted,
-                local=local, contribution=contribution, total=total, previous=previous))
+                local=local, contribution=contribution, total=total, previous=previous,
+                convention=convention))
         backward.append(step)
 
     for v in order:
@@ -259,6 +265,32 @@ def _shown(v):
     from .formats import number_text
     text = number_text(v.data)
     return Name(f"({text})" if text.startswith("-") else text)
+
+
+def _is_convention(node, i, local) -> bool:
+    """Whether the engine's number differs from the printed rule's value at this point.
+
+    It does only for ops whose numbers come from a `numeric_partials` override
+    (a tie in max/min, the exponent of 0**y): PyTorch's conventions.
+    """
+    op = node._op
+    numeric = op.numeric_partials
+    if numeric is None or (not callable(numeric) and numeric[i] is None):
+        return False
+    datas = [p.data for p in node._parents]
+    try:
+        rule = op.partial(numeric_d(backend_for(datas)), i, node.data, datas)
+        return not _same_number(rule, local)
+    except (ArithmeticError, ValueError, TypeError):
+        return True
+
+
+def _same_number(a, b) -> bool:
+    try:
+        return bool(a == b or (a != a and b != b))
+    except (TypeError, ValueError):  # arrays: element-wise
+        import numpy as np
+        return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
 
 
 def _local_formulas(node, names):
