@@ -164,3 +164,16 @@ def test_help_has_an_example():
     for command in ("trace", "graph"):
         r = run(command, "--help")
         assert r.exit_code == 0 and "Example:" in r.stdout
+
+
+def test_large_trace_table_is_elided_with_a_note():
+    expr = " + ".join(f"x*{i}" for i in range(1, 400))
+    r = run("trace", expr, "--at", "x=1", "-o", "table")
+    assert r.exit_code == 0, r.stderr
+    words = " ".join(r.stdout.split())
+    assert "more rows" in words
+    assert "only the first 100 and last 20 rows of each table are shown here" in words
+    assert "-o markdown" in words
+    assert "\nf      79800\n∂f/∂x  79800\n" in r.stdout
+    full = run("trace", expr, "--at", "x=1", "-o", "plain").stdout
+    assert full.count("\nbackward\t") == 399 + 398
