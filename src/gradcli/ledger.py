@@ -34,7 +34,7 @@ def local_parts(c, precision=None) -> list[str]:
     number is marked, since the rule's own value at the point differs.
     """
     if c.local is None:
-        return []
+        return [c.formula] if c.formula is not None else []
     number = number_text(c.local, precision) + (CONVENTION if c.convention else "")
     parts = []
     for piece in (c.formula, c.substituted):
@@ -44,6 +44,22 @@ def local_parts(c, precision=None) -> list[str]:
 
 
 CONVENTION = " (PyTorch's convention here)"
+VJP = "applied as a vector-Jacobian product"
+
+
+def local_text(node: str, c, precision=None, code=lambda s: s) -> str:
+    """`∂v1/∂w = x = 2`: the local derivative cell of the human ledgers.
+
+    Formulas go through `code` (Markdown wraps them in backticks); the number
+    does not. A reduction (sum, dot, @) passes its gradient back whole, by its
+    vector-Jacobian product, and says so.
+    """
+    parts = local_parts(c, precision)
+    if c.local is None:
+        rule = f"∂{node}/∂{c.input} = {code(parts[0])}, " if parts else ""
+        return rule + VJP
+    shown = [code(p) for p in parts[:-1]] + parts[-1:]
+    return f"∂{node}/∂{c.input} = " + " = ".join(shown)
 
 
 def contribution_text(upstream, c, precision=None, times="·") -> str:
@@ -122,9 +138,7 @@ def markdown(t, precision=None) -> str:
         for step in t.backward:
             first = True
             for c in step.contributions:
-                parts = local_parts(c, precision)
-                shown = [_code(p) for p in parts[:-1]] + parts[-1:]
-                local = f"∂{step.node}/∂{c.input} = " + " = ".join(shown) if shown else "(vjp)"
+                local = local_text(step.node, c, precision, _code)
                 node = _code(step.node) if first else ""
                 upstream = n(step.upstream) if first else ""
                 out.append(f"| {node} | {upstream} | {_code(c.input)} | {_md(local)} | "
@@ -202,13 +216,14 @@ def latex(t, precision=None) -> str:
             first = True
             for c in step.contributions:
                 parts = local_parts(c, precision)
-                if parts:
+                d = (rf"$\frac{{\partial {_tex_name(step.node)}}}"
+                     rf"{{\partial {_tex_name(c.input)}}}$ = ")
+                if c.local is not None:
                     shown = [_tt(p) for p in parts[:-1]] + [m(c.local)
                                                              + (CONVENTION if c.convention else "")]
-                    local = (rf"$\frac{{\partial {_tex_name(step.node)}}}"
-                             rf"{{\partial {_tex_name(c.input)}}}$ = " + " = ".join(shown))
+                    local = d + " = ".join(shown)
                 else:
-                    local = "(vjp)"
+                    local = (d + _tt(parts[0]) + ", " if parts else "") + VJP
                 contribution = tex_number(c.contribution, precision)
                 if c.local is not None:
                     contribution = (f"{tex_number(step.upstream, precision)} \\cdot "
@@ -259,4 +274,4 @@ def record(t, precision=None) -> dict:
 
 
 __all__ = ["plain", "markdown", "latex", "record", "at_text", "definition", "shown_nodes",
-           "local_parts", "contribution_text", "total_text", "partial_rows", "tex_number"]
+           "local_parts", "local_text", "contribution_text", "total_text", "partial_rows", "tex_number"]

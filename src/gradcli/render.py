@@ -59,7 +59,7 @@ def functions_table(records):
 
 def trace_tables(t, precision=None):
     """`gradcli trace`: the forward table, the backward table, then the partials."""
-    from .ledger import contribution_text, definition, local_parts, shown_nodes, total_text
+    from .ledger import contribution_text, definition, local_text, shown_nodes, total_text
     f = t.output
     forward = Table(title="forward pass", title_justify="left", header_style="bold")
     forward.add_column("node", style="cyan", no_wrap=True)
@@ -85,8 +85,7 @@ def trace_tables(t, precision=None):
         for step in _elide(t.backward, large, backward, 6, 3):
             first = True
             for c in step.contributions:
-                local = local_parts(c, precision)
-                shown = (f"∂{step.node}/∂{c.input} = " + " = ".join(local)) if local else "(vjp)"
+                shown = local_text(step.node, c, precision)
                 total = Text(total_text(c, precision),
                              style="bold yellow" if c.accumulated else "")
                 backward.add_row(Text(step.node if first else ""),

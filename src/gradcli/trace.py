@@ -136,7 +136,9 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         kind = _kind(v)
         formula = None
         if kind == "op":
-            formula = to_text(Apply(v._op.name, tuple(_arg(p, names) for p in v._parents)))
+            args = tuple(_arg(p, names) for p in v._parents)
+            # A vector literal with variable elements is a `stack` node: print it as written.
+            formula = to_text(Vector(args) if v._op.name == "stack" else Apply(v._op.name, args))
         expr = exprs.get(id(v))
         node = Node(index=index, name=names[id(v)], kind=kind,
                     op=None if v._op is None else v._op.name,
@@ -175,8 +177,10 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         for i, local, contribution, total, previous in edges:
             formula, substituted = formulas[i] if formulas is not None else (None, None)
             convention = local is not None and _is_convention(node, i, local)
-            if convention:
-                substituted = None  # the rule's value at this point is not what the engine used
+            if convention or local is None:
+                # The rule's value at this point is not what the engine used (a
+                # convention), or the engine used the op's vector-Jacobian product.
+                substituted = None
             step.contributions.append(Contribution(
                 input=names[id(node._parents[i])], formula=formula, substituted=substituted,
                 local=local, contribution=contribution, total=total, previous=previous,
