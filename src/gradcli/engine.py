@@ -148,17 +148,19 @@ class Value:
                 for i, (p, c) in enumerate(zip(parents, contributions)):
                     if p.requires_grad and c is not None:
                         c = _fit(c, p.data)
-                        p.grad = p.grad + c
+                        p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
                         if on_step is not None:
                             on_step(node, i, None, c)
                 continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
-                    local = local_derivative(op, i, node.data, datas)
-                    c = _fit(g * local, p.data)
-                    p.grad = p.grad + c
+                    d = local_derivative(op, i, node.data, datas)
+                    # A local derivative of exactly 1 passes the gradient on untouched
+                    # (nothing is updated in place, so sharing the array is safe).
+                    c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
+                    p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
                     if on_step is not None:
-                        on_step(node, i, local, c)
+                        on_step(node, i, d, c)
 
     def zero_grad(self) -> None:
         """Set .grad to zero on this node and every node it depends on."""
@@ -243,6 +245,9 @@ def apply(op: ops.Op, *args) -> Value:
 def _apply_other(B, op, datas):
     """Forward on arrays: domain failures raise with the mask of bad elements."""
     import numpy as np
+    if op.vjp is None and len(datas) > 1:
+        from .vectors import check_broadcast
+        check_broadcast(op, datas)
     with np.errstate(all="ignore"):
         for check in op.domain:
             if len(datas) > max(check.show):
@@ -250,9 +255,14 @@ def _apply_other(B, op, datas):
                 if not ok.all():
                     raise DomainError.at(op, datas, check, mask=~ok)
         out = op.value(B, *datas)
-        finite_in = np.ones(np.shape(out), dtype=bool)
-        for d in datas:
-            finite_in = finite_in & np.isfinite(d)
+        if np.isfinite(out).all():
+            return out  # the common case: nothing can have overflowed
+        if op.vjp is None:
+            finite_in = np.ones(np.shape(out), dtype=bool)
+            for d in datas:
+                finite_in = finite_in & np.isfinite(d)
+        else:  # a reduction: its result elements do not line up with its inputs'
+            finite_in = all(np.isfinite(d).all() for d in datas)
         bad = ~np.isfinite(out) & finite_in
     if np.any(bad):
         raise DomainError.overflow(op, datas, mask=bad)
