@@ -217,3 +217,19 @@ def test_a_convention_is_marked_not_passed_off_as_the_rule():
     assert [c.substituted for c in t.backward[0].contributions] == \
         ["(1 + sign(2 - 1))/2", "(1 + sign(1 - 2))/2"]
     assert not any(c.convention for c in t.backward[0].contributions)
+
+
+def test_vectors_trace_like_eval():
+    import numpy as np
+    text = "sum((w*x - y)**2) + dot([w, b], [b, 1])"
+    at = {"w": 2.0, "b": 0.5, "x": np.array([1.0, 2.0, 3.0]), "y": np.array([1.0, 1.0, 1.0])}
+    t = trace(text, at)
+    e = evaluate(text, at)
+    assert t.value == e.value
+    for name, g in e.gradient.items():
+        assert np.array_equal(np.asarray(t.gradient[name]), np.asarray(g))
+    reductions = [c for s in t.backward if s.op in ("sum", "dot") for c in s.contributions]
+    assert reductions and all(c.local is None and c.substituted is None for c in reductions)
+    assert "[w, b]" in [n.formula for n in t.forward]
+    assert "applied as a vector-Jacobian product" in ledger.markdown(t)
+    assert ledger.latex(t) and ledger.plain(t) and ledger.record(t)

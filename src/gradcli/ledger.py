@@ -9,7 +9,9 @@ the ledgers (they appear inside the formulas); JSON keeps every node.
 """
 from __future__ import annotations
 
+from .expr import Apply, Num, Vector, postorder
 from .formats import json_number, number_text
+from .printer import latex_name, to_latex, to_text
 
 
 def at_text(at: dict, precision=None) -> str:
@@ -27,6 +29,28 @@ def shown_nodes(t) -> list:
     return [n for n in t.forward if n.kind != "literal"]
 
 
+def at_point(c, precision=None) -> str | None:
+    """The rule at the point (`2*7`), its numbers rounded to `precision` digits if given."""
+    if c.substituted_expr is None or precision is None:
+        return c.substituted
+    return to_text(rounded(c.substituted_expr, precision))
+
+
+def rounded(expr, precision):
+    """`expr` with each float literal rounded to `precision` significant digits."""
+    done = {}
+    for node in postorder(expr):
+        if isinstance(node, Num) and isinstance(node.value, float):
+            done[id(node)] = Num(float(f"{node.value:.{precision}g}"))
+        elif isinstance(node, Apply):
+            done[id(node)] = Apply(node.op, tuple(done[id(a)] for a in node.args))
+        elif isinstance(node, Vector):
+            done[id(node)] = Vector(tuple(done[id(a)] for a in node.items))
+        else:
+            done[id(node)] = node
+    return done[id(expr)]
+
+
 def local_parts(c, precision=None) -> list[str]:
     """The local derivative as [rule, rule at the point, number], without repeats.
 
@@ -37,7 +61,7 @@ def local_parts(c, precision=None) -> list[str]:
         return [c.formula] if c.formula is not None else []
     number = number_text(c.local, precision) + (CONVENTION if c.convention else "")
     parts = []
-    for piece in (c.formula, c.substituted):
+    for piece in (c.formula, at_point(c, precision)):
         if piece is not None and piece not in parts and piece != number:
             parts.append(piece)
     return parts + [number]
@@ -62,12 +86,18 @@ def local_text(node: str, c, precision=None, code=lambda s: s) -> str:
     return f"∂{node}/∂{c.input} = " + " = ".join(shown)
 
 
+def _factor(text: str) -> str:
+    """A negative number as the right operand of · or +: 1·(-1), not 1·-1."""
+    return f"({text})" if text.startswith("-") else text
+
+
 def contribution_text(upstream, c, precision=None, times="·") -> str:
     """`14·2 = 28`, or only the contribution where a vjp rule gave it whole."""
     value = number_text(c.contribution, precision)
     if c.local is None:
         return value
-    return f"{number_text(upstream, precision)}{times}{number_text(c.local, precision)} = {value}"
+    return (f"{number_text(upstream, precision)}{times}"
+            f"{_factor(number_text(c.local, precision))} = {value}")
 
 
 def total_text(c, precision=None) -> str:
@@ -75,7 +105,8 @@ def total_text(c, precision=None) -> str:
     total = number_text(c.total, precision)
     if c.previous is None:
         return total
-    return f"{number_text(c.previous, precision)} + {number_text(c.contribution, precision)} = {total}"
+    return (f"{number_text(c.previous, precision)} + "
+            f"{_factor(number_text(c.contribution, precision))} = {total}")
 
 
 def partial_rows(t, precision=None) -> list[tuple[str, str]]:
@@ -104,7 +135,8 @@ def plain(t, precision=None) -> str:
             local = "" if c.local is None else n(c.local)
             lines.append("\t".join(["backward", step.node, n(step.upstream), c.input,
                                     c.formula or "",
-                                    "convention" if c.convention else c.substituted or "", local,
+                                    "convention" if c.convention else at_point(c, precision) or "",
+                                    local,
                                     n(c.contribution), n(c.total)]))
     lines.extend(f"{k}\t{v}" for k, v in partial_rows(t, precision))
     return "\n".join(lines) + "\n"
@@ -168,12 +200,21 @@ def _tt(text: str) -> str:
     return r"\texttt{" + _tex(text) + "}"
 
 
+def _math(expr) -> str:
+    """A formula in LaTeX math (without the dollars); an elided part prints as \\ldots."""
+    return to_latex(expr).replace("…", r"\ldots{}")
+
+
+def _tex_factor(text: str) -> str:
+    return rf"\left({text}\right)" if text.startswith("-") else text
+
+
 def _tex_name(name: str) -> str:
-    return r"\mathit{" + _tex(name) + "}"
+    return latex_name(name).replace("…", r"\ldots{}")
 
 
 def tex_number(value, precision=None) -> str:
-    """A number in math mode: 1e-05 as 1\\times 10^{-5}, inf as \\infty."""
+    """A number in math mode: 1e-05 as 1 \\cdot 10^{-5}, inf as \\infty."""
     if hasattr(value, "tolist"):
         value = value.tolist()
     if isinstance(value, (list, tuple)):
@@ -185,7 +226,7 @@ def tex_number(value, precision=None) -> str:
         return r"\mathrm{nan}"
     if "e" in text:
         mantissa, _, exponent = text.partition("e")
-        return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+        return rf"{mantissa} \cdot 10^{{{int(exponent)}}}"
     if "/" in text:
         num, _, den = text.partition("/")
         return rf"\frac{{{num}}}{{{den}}}"
@@ -193,54 +234,68 @@ def tex_number(value, precision=None) -> str:
 
 
 def latex(t, precision=None) -> str:
-    """The ledger as two LaTeX tabulars and a display of the partials."""
-    m = lambda v: "$" + tex_number(v, precision) + "$"  # noqa: E731
-    f = t.output
-    at = ", ".join(f"{_tex_name(k)} = {tex_number(v, precision)}" for k, v in t.at.items())
+    """The ledger as two LaTeX tabulars and a display of the partials.
+
+    Formulas are printed by printer.to_latex from the same expressions the
+    other formats print as text; node names as LaTeX names (v1 as $v_{1}$).
+    """
+    num = lambda v: tex_number(v, precision)  # noqa: E731
+    f = _tex_name(t.output)
+    at = ", ".join(f"{_tex_name(k)} = {num(v)}" for k, v in t.at.items())
     out = [f"% gradcli trace of {t.read_as}".replace("\n", " "),
            r"\noindent Expression: " + _tt(t.read_as) + (f" at ${at}$" if at else "") + r"\\[1ex]",
            "", r"\begin{tabular}{llll}",
            r"\multicolumn{4}{l}{\textbf{Forward pass}} \\ \hline",
            r"node & definition & expression & value \\ \hline"]
     for node in shown_nodes(t):
-        d = _tt(node.formula) if node.kind == "op" else node.kind
-        out.append(f"{_tt(node.name)} & {d} & {_tt(node.expression)} & {m(node.value)} \\\\")
+        d = f"${_math(node.formula_expr)}$" if node.kind == "op" else node.kind
+        out.append(f"${_tex_name(node.name)}$ & {d} & ${_math(node.expression_expr)}$ & "
+                   f"${num(node.value)}$ \\\\")
     out += [r"\hline", r"\end{tabular}", ""]
     if t.backward:
         out += [r"\begin{tabular}{llllll}",
                 rf"\multicolumn{{6}}{{l}}{{\textbf{{Backward pass}} (from the output back, "
-                rf"starting at $\partial {_tex_name(f)}/\partial {_tex_name(f)} = 1$)}} \\ \hline",
+                rf"starting at $\partial {f}/\partial {f} = 1$)}} \\ \hline",
                 r"node & upstream & input & local derivative & contribution & "
                 r"gradient of input \\ \hline"]
         for step in t.backward:
             first = True
             for c in step.contributions:
-                parts = local_parts(c, precision)
-                d = (rf"$\frac{{\partial {_tex_name(step.node)}}}"
-                     rf"{{\partial {_tex_name(c.input)}}}$ = ")
+                local = (rf"\frac{{\partial {_tex_name(step.node)}}}"
+                         rf"{{\partial {_tex_name(c.input)}}}")
+                pieces = [local]
+                if c.formula_expr is not None:
+                    pieces.append(_math(c.formula_expr))
                 if c.local is not None:
-                    shown = [_tt(p) for p in parts[:-1]] + [m(c.local)
-                                                             + (CONVENTION if c.convention else "")]
-                    local = d + " = ".join(shown)
-                else:
-                    local = (d + _tt(parts[0]) + ", " if parts else "") + VJP
-                contribution = tex_number(c.contribution, precision)
+                    if c.substituted_expr is not None:
+                        expr = c.substituted_expr
+                        pieces.append(_math(rounded(expr, precision) if precision else expr))
+                    pieces.append(num(c.local))
+                shown = []
+                for piece in pieces:  # 1 = 1 = 1 says nothing: drop repeats
+                    if piece not in shown:
+                        shown.append(piece)
+                local = "$" + " = ".join(shown) + "$"
+                if c.local is None:
+                    local += ", " + VJP
+                elif c.convention:
+                    local += CONVENTION
+                contribution = num(c.contribution)
                 if c.local is not None:
-                    contribution = (f"{tex_number(step.upstream, precision)} \\cdot "
-                                    f"{tex_number(c.local, precision)} = {contribution}")
-                total = tex_number(c.total, precision)
+                    contribution = (f"{num(step.upstream)} \\cdot {_tex_factor(num(c.local))} "
+                                    f"= {contribution}")
+                total = num(c.total)
                 if c.previous is not None:
-                    total = (f"{tex_number(c.previous, precision)} + "
-                             f"{tex_number(c.contribution, precision)} = {total}")
-                node = _tt(step.node) if first else ""
-                upstream = m(step.upstream) if first else ""
-                out.append(f"{node} & {upstream} & {_tt(c.input)} & {local} & ${contribution}$ "
-                           f"& ${total}$ \\\\")
+                    total = f"{num(c.previous)} + {_tex_factor(num(c.contribution))} = {total}"
+                node = f"${_tex_name(step.node)}$" if first else ""
+                upstream = f"${num(step.upstream)}$" if first else ""
+                out.append(f"{node} & {upstream} & ${_tex_name(c.input)}$ & {local} & "
+                           f"${contribution}$ & ${total}$ \\\\")
                 first = False
         out += [r"\hline", r"\end{tabular}", ""]
     r = _tex_name(t.result_name)
-    results = [f"{r} = {tex_number(t.value, precision)}"]
-    results += [rf"\frac{{\partial {r}}}{{\partial {_tex_name(k)}}} = {tex_number(g, precision)}"
+    results = [f"{r} = {num(t.value)}"]
+    results += [rf"\frac{{\partial {r}}}{{\partial {_tex_name(k)}}} = {num(g)}"
                 for k, g in t.gradient.items()]
     out += [r"\[", r",\quad ".join(results), r"\]"]
     return "\n".join(out) + "\n"

@@ -15,13 +15,13 @@ v1, v2, ... for the other operations, in the order they are computed.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from . import ops
 from .api import check_wrt, inputs_of, kink_message
 from .engine import backend_for, numeric_d
-from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr
+from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, postorder
 from .lower import lower
 from .parser import parse
 from .printer import read_as, to_text
@@ -51,6 +51,8 @@ class Node:
     value: object
     grad: object = None
     is_output: bool = False
+    formula_expr: object = field(default=None, repr=False)  # the same, as an Expr (for LaTeX)
+    expression_expr: object = field(default=None, repr=False)
 
 
 @dataclass
@@ -65,6 +67,8 @@ class Contribution:
     total: object
     previous: object = None  # the input's total before this contribution, if it had one
     convention: bool = False  # the engine used a convention here, not the rule's value
+    formula_expr: object = field(default=None, repr=False)  # the same two, as Exprs
+    substituted_expr: object = field(default=None, repr=False)
 
     @property
     def accumulated(self) -> bool:
@@ -138,13 +142,15 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         if kind == "op":
             args = tuple(_arg(p, names) for p in v._parents)
             # A vector literal with variable elements is a `stack` node: print it as written.
-            formula = to_text(Vector(args) if v._op.name == "stack" else Apply(v._op.name, args))
+            formula = Vector(args) if v._op.name == "stack" else Apply(v._op.name, args)
         expr = exprs.get(id(v))
+        short = _short_expr(expr) if expr is not None else Name(names[id(v)])
         node = Node(index=index, name=names[id(v)], kind=kind,
                     op=None if v._op is None else v._op.name,
-                    inputs=[names[id(p)] for p in v._parents], formula=formula,
-                    expression=_short_text(expr) if expr is not None else names[id(v)],
-                    value=v.data, is_output=v is out)
+                    inputs=[names[id(p)] for p in v._parents],
+                    formula=None if formula is None else to_text(formula),
+                    expression=_cut(to_text(short)), value=v.data, is_output=v is out,
+                    formula_expr=formula, expression_expr=short)
         forward.append(node)
         records[id(v)] = node
 
@@ -182,9 +188,11 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                 # convention), or the engine used the op's vector-Jacobian product.
                 substituted = None
             step.contributions.append(Contribution(
-                input=names[id(node._parents[i])], formula=formula, substituted=substituted,
+                input=names[id(node._parents[i])],
+                formula=None if formula is None else to_text(formula),
+                substituted=None if substituted is None else to_text(substituted),
                 local=local, contribution=contribution, total=total, previous=previous,
-                convention=convention))
+                convention=convention, formula_expr=formula, substituted_expr=substituted))
         backward.append(step)
 
     for v in order:
@@ -262,15 +270,6 @@ def _literal(data):
         return Name(number_text(data))
 
 
-def _shown(v):
-    """A node as an argument of the substituted formula: its value, as text."""
-    if v._op is None and (v.label is None or v.label in ops.CONSTANTS):
-        return _arg(v, {})
-    from .formats import number_text
-    text = number_text(v.data)
-    return Name(f"({text})" if text.startswith("-") else text)
-
-
 def _is_convention(node, i, local) -> bool:
     """Whether the engine's number differs from the printed rule's value at this point.
 
@@ -298,44 +297,57 @@ def _same_number(a, b) -> bool:
 
 
 def _local_formulas(node, names):
-    """Per input: the op table's derivative rule printed with names, and with values."""
+    """Per input: the op table's derivative rule over the nodes' names, and at the point."""
     op = node._op
     parents = node._parents
     try:
         by_name = tuple(_arg(p, names) for p in parents)
-        by_value = tuple(_shown(p) for p in parents)
         out_name = Name(names[id(node)])
-        out_value = _shown_value(node)
+        values = {names[id(node)]: node.data}
+        for p, a in zip(parents, by_name):
+            if isinstance(a, Name):
+                values[a.id] = p.data
         result = []
         for i in range(len(parents)):
-            formula = to_text(as_expr(op.partial(BUILD, i, out_name, by_name)))
-            substituted = _tidy(to_text(as_expr(op.partial(BUILD, i, out_value, by_value))))
-            result.append((formula, substituted))
+            formula = as_expr(op.partial(BUILD, i, out_name, by_name))
+            result.append((formula, substitute(formula, values)))
         return result
     except (TypeError, AttributeError, IndexError, KeyError, ValueError, ZeroDivisionError):
         # A rule that is not written with the language's own functions (a vjp reduction).
         return None
 
 
-_DOUBLED = re.compile(r"\(\((-[^()]*)\)\)")
+def substitute(formula, values: dict, number=None):
+    """`formula` with each name in `values` replaced by its value, nothing folded: 2*v2 -> 2*7.
+
+    `number(value)` makes the node for a value (default: a Num for a scalar, the
+    printed text for an array). Nodes are built directly, not through `make`, so
+    that 2*7 stays 2*7 instead of becoming 14.
+    """
+    number = number or value_node
+    done = {}
+    for node in postorder(formula):
+        if isinstance(node, Name) and node.id in values:
+            done[id(node)] = number(values[node.id])
+        elif isinstance(node, Apply):
+            done[id(node)] = Apply(node.op, tuple(done[id(a)] for a in node.args))
+        elif isinstance(node, Vector):
+            done[id(node)] = Vector(tuple(done[id(a)] for a in node.items))
+        else:
+            done[id(node)] = node
+    return done[id(formula)]
 
 
-def _tidy(text: str) -> str:
-    """Drop the parentheses a negative value needs only inside a larger formula."""
-    text = _DOUBLED.sub(r"(\1)", text)
-    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
-        text = text[1:-1]
-    return text
-
-
-def _shown_value(node):
+def value_node(value):
+    """A value as a formula node: a number literal, or (for an array) its printed text."""
+    if isinstance(value, (int, float, Fraction)) and not isinstance(value, bool):
+        return Num(value)
     from .formats import number_text
-    text = number_text(node.data)
-    return Name(f"({text})" if text.startswith("-") else text)
+    return Name(number_text(value))
 
 
-def _short_text(expr) -> str:
-    """The source text of a sub-expression, cut short: only its top few nodes are printed.
+def _short_expr(expr):
+    """A sub-expression cut short: only its top few nodes, the rest as `…`.
 
     Printing the whole of every sub-expression would make a trace quadratic in
     the size of the expression; the parts below the top EXPRESSION_NODES nodes
@@ -366,10 +378,11 @@ def _short_text(expr) -> str:
                 copies[id(node)] = Vector(args)
         else:
             copies[id(node)] = node
-    text = to_text(copies[id(expr)])
-    if len(text) > EXPRESSION_CHARS:
-        text = text[:EXPRESSION_CHARS - 1] + "…"
-    return text
+    return copies[id(expr)]
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= EXPRESSION_CHARS else text[:EXPRESSION_CHARS - 1] + "…"
 
 
 _ELIDED = Name("…")
