@@ -124,3 +124,21 @@ def test_output_kind():
     assert graphviz.output_kind("g.gv") == "dot"
     with pytest.raises(UsageError):
         graphviz.output_kind("graph")
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+def test_dot_that_takes_too_long_is_stopped(tmp_path):
+    t = trace(" + ".join(f"sin(x*{i})" for i in range(1, 1500)), {"x": 1})
+    with pytest.raises(GradcliError) as info:
+        graphviz.render(graphviz.to_dot(t), str(tmp_path / "g.svg"), "svg", timeout=0.05)
+    assert "did not finish" in info.value.message and "-o dot" in info.value.hint
+
+
+def test_long_labels_are_cut_for_graphviz():
+    import numpy as np
+    t = trace("sum(x*x)", {"x": np.arange(5000.0)})
+    lines = [line for n in t.forward for line in graphviz.label_lines(n)]
+    assert max(len(line) for line in lines) <= graphviz.LABEL_CHARS
+    assert any(line.endswith("…") for line in lines)
+    rec = graphviz.record(t)  # JSON keeps the values whole
+    assert len(rec["nodes"][0]["value"]) == 5000

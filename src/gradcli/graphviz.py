@@ -26,14 +26,25 @@ INSTALL_HINT = ("install Graphviz (Debian/Ubuntu: sudo apt-get install graphviz;
                 "-o dot > graph.dot and draw it elsewhere")
 
 
+# Longer label lines are cut (Graphviz refuses strings over 16,384 characters,
+# and a vector of 10,000 values is no use in a box anyway); JSON has them whole.
+LABEL_CHARS = 80
+TITLE_CHARS = 200
+
+
+def clip(text: str, limit: int = LABEL_CHARS) -> str:
+    """`text`, or its start and an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def label_lines(node, precision=None) -> list[str]:
     """The text of one node: `v1 = w*x`, `value 6`, `grad 14`."""
     if node.kind == "literal":
-        return [node.name]
+        return [clip(node.name)]
     head = f"{node.name} = {node.formula}" if node.kind == "op" else node.name
-    lines = [head, f"value {number_text(node.value, precision)}"]
+    lines = [clip(head), clip(f"value {number_text(node.value, precision)}")]
     if node.grad is not None:
-        lines.append(f"grad {number_text(node.grad, precision)}")
+        lines.append(clip(f"grad {number_text(node.grad, precision)}"))
     return lines
 
 
@@ -51,7 +62,8 @@ def to_dot(t, precision=None) -> str:
     lines = ["digraph gradcli {",
              "  rankdir=LR;",
              '  node [fontname="Helvetica", fontsize=11];',
-             f'  label={_dot_string(t.read_as)}; labelloc=t; fontname="Helvetica";']
+             f'  label={_dot_string(clip(t.read_as, TITLE_CHARS))}; labelloc=t; '
+             'fontname="Helvetica";']
     for n in t.forward:
         # Lines joined by DOT's own \n escape, after escaping each line.
         label = '"' + "\\n".join(_dot_string(s)[1:-1] for s in label_lines(n, precision)) + '"'

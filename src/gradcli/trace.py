@@ -7,7 +7,10 @@ an `on_step` hook that reports every local derivative (from
 the order the engine adds them (reverse topological order). The trace only
 writes those numbers down, names the nodes, and prints each local derivative
 as a formula from the same op-table rule (`op.partial(BUILD, ...)`) with the
-nodes' names as arguments.
+nodes' names as arguments, and again with their values (`2*v2`, `2*7`).
+Where the engine's number is a convention rather than the rule's value (a
+tie in max, d/dy x**y at x = 0) the record says so instead of printing the
+rule's value at the point.
 
 Node names: the user's variable names on the leaves, a program's own names on
 its named intermediates, `f` (the name eval uses) on an unnamed result, and
@@ -388,9 +391,4 @@ def _cut(text: str) -> str:
 _ELIDED = Name("…")
 
 
-def node_count(t: Trace) -> int:
-    """How many nodes the graph has (literal numbers included)."""
-    return len(t.forward)
-
-
-__all__ = ["Trace", "Node", "Step", "Contribution", "trace", "node_count"]
+__all__ = ["Trace", "Node", "Step", "Contribution", "trace", "substitute", "value_node"]
