@@ -185,7 +185,7 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
         if not _finite(g) and not kinks:
             warnings.append(f"the partial derivative with respect to {name} is "
                             f"{format_number(g) if isinstance(g, float) else 'not finite'}")
-    if intermediates:
+    if intermediates and (jac is None or scalar_out):
         for name, node in graph.intermediates.items():
             if node is not out:
                 gradient[name] = node.grad
@@ -211,13 +211,14 @@ def kink_message(graph: Graph, node, kink) -> str:
     """A kink convention in the user's terms: which function, where, what was used."""
     expr = graph.exprs.get(id(node))
     datas = [p.data for p in node._parents]
-    names = {"x": _show(datas[0])}
+    hit = _kink_mask(node, kink, datas)
+    shown = datas[:2] if hit is None else _first_hit(datas[:2], hit)
+    names = {"x": _show(shown[0])}
     if len(datas) > 1:
-        names["y"] = _show(datas[1])
+        names["y"] = _show(shown[1])
     message = kink.message.format(**names)
     if expr is None:
         return message
-    hit = _kink_mask(node, kink, datas)
     where = []
     for arg, data in zip(expr.args, datas):
         if not isinstance(arg, (Const,)) and not _is_literal(arg):
@@ -251,6 +252,20 @@ def _kink_mask(node, kink, datas):
         return kink.where(backend_for(datas), *datas)
     except (ValueError, ZeroDivisionError, OverflowError):
         return None
+
+
+def _first_hit(datas, hit):
+    """The arguments' values at the first element where an array kink holds."""
+    import numpy as np
+    try:
+        shape = np.broadcast_shapes(np.shape(hit), *(np.shape(d) for d in datas))
+        where = np.argwhere(np.broadcast_to(hit, shape))
+        if not len(where):
+            return datas
+        index = tuple(where[0])
+        return [float(np.broadcast_to(d, shape)[index]) for d in datas]
+    except ValueError:
+        return datas
 
 
 def _is_literal(arg) -> bool:

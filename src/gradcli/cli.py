@@ -221,8 +221,8 @@ def eval_command(expr, file, at, wrt, show_all, gradcheck, seed, jacobian, point
     wrt_names = api.split_top_level(wrt) if wrt else None
     if points is not None:
         if seed is not None or jacobian or show_all or gradcheck:
-            raise UsageError("--points cannot be combined with --seed, --jacobian, --all "
-                             "or --check")
+            raise UsageError("--points cannot be combined with --seed, --jacobian, --all or "
+                             "--check")
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                              "come from stdin")

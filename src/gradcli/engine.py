@@ -14,6 +14,7 @@ from .backends import MathBackend, numpy_backend
 from .errors import DomainError
 
 _INF = math.inf
+_SCALARS = (float, int, Fraction)
 
 
 class _NumericD:
@@ -83,6 +84,9 @@ class Value:
                  _parents: tuple = (), _op: ops.Op | None = None):
         if type(data) is int or type(data) is bool:
             data = float(data)
+        elif type(data) is list or type(data) is tuple:
+            from .vectors import as_array
+            data = as_array(data, "the data of a Value")
         self.data = data
         self.grad = 0
         self._parents = _parents
@@ -113,6 +117,8 @@ class Value:
     def __rtruediv__(self, o): return apply(ops.TABLE["div"], o, self)
     def __pow__(self, o): return apply(ops.TABLE["pow"], self, o)
     def __rpow__(self, o): return apply(ops.TABLE["pow"], o, self)
+    def __matmul__(self, o): return apply(ops.TABLE["matmul"], self, o)
+    def __rmatmul__(self, o): return apply(ops.TABLE["matmul"], o, self)
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
@@ -127,9 +133,21 @@ class Value:
         reads this very pass instead of computing its own.
         """
         order = topo_order(self)
+        arrays = False
         for node in order:
             if node._parents:
                 node.grad = 0
+            if not arrays and type(node.data) not in _SCALARS:
+                arrays = True
+        if arrays:
+            # Arrays: inf and nan in derivatives are answers (reported by the caller), not noise.
+            import numpy as np
+            with np.errstate(all="ignore"):
+                self._backward(order, seed, on_kink)
+        else:
+            self._backward(order, seed, on_kink)
+
+    def _backward(self, order, seed, on_kink) -> None:
         if self._parents:
             self.grad = 1.0 if seed is None else seed
         else:

@@ -40,6 +40,7 @@ def eval_table(result, precision=None, checks=None):
         table.add_row(*row)
     jacobian = getattr(result, "jacobian", None)
     if jacobian is not None and not result.gradient:
+        table.columns[1].header = "value (Jacobian: one row per element of " + f + ")"
         for name, j in jacobian.items():
             table.add_row(Text(f"∂{f}/∂{name}"), Text(array_text(j, precision)))
     at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
@@ -138,7 +139,7 @@ class _Bar:
         self.progress = Progress(TextColumn("[dim]{task.description}"), BarColumn(),
                                  TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                                  TimeRemainingColumn(), console=console(stderr=True),
-                                 transient=True)
+                                 transient=True, redirect_stdout=False)
         self.task = self.progress.add_task(label, total=total)
         self.progress.start()
 
@@ -381,4 +382,5 @@ def graph_tree(t, precision=None, limit=TREE_NODES):
     return Group(*parts)
 
 __all__ = ["console", "eval_table", "functions_table", "array_text", "check_table",
-           "diff_table", "descend_table", "escape", "trace_tables", "graph_tree"]
+           "diff_table", "descend_table", "batch_rows", "progress_bar", "escape",
+           "trace_tables", "graph_tree"]
