@@ -143,11 +143,11 @@ class Value:
             # Arrays: inf and nan in derivatives are answers (reported by the caller), not noise.
             import numpy as np
             with np.errstate(all="ignore"):
-                self._backward(order, seed, on_kink)
+                self._backward(order, seed, on_kink, on_step)
         else:
-            self._backward(order, seed, on_kink)
+            self._backward(order, seed, on_kink, on_step)
 
-    def _backward(self, order, seed, on_kink) -> None:
+    def _backward(self, order, seed, on_kink, on_step=None) -> None:
         if self._parents:
             self.grad = 1.0 if seed is None else seed
         else:
