@@ -344,5 +344,11 @@ def descend(text: str, start: dict, **kw):
     return run(text, start, **kw)
 
 
+
+def trace(text, bindings=None, *, wrt=None, program=None):
+    """The forward and backward pass of `text` at a point, step by step (a trace.Trace)."""
+    from .trace import trace as build
+    return build(text, bindings, wrt=wrt, program=program)
+
 __all__ = ["EvalResult", "evaluate", "differentiate", "diff", "descend", "parse_bindings",
-           "split_top_level", "constant_value", "inputs_of", "check_wrt", "Name"]
+           "split_top_level", "constant_value", "inputs_of", "check_wrt", "Name", "trace"]

@@ -122,12 +122,15 @@ class Value:
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
-    def backward(self, seed=None, on_kink=None) -> None:
+    def backward(self, seed=None, on_kink=None, on_step=None) -> None:
         """Fill .grad of every node this one depends on, in reverse topological order.
 
         Leaves accumulate across calls (as in PyTorch); intermediate nodes are
         reset first, so a second call adds exactly one more gradient to the leaves.
         `on_kink(node, message)` is told of every convention used at a kink.
+        `on_step(node, i, local, contribution)` is told of every gradient added to
+        an input, just after it is added (local is None for a vjp rule): trace
+        reads this very pass instead of computing its own.
         """
         order = topo_order(self)
         arrays = False
@@ -140,11 +143,11 @@ class Value:
             # Arrays: inf and nan in derivatives are answers (reported by the caller), not noise.
             import numpy as np
             with np.errstate(all="ignore"):
-                self._backward(order, seed, on_kink)
+                self._backward(order, seed, on_kink, on_step)
         else:
-            self._backward(order, seed, on_kink)
+            self._backward(order, seed, on_kink, on_step)
 
-    def _backward(self, order, seed, on_kink) -> None:
+    def _backward(self, order, seed, on_kink, on_step=None) -> None:
         if self._parents:
             self.grad = 1.0 if seed is None else seed
         else:
@@ -160,10 +163,12 @@ class Value:
                 _report_kinks(node, op, datas, on_kink)
             if op.vjp is not None:
                 contributions = op.vjp(backend_for(datas + [g]), g, node.data, *datas)
-                for p, c in zip(parents, contributions):
+                for i, (p, c) in enumerate(zip(parents, contributions)):
                     if p.requires_grad and c is not None:
                         c = _fit(c, p.data)
                         p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
+                        if on_step is not None:
+                            on_step(node, i, None, c)
                 continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
@@ -172,6 +177,8 @@ class Value:
                     # (nothing is updated in place, so sharing the array is safe).
                     c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
                     p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
+                    if on_step is not None:
+                        on_step(node, i, d, c)
 
     def zero_grad(self) -> None:
         """Set .grad to zero on this node and every node it depends on."""
