@@ -288,6 +288,8 @@ def test_check_points_usage_errors(tmp_path):
     code, _, err = run("check", "x**2", "--points", str(path), "--value", "nine")
     assert code == 2
     assert run("check", "x**2", "--points", str(tmp_path / "missing.csv"), "--value", "9")[0] == 2
+    code, _, err = run("check", "z = 2*x; z**2", "--points", str(path), "--grad", "z=3")
+    assert code == 2 and "'z' is defined by the program" in err
 
 
 def test_check_points_library_chunks(tmp_path):

@@ -610,6 +610,10 @@ class PointsCheck:
             else list(derivatives or ())
         grad = dict(grad or {})
         for name in grad:
+            if name in program.defined:
+                raise UsageError(f"--grad {name}: with --points only the partials by the "
+                                 f"inputs are checked, and '{name}' is defined by the program",
+                                 hint="check it at one point with --at")
             _known_variable(name, "--grad", variables, ())
         seen = set()
         for name, _ in pairs:
