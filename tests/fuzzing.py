@@ -155,8 +155,11 @@ def check(args: list[str], stdin=None) -> int:
         raise Failure(f"a traceback was printed\n{where}\n{err[:4000]}")
     if "internal error" in err and not _vectors_pending(err):
         raise Failure(f"internal error\n{where}\n{_tail(err)}")
-    if code != 0 and not err.strip():
+    if code not in (0, 1) and not err.strip():
         raise Failure(f"exit {code} with nothing on stderr\n{where}")
+    if code == 1 and not (err.strip() or out.strip()):
+        # check's "an answer is wrong" is a verdict, printed on stdout
+        raise Failure(f"exit 1 with nothing on stdout or stderr\n{where}")
     if CONTROL.search(out) or CONTROL.search(err):
         raise Failure(f"a control character reached the output\n{where}\n"
                       f"stdout: {out[:500]!r}\nstderr: {err[:500]!r}")
@@ -164,7 +167,7 @@ def check(args: list[str], stdin=None) -> int:
     for m in GRAMMAR_SYMBOLS.finditer(err):
         if m.group(0) not in typed:  # the user's own text may be quoted back
             raise Failure(f"a grammar symbol reached a message\n{where}\n{err[:2000]}")
-    if code == 0:
+    if code == 0 or (code == 1 and out.strip()):
         try:
             parse_output(out, requested_format(args), args[0] if args else "")
         except Exception as e:  # noqa: BLE001 - any parse failure is the finding

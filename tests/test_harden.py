@@ -89,6 +89,20 @@ def test_exact_growth_limit():
         limits.check_exact_bits(limits.MAX_EXACT_BITS + 1, "2**1000001")
 
 
+def test_vector_size_limit_through_the_cli(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_ELEMENTS", 100)
+    ok = cli("eval", "sum(x*[[1],[2]]*[1,2,3])", "--at", "x=1", "-o", "plain")
+    assert ok.exit_code == 0 and ok.stdout.startswith("f\t18\n")
+    column = "[" + ",".join(f"[{i}]" for i in range(11)) + "]"
+    row = "[" + ",".join(str(i) for i in range(10)) + "]"
+    for expr in (f"sum({column}*{row}*x)", f"sum({column} @ [{row}] * x)",
+                 "sum([" + ",".join(["x"] * 101) + "])"):
+        result = cli("eval", expr, "--at", "x=1")
+        assert result.exit_code == 2, expr
+        assert "elements; the limit is 100" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
 def test_vector_size_limit():
     limits.check_elements(limits.MAX_ELEMENTS)
     with pytest.raises(LimitError, match=r"would have 10,000,001 elements; the limit is "
@@ -96,10 +110,29 @@ def test_vector_size_limit():
         limits.check_elements(limits.MAX_ELEMENTS + 1)
 
 
-def test_batch_row_limit():
-    limits.check_row(limits.MAX_ROW_CHARS, 1, "points.csv")
-    with pytest.raises(LimitError, match=r"points.csv: row 7 is 1,000,001 characters long"):
-        limits.check_row(limits.MAX_ROW_CHARS + 1, 7, "points.csv")
+def test_batch_row_limit(monkeypatch, tmp_path):
+    monkeypatch.setattr(limits, "MAX_ROW_CHARS", 100)
+    path = tmp_path / "points.csv"
+    path.write_text("x,y\n1,2\n" + "3," + "4" * 200 + "\n5,6\n")
+    result = cli("eval", "x*y", "--points", str(path), "-o", "csv")
+    assert result.exit_code == 2
+    assert f"--points: {path}: line 3 is longer than 100 characters" in result.stderr
+    path.write_text("x,y\n1,2\n" + "3," + "4" * 90 + "\n")
+    assert cli("eval", "x*y", "--points", str(path), "-o", "csv").exit_code == 0
+
+
+def test_long_csv_fields_and_deep_json_rows_are_read_or_refused_cleanly(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text('x\n"' + "1" * 200_000 + '"\n2\n')  # past csv's own field limit
+    result = cli("eval", "x**2", "--points", str(path), "-o", "csv")
+    assert result.exit_code in (0, 3) and "internal error" not in result.stderr
+    assert result.stdout.splitlines()[-1] == "2,4,4"
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"x": 1}\n' + "[" * 100_000 + "]" * 100_000 + '\n{"x": 3}\n')
+    result = cli("eval", "x**2", "--points", str(path), "-o", "csv")
+    assert result.exit_code == 2
+    assert "row 2: nested too deeply to be a point" in result.stderr
+    assert result.stdout.splitlines()[-1] == "3,9,6"
 
 
 def test_warning_limit(monkeypatch):

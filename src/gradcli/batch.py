@@ -59,7 +59,7 @@ from itertools import islice
 
 import numpy as np
 
-from . import ops
+from . import limits, ops
 from .api import check_wrt, inputs_of
 from .errors import DomainError, UsageError
 from .expr import Apply, Vector, postorder
@@ -271,6 +271,9 @@ class PointReader:
         except (OSError, AttributeError, io.UnsupportedOperation):
             self.total_bytes = None
         self._text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+        self._line_no = 0
+        # csv's own field limit (131,072) is below the row limit: lift it to match.
+        csv.field_size_limit(max(csv.field_size_limit(), limits.MAX_ROW_CHARS))
         self._next_row = 1
         self._pending = self._first_line()
         self.kind = "jsonl" if self._pending.lstrip().startswith("{") else "csv"
@@ -298,9 +301,20 @@ class PointReader:
         except (OSError, AttributeError, io.UnsupportedOperation):
             return 0
 
+    def _physical_lines(self):
+        """The file's lines, each read only up to the row limit (a huge line is refused)."""
+        while True:
+            line = self._text.readline(limits.MAX_ROW_CHARS + 1)
+            if not line:
+                return
+            self._line_no += 1
+            limits.check_row(len(line.rstrip("\r\n")), self._line_no,
+                             f"--points: {self.label}")
+            yield line
+
     def _first_line(self) -> str:
         try:
-            for line in self._text:
+            for line in self._physical_lines():
                 if line.strip():
                     return line
         except UnicodeDecodeError as exc:
@@ -312,7 +326,7 @@ class PointReader:
             yield self._pending
             self._pending = ""
         try:
-            yield from self._text
+            yield from self._physical_lines()
         except UnicodeDecodeError as exc:
             raise UsageError(f"--points: {self.label} is not UTF-8 text ({exc.reason})") from None
 
@@ -429,6 +443,9 @@ class PointReader:
             except json.JSONDecodeError as exc:
                 obj = None
                 reason = f"not valid JSON ({exc.msg} at column {exc.colno})"
+            except RecursionError:
+                obj = None
+                reason = "nested too deeply to be a point"
             else:
                 reason = "not a JSON object"
             if not isinstance(obj, dict):
@@ -472,9 +489,12 @@ def read_columns(source) -> dict:
     reader = read_points(source)
     parts = {name: [] for name in reader.names}
     try:
+        total = 0
         for chunk in reader:
             if chunk.problems:
                 raise UsageError(f"{reader.label}: {chunk.problems[0][1]}")
+            total += chunk.n * max(1, len(reader.names))
+            limits.check_elements(total, f"the data of {reader.label}")
             for name in reader.names:
                 parts[name].append(chunk.columns[name])
     finally:

@@ -119,9 +119,9 @@ def check_elements(count: int, what: str = "the result") -> None:
                          hint="use smaller vectors, or --points FILE for many points")
 
 
-def check_row(chars: int, row: int, where: str) -> None:
-    """Raise when one row of a data file is longer than MAX_ROW_CHARS."""
+def check_row(chars: int, line: int, where: str) -> None:
+    """Raise when one line of a data file is longer than MAX_ROW_CHARS (it is not read on)."""
     if chars > MAX_ROW_CHARS:
-        raise LimitError(f"{where}: row {row} is {_count(chars)} characters long; the limit "
-                         f"is {_count(MAX_ROW_CHARS)} per row",
+        raise LimitError(f"{where}: line {line} is longer than {_count(MAX_ROW_CHARS)} "
+                         "characters, the limit for one row",
                          hint="is the file really CSV or JSON Lines, one point per line?")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import ops
+from . import limits, ops
 from .engine import Value
 from .errors import LimitError, ShapeError, UsageError
 
@@ -60,19 +60,23 @@ def check_matmul(sx, sy) -> None:
         which = "only axis" if len(sy) == 1 else "second-to-last axis"
         raise ShapeError(f"@ cannot multiply shapes {sx} and {sy}: the last axis of the left "
                          f"({sx[-1]}) must equal the {which} of the right ({inner_right})")
+    stack = ()
     if len(sx) > 2 or len(sy) > 2:
         try:
-            np.broadcast_shapes(sx[:-2], sy[:-2])
+            stack = np.broadcast_shapes(sx[:-2], sy[:-2])
         except ValueError:
             raise ShapeError(f"@ cannot multiply shapes {sx} and {sy}: the stacking axes "
                              f"{sx[:-2]} and {sy[:-2]} do not broadcast") from None
+    rows = sx[-2] if len(sx) > 1 else 1
+    cols = sy[-1] if len(sy) > 1 else 1
+    limits.check_elements(_size(stack) * rows * cols, f"@ of shapes {sx} and {sy}")
 
 
 def check_broadcast(op: ops.Op, datas) -> None:
     """Element-wise operands must broadcast (NumPy's rule); else a ShapeError with every shape."""
     shapes = [np.shape(d) for d in datas]
     try:
-        np.broadcast_shapes(*shapes)
+        out = np.broadcast_shapes(*shapes)
     except ValueError:
         what = op.symbol if op.is_operator else op.extra.get("call_name", op.name)
         listed = " and ".join(str(tuple(s)) for s in shapes)
@@ -80,6 +84,16 @@ def check_broadcast(op: ops.Op, datas) -> None:
                          "back, sizes must be equal or 1",
                          hint="element-wise operations pair elements; for a matrix product "
                               "use @, for an inner product dot(a, b)") from None
+    what = op.symbol if op.is_operator else op.extra.get("call_name", op.name)
+    limits.check_elements(_size(out), f"{what} of shapes "
+                          + " and ".join(str(tuple(s)) for s in shapes))
+
+
+def _size(shape) -> int:
+    n = 1
+    for k in shape:
+        n *= int(k)
+    return n
 
 
 def matmul_vjp(g, x, y):
@@ -140,6 +154,7 @@ def make_vector(values, node=None) -> Value:
                 item_span = getattr(node.items[i], "span", None) or span
             raise ShapeError(_ragged_message(first, shape, i), span=item_span,
                              hint="every row of a matrix needs the same number of elements")
+    limits.check_elements(len(values) * _size(first), "this vector literal")
     data = np.stack([np.asarray(v.data, dtype=float) for v in values])
     requires = any(v.requires_grad for v in values)
     if not requires:
