@@ -129,6 +129,8 @@ def run(args: list[str], stdin=None):
 
 def requested_format(args: list[str]) -> str:
     fmt = "plain"  # CliRunner's stdout is not a terminal
+    if "--help" in args or "-h" in args:
+        return "help"
     for i, a in enumerate(args):
         if a in ("-o", "--format") and i + 1 < len(args):
             fmt = args[i + 1]

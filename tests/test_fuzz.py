@@ -83,7 +83,7 @@ def test_valid_expressions_with_every_flag(expr, data):
     at = data.draw(fuzzing.bindings_for(expr))
     for name in EXPRESSION_COMMANDS:
         command = fuzzing.commands()[name]
-        flags = data.draw(st.lists(st.sampled_from(fuzzing.flags_of(command) or ["--help"]),
+        flags = data.draw(st.lists(st.sampled_from(fuzzing.flags_of(command) + ["--help"]),
                                    max_size=2, unique=True))
         fmt = data.draw(st.sampled_from(_formats(name)))
         precision = data.draw(st.sampled_from([[], ["--precision", "3"],

@@ -426,3 +426,11 @@ def test_undecodable_and_escape_bytes_in_a_real_process(argv):
         assert proc.stderr.startswith(b"error: ")
     elif b"json" in argv:
         assert json.loads(proc.stdout)["value"] == 1.0
+
+
+@pytest.mark.parametrize("name", sorted(main.commands) + [None])
+def test_help_text_has_no_control_characters(name):
+    # click's \b marker only works as its own paragraph; elsewhere it prints a backspace.
+    result = cli(*([name] if name else []), "--help")
+    assert result.exit_code == 0
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", result.output), result.output

@@ -223,6 +223,7 @@ def eval_command(expr, file, at, wrt, show_all, gradcheck, seed, jacobian, point
       df/dw   28
       df/dx   42
       df/db   14
+
     \b
     Vectors, and a batch of points (one row each):
       $ gradcli eval "sum(x*w)" --at x=[1,2,3],w=[0.5,1,1.5]
@@ -427,6 +428,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
       df/dw   right   28      28
       df/dx   wrong   40      42      the correct value is 42
       d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
+
     \b
     At every row of a file (answers as constants or as columns value, grad_w, ...):
       $ gradcli check "(w*x+b)**2" --at b=1 --points answers.csv -o plain
