@@ -172,6 +172,10 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         totals[id(parent)] = parent.grad
         steps[-1][2].append((i, local, contribution, parent.grad, previous))
 
+    if out.requires_grad and getattr(out.data, "ndim", 0):
+        # A gradient needs a scalar result; the same error and ways out as eval.
+        from .vectors import nonscalar_error
+        raise nonscalar_error(out.data.shape)
     if out.requires_grad:
         out.backward(on_kink=on_kink, on_step=on_step)
     for message in kinks:
