@@ -257,7 +257,12 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
             panel.label(data.var, "x")
     if not color:
         fig.theme("colorless")
-    text = fig.build().string(colorless=not color)
+    # plotext prints its own notes, coloured, straight to stdout/stderr ("values too
+    # close together"); they would corrupt the output and carry escape codes.
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        text = fig.build().string(colorless=not color)
     fig.clear()
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
