@@ -103,6 +103,15 @@ def test_vector_size_limit_through_the_cli(monkeypatch):
         assert "Traceback" not in result.stderr
 
 
+def test_array_axes_limit():
+    ok = cli("eval", "sum(" + "[" * 32 + "x" + "]" * 32 + ")", "--at", "x=1", "-o", "plain")
+    assert ok.exit_code == 0 and ok.stdout.startswith("f\t1\n")
+    result = cli("eval", "[" * 70 + "x" + "]" * 70, "--at", "x=1")
+    assert result.exit_code == 2
+    assert "error: this literal nests vectors 33 deep; arrays have at most 32 axes" \
+        in result.stderr
+
+
 def test_vector_size_limit():
     limits.check_elements(limits.MAX_ELEMENTS)
     with pytest.raises(LimitError, match=r"would have 10,000,001 elements; the limit is "

@@ -154,6 +154,7 @@ def make_vector(values, node=None) -> Value:
                 item_span = getattr(node.items[i], "span", None) or span
             raise ShapeError(_ragged_message(first, shape, i), span=item_span,
                              hint="every row of a matrix needs the same number of elements")
+    limits.check_axes(len(first) + 1, span)
     limits.check_elements(len(values) * _size(first), "this vector literal")
     data = np.stack([np.asarray(v.data, dtype=float) for v in values])
     requires = any(v.requires_grad for v in values)
