@@ -169,7 +169,8 @@ def check(args: list[str], stdin=None) -> int:
     for m in GRAMMAR_SYMBOLS.finditer(err):
         if m.group(0) not in typed:  # the user's own text may be quoted back
             raise Failure(f"a grammar symbol reached a message\n{where}\n{err[:2000]}")
-    if code == 0 or (code == 1 and out.strip()):
+    empty_batch = "--points" in args and not out.strip()  # a file of no rows: no lines
+    if (code == 0 or (code == 1 and out.strip())) and not empty_batch:
         try:
             parse_output(out, requested_format(args), args[0] if args else "")
         except Exception as e:  # noqa: BLE001 - any parse failure is the finding

@@ -68,6 +68,22 @@ def test_arbitrary_argument_lists(argv):
         check([name, *argv])
 
 
+POINTS_ALPHABET = "xy,0123456789.-e\n\r\" {}:[]nainf\t\x00\x1b"
+
+
+@FAST
+@given(st.one_of(st.binary(max_size=80),
+                 st.text(alphabet=POINTS_ALPHABET, max_size=80).map(lambda t: ("x,y\n" + t).encode()),
+                 st.text(alphabet=POINTS_ALPHABET, max_size=80).map(lambda t: t.encode())),
+       st.sampled_from(["csv", "json", "plain", "table"]))
+def test_arbitrary_points_files(blob, fmt):
+    for args in (["eval", "x*y"], ["diff", "x*y", "--at", "x=1,y=1"],
+                 ["check", "x*y", "--value", "1"]):
+        if fmt not in fuzzing.formats_of(fuzzing.commands()[args[0]]):
+            continue
+        check(args + ["--points", "-", "-o", fmt], stdin=blob)
+
+
 # ---------------------------------------------------------------- (b) near-valid input
 
 @FAST

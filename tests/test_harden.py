@@ -380,6 +380,13 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("text", HOSTILE)
+def test_python_is_a_parse_error(text):
+    with pytest.raises((ParseError, UsageError, GradcliError)) as info:
+        parse(text)
+    assert info.value.exit_code == 2
+
+
+@pytest.mark.parametrize("text", HOSTILE)
 def test_python_is_not_the_language(text):
     result = cli("eval", text, "--at", "x=1")
     assert result.exit_code == 2
