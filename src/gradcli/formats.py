@@ -61,7 +61,7 @@ def dumps(obj) -> str:
     """One line of JSON, non-ASCII kept readable, invisible characters escaped."""
     text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
     if not text.isprintable():
-        # json leaves DEL, C1 controls and bidi overrides raw; escape them as \uXXXX.
+        # json leaves DEL, C1 controls and bidi overrides raw; escape them as \u0000-style escapes.
         text = "".join(ch if ch.isprintable() else json.dumps(ch)[1:-1] for ch in text)
     return text
 
