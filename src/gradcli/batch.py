@@ -166,7 +166,8 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
         out = graph.output
 
         def on_kink(node, kink, graph=graph, alive=alive):
-            kinks.append(_kink_message(graph, node, kink, numbers[alive]))
+            if len(kinks) < limits.MAX_WARNINGS:  # each message costs its sub-expression's size
+                kinks.append(_kink_message(graph, node, kink, numbers[alive]))
             on = np.zeros(n, dtype=bool)
             on[alive[_kink_hits(node, kink, alive.size)]] = True
             kinked.append((kink, on))
@@ -241,7 +242,7 @@ def _kink_message(graph, node, kink, numbers) -> str:
     message = kink.message.format(**names)
     expr = graph.exprs.get(id(node))
     if expr is not None:
-        message += f" (in {to_text(expr)})"
+        message += f" (in {limits.quote(to_text(expr))})"
     shown = ", ".join(str(r) for r in rows[:10])
     more = f" and {len(rows) - 10} more" if len(rows) > 10 else ""
     return f"{message}, at row{'s' if len(rows) > 1 else ''} {shown}{more}"

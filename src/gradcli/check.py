@@ -33,7 +33,7 @@ import math
 import zlib
 from dataclasses import dataclass, field
 
-from . import api
+from . import api, limits
 from .engine import local_derivative
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .expr import Program, size
@@ -857,6 +857,7 @@ def _kinks_by_input(graph) -> dict:
     leaves = {id(leaf): name for name, leaf in graph.inputs.items()}
     deps = {}
     found = {}
+    messages = 0
     for node in order:
         names = set()
         if id(node) in leaves:
@@ -875,6 +876,9 @@ def _kinks_by_input(graph) -> dict:
             except (ValueError, ZeroDivisionError, OverflowError, TypeError):
                 continue
             if B.any(hit):
+                messages += 1
+                if messages > limits.MAX_WARNINGS:
+                    continue  # a message costs the size of its sub-expression: bounded
                 message = api.kink_message(graph, node, kink)
                 for name in names:
                     if message not in found.setdefault(name, []):

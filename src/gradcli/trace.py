@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from . import ops
+from . import limits, ops
 from .api import check_wrt, inputs_of, kink_message
 from .engine import backend_for, numeric_d
 from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, postorder
@@ -161,7 +161,12 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
     steps = []
     totals = {}
 
+    skipped = [0]
+
     def on_kink(node, kink):
+        if len(kinks) >= limits.MAX_WARNINGS:
+            skipped[0] += 1  # counted only: a message costs the size of its sub-expression
+            return
         kinks.append(kink_message(graph, node, kink))
 
     def on_step(node, i, local, contribution):
@@ -181,6 +186,8 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
     for message in kinks:
         if message not in warnings:
             warnings.append(message)
+    if skipped[0]:
+        warnings.append(limits.more_warnings(skipped[0]))
 
     backward = []
     for node, upstream, edges in steps:
