@@ -176,7 +176,10 @@ def check(args: list[str], stdin=None) -> int:
         except Exception as e:  # noqa: BLE001 - any parse failure is the finding
             raise Failure(f"stdout is not valid {requested_format(args)}: {e}\n{where}\n"
                           f"{out[:2000]}") from None
-    if elapsed > SECONDS:
+    # A few seconds for a fuzzer-sized input, plus one per 10,000 characters of a
+    # blown-up one (every stage is linear, so big inputs may take proportionally longer).
+    size = sum(len(a) for a in args) + (len(stdin) if stdin is not None else 0)
+    if elapsed > SECONDS + size / 10_000:
         raise Failure(f"the run took {elapsed:.1f} s\n{where}")
     return code
 

@@ -167,6 +167,17 @@ def test_quoted_expressions_are_shortened_so_warnings_stay_small():
     assert len(limits.quote("x" * 10_000)) == limits.MAX_QUOTE + 3
 
 
+@pytest.mark.parametrize("command", ["trace", "check", "graph"])
+def test_every_command_bounds_its_warnings(command):
+    text = "max(1," * 2000 + "x" + ")" * 2000
+    extra = ["--value", "1"] if command == "check" else []
+    result = cli(command, text, "--at", "x=1", *extra, "-o", "json")
+    assert result.exit_code in (0, 1), result.stderr
+    lines = [x for x in result.stderr.splitlines() if x.startswith("warning:")]
+    assert len(lines) <= limits.MAX_WARNINGS + 1
+    assert len(result.stderr) < 100_000
+
+
 def test_a_domain_error_quotes_a_huge_sub_expression_briefly():
     text = "log(" + "+".join(["x"] * 5000) + " - 5001)"
     result = cli("eval", text, "--at", "x=1")
