@@ -184,8 +184,11 @@ def main():
 @click.option("--wrt", metavar="A,B", help="Only these partial derivatives.")
 @click.option("--all", "show_all", is_flag=True,
               help="Also the gradients of a program's intermediate names.")
+@click.option("--hessian", is_flag=True, help="Also the matrix of second partial derivatives.")
+@click.option("--exact", is_flag=True,
+              help="Exact rational arithmetic (prints fractions such as 3/4).")
 @output_options()
-def eval_command(expr, file, at, wrt, show_all, fmt, precision, debug):
+def eval_command(expr, file, at, wrt, show_all, hessian, exact, fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
 
     \b
@@ -195,12 +198,14 @@ def eval_command(expr, file, at, wrt, show_all, fmt, precision, debug):
       df/dw   28
       df/dx   42
       df/db   14
+      $ gradcli eval "x**3/3 + x*y" --at x=1/2,y=2 --exact --hessian -o plain
     """
     from . import api, formats
     text = read_source(expr, file)
-    bindings = api.parse_bindings(at)
+    bindings = api.parse_bindings(at, exact=exact)
     wrt_names = api.split_top_level(wrt) if wrt else None
-    result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all)
+    result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all, exact=exact,
+                          hessian=hessian)
     warn(result.warnings)
     fmt = output_format(fmt)
     if fmt == "json":

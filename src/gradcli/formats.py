@@ -70,6 +70,9 @@ def eval_record(result, precision=None) -> dict:
         "value": json_number(result.value, precision),
         "gradient": {k: json_number(v, precision) for k, v in result.gradient.items()},
     }
+    if getattr(result, "hessian", None) is not None:
+        record["hessian"] = {a: {b: json_number(v, precision) for b, v in row.items()}
+                             for a, row in result.hessian.items()}
     if result.warnings:
         record["warnings"] = list(result.warnings)
     return record
@@ -81,6 +84,9 @@ def eval_rows(result, precision=None) -> list[tuple[str, str]]:
     rows = [(f, number_text(result.value, precision))]
     for name, g in result.gradient.items():
         rows.append((f"d{f}/d{name}", number_text(g, precision)))
+    for a, row in (getattr(result, "hessian", None) or {}).items():
+        for b, v in row.items():
+            rows.append((f"d2{f}/d{a} d{b}", number_text(v, precision)))
     return rows
 
 

@@ -35,7 +35,24 @@ def eval_table(result, precision=None):
         parts.append(Text.assemble(("at      ", "dim"), (at, "")))
     parts.append(Text(""))
     parts.append(table)
+    if getattr(result, "hessian", None) is not None:
+        parts.append(Text(""))
+        parts.append(hessian_table(result, precision))
     return Group(*parts)
+
+
+def hessian_table(result, precision=None):
+    """The matrix of second partials, rows and columns labelled by variable."""
+    f = result.result_name
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    names = list(result.hessian)
+    table.add_column(Text(f"∂²{f}/∂a∂b"), style="cyan", no_wrap=True)
+    for b in names:
+        table.add_column(Text(b), justify="right")
+    for a in names:
+        row = result.hessian[a]
+        table.add_row(Text(a), *(Text(number_text(row[b], precision)) for b in names))
+    return table
 
 
 def functions_table(records):
@@ -57,4 +74,4 @@ def functions_table(records):
     return table
 
 
-__all__ = ["console", "eval_table", "functions_table", "escape"]
+__all__ = ["console", "eval_table", "hessian_table", "functions_table", "escape"]
