@@ -145,7 +145,8 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
             warnings.append(f"--at binds '{name}', which the expression does not use")
     wanted = check_wrt(wrt, variables)
     used = {k: v for k, v in bindings.items() if k in variables}
-    graph = lower(program, used, wrt=set(wanted), exact=exact)
+    # Exact mode keeps every node's Expr so that an inexact derivative can be named.
+    graph = lower(program, used, wrt=set(wanted), exact=exact, keep_exprs=exact)
     kinks = []
 
     def on_kink(node, kink):
