@@ -5,6 +5,8 @@ object; nothing here prints.
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import ops
@@ -129,6 +131,28 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     >>> evaluate("(w*x+b)**2", w=3, x=2, b=1).gradient
     {'w': 28.0, 'x': 42.0, 'b': 14.0}
     """
+    with _gc_paused():
+        return _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, kw)
+
+
+@contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while a graph is built.
+
+    A large expression allocates millions of small objects and no cycles; the
+    collector's repeated full scans made a 100,000-term sum several times
+    slower than linear. Reference counting still frees everything.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, kw) -> EvalResult:
     program = program or parse(text)
     bindings = dict(bindings or {})
     bindings.update(kw)

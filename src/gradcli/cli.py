@@ -61,15 +61,22 @@ def _expression_first(command, args):
             known.update(names)
             if not p.is_flag and not p.count:
                 takes_value.update(p.opts)
-    out, moved, skip = [], [], False
+    out, moved, skip, skip_next = [], [], False, False
     for i, arg in enumerate(args):
+        if skip_next:
+            skip_next = False
+            continue
         if skip:
             out.append(arg)
             skip = False
             continue
         if arg == "--":
-            out.extend(args[i:])
-            break
+            # Everything after `--` is an argument, as in every Unix tool; options
+            # may still follow the expression (`eval -- -x --at x=2`), so keep parsing.
+            if i + 1 < len(args):
+                moved.append(args[i + 1])
+                skip_next = True
+            continue
         if arg.startswith("-") and len(arg) > 1:
             head = arg.split("=", 1)[0]
             if head in known or arg[:2] in known:

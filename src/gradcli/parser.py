@@ -414,4 +414,8 @@ def _token_error(text: str, exc) -> ParseError:
         return ParseError(f"unexpected {what} after '{prev}': expected {expected}",
                           source=text, span=span,
                           hint=f"put an operand between '{prev}' and '{shown}'")
-    return ParseError(f"unexpected {what}: expected {expected}", source=text, span=span)
+    hint = None
+    if tok.type in _OPERATOR and (prev is None or prev.type == "_SEP"):
+        hint = f"put an operand before '{shown}', or remove it"
+    return ParseError(f"unexpected {what}: expected {expected}", source=text, span=span,
+                      hint=hint)

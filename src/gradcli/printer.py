@@ -57,6 +57,8 @@ def _needs_parens(parent: Apply, index: int, child: Expr, clarify: bool) -> bool
         if clarify and isinstance(child, Apply) and child.op == "pow":
             return True
         return cp < ops.POWER
+    if clarify and op.prec == ops.PRODUCT and isinstance(child, Apply) and child.op == "pow":
+        return True  # 2x^2 reads as 2*(x**2), 2^2x as (2**2)*x
     if index == 0:
         if clarify and op.prec == ops.PRODUCT and isinstance(child, Apply) and child.op == "div":
             return True
