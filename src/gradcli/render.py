@@ -6,6 +6,8 @@ prints literally.
 """
 from __future__ import annotations
 
+import os
+
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
@@ -16,7 +18,11 @@ from .formats import number_text
 
 def console(stderr: bool = False, width: int | None = None) -> Console:
     """A console that honours NO_COLOR and drops colour when not on a terminal."""
-    return Console(stderr=stderr, width=width, highlight=False, soft_wrap=False)
+    # NO_COLOR (https://no-color.org) means no escape codes at all, not only no colour:
+    # rich would still send bold and dim.
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(stderr=stderr, width=width, highlight=False, soft_wrap=False,
+                   **({"color_system": None} if plain else {}))
 
 
 def eval_table(result, precision=None):
