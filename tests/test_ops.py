@@ -72,7 +72,12 @@ def samples(op, n):
     return points[::step]
 
 
-CASES = [(name, n) for name, op in ops.TABLE.items() for n in arities(op)]
+def is_array_op(op):
+    return op.category == "vectors"
+
+
+CASES = [(name, n) for name, op in ops.TABLE.items() if not is_array_op(op)
+         for n in arities(op)]
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=[f"{a}/{n}" for a, n in CASES])
@@ -122,7 +127,8 @@ def test_printed_rule_gives_the_engine_number(name, n):
             assert symbolic == pytest.approx(numeric, rel=1e-12, abs=1e-15)
 
 
-CHECKS = [(name, k) for name, op in ops.TABLE.items() for k in range(len(op.domain))]
+CHECKS = [(name, k) for name, op in ops.TABLE.items() if not is_array_op(op)
+          for k in range(len(op.domain))]
 
 
 def _failing_point(op, check):
@@ -160,7 +166,8 @@ def _source(op, n):
     return f"{op.name}({', '.join(names)})"
 
 
-KINKS = [(name, k) for name, op in ops.TABLE.items() for k in range(len(op.kinks))]
+KINKS = [(name, k) for name, op in ops.TABLE.items() if not is_array_op(op)
+         for k in range(len(op.kinks))]
 
 
 @pytest.mark.parametrize("name,k", KINKS, ids=[f"{a}~{k}" for a, k in KINKS])
@@ -214,3 +221,70 @@ def test_domain_errors_name_the_subexpression(text, at, message):
         api.evaluate(text, at)
     assert message in info.value.message
     assert info.value.exit_code == 3
+
+
+# ---------------------------------------------------------------- array operations
+# Reductions, products and literals: the same finite differences, element by
+# element, on vectors and matrices; an output array is reduced with a fixed
+# upstream gradient (a vector-Jacobian product).
+
+def _arrays():
+    np = pytest.importorskip("numpy")
+    return np, [np.array([0.3, -1.2, 2.0]), np.array([1.1, 0.4, -0.7]),
+                np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]]),
+                np.array([[1.0, 2.0], [-0.5, 0.3], [0.7, -1.1]]), 0.8]
+
+
+def array_samples(op, n):
+    from gradcli.errors import GradcliError
+    np, candidates = _arrays()
+    points = []
+    for args in itertools.product(range(len(candidates)), repeat=n):
+        values = [candidates[i] for i in args]
+        try:
+            out = apply(op, *[Value(np.array(v, dtype=float) if np.ndim(v) else v)
+                              for v in values])
+        except (GradcliError, ValueError):
+            continue  # shapes that do not fit this operation
+        if np.all(np.isfinite(out.data)):
+            points.append(values)
+    return points
+
+
+ARRAY_CASES = [(name, n) for name, op in ops.TABLE.items() if is_array_op(op)
+               for n in arities(op)]
+
+
+@pytest.mark.parametrize("name,n", ARRAY_CASES, ids=[f"{a}/{n}" for a, n in ARRAY_CASES])
+def test_array_op_gradient_matches_central_differences(name, n):
+    np, _ = _arrays()
+    op = ops.TABLE[name]
+    points = array_samples(op, n)
+    assert len(points) >= 2, f"{name} with {n} arguments: no sample shapes fit"
+    for values in points[:6]:
+        values = [np.array(v, dtype=float) for v in values]
+        out_shape = np.shape(op.value(_np_backend(), *values))
+        seed = np.linspace(0.5, 1.5, int(np.prod(out_shape))).reshape(out_shape) \
+            if out_shape else 1.0
+
+        def f(vs):
+            return float(np.sum(seed * op.value(_np_backend(), *vs)))
+
+        leaves = [Value(v.copy() if v.ndim else float(v)) for v in values]
+        out = apply(op, *leaves)
+        out.backward(seed=seed if out_shape else None)
+        for i, leaf in enumerate(leaves):
+            grad = np.broadcast_to(np.asarray(leaf.grad, dtype=float), values[i].shape)
+            for idx in np.ndindex(values[i].shape):
+                up = [v.copy() for v in values]
+                down = [v.copy() for v in values]
+                up[i][idx] += 1e-6
+                down[i][idx] -= 1e-6
+                expected = (f(up) - f(down)) / 2e-6
+                assert grad[idx] == pytest.approx(expected, rel=1e-6, abs=1e-7), \
+                    (name, i, idx)
+
+
+def _np_backend():
+    from gradcli.backends import numpy_backend
+    return numpy_backend()

@@ -154,16 +154,20 @@ class Value:
                 contributions = op.vjp(backend_for(datas + [g]), g, node.data, *datas)
                 for p, c in zip(parents, contributions):
                     if p.requires_grad and c is not None:
-                        p.grad = p.grad + _fit(c, p.data)
+                        c = _fit(c, p.data)
+                        p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
                 continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
                     try:
-                        local = local_derivative(op, i, node.data, datas)
+                        d = local_derivative(op, i, node.data, datas)
                     except InexactError as exc:
                         exc.node, exc.wrt_index = node, i
                         raise
-                    p.grad = p.grad + _fit(g * local, p.data)
+                    # A local derivative of exactly 1 passes the gradient on untouched
+                    # (nothing is updated in place, so sharing the array is safe).
+                    c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
+                    p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
 
     def zero_grad(self) -> None:
         """Set .grad to zero on this node and every node it depends on."""
@@ -309,6 +313,9 @@ def apply(op: ops.Op, *args) -> Value:
 def _apply_other(B, op, datas):
     """Forward on arrays: domain failures raise with the mask of bad elements."""
     import numpy as np
+    if op.vjp is None and len(datas) > 1:
+        from .vectors import check_broadcast
+        check_broadcast(op, datas)
     with np.errstate(all="ignore"):
         for check in op.domain:
             if len(datas) > max(check.show):
@@ -316,9 +323,14 @@ def _apply_other(B, op, datas):
                 if not ok.all():
                     raise DomainError.at(op, datas, check, mask=~ok)
         out = op.value(B, *datas)
-        finite_in = np.ones(np.shape(out), dtype=bool)
-        for d in datas:
-            finite_in = finite_in & np.isfinite(d)
+        if np.isfinite(out).all():
+            return out  # the common case: nothing can have overflowed
+        if op.vjp is None:
+            finite_in = np.ones(np.shape(out), dtype=bool)
+            for d in datas:
+                finite_in = finite_in & np.isfinite(d)
+        else:  # a reduction: its result elements do not line up with its inputs'
+            finite_in = all(np.isfinite(d).all() for d in datas)
         bad = ~np.isfinite(out) & finite_in
     if np.any(bad):
         raise DomainError.overflow(op, datas, mask=bad)
