@@ -94,9 +94,11 @@ def eval_rows(result, precision=None) -> list[tuple[str, str]]:
     if getattr(result, "jacobian", None) is not None and not result.gradient:
         for name, j in result.jacobian.items():
             rows.append((f"d{f}/d{name}", number_text(j, precision)))
-    for a, row in (getattr(result, "hessian", None) or {}).items():
-        for b, v in row.items():
-            rows.append((f"d2{f}/d{a} d{b}", number_text(v, precision)))
+    # The Hessian is symmetric: its upper triangle, labelled as `diff --order 2` labels it.
+    names = list(getattr(result, "hessian", None) or {})
+    for i, a in enumerate(names):
+        for b in names[i:]:
+            rows.append((diff_label(f, (a, b)), number_text(result.hessian[a][b], precision)))
     return rows
 
 
