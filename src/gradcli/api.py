@@ -292,7 +292,8 @@ def hessian_of(graph: Graph, wanted: list, warnings: list) -> dict:
                             "undefined at this point: they are nan")
             continue
         for b, leaf in zip(wanted, leaves):
-            matrix[a][b] = leaf.grad if not _is_int_zero(leaf.grad) else zero
+            # `+ zero` also turns IEEE -0.0 (from terms like -x**2*sin(0)) into 0.
+            matrix[a][b] = leaf.grad + zero if not _is_int_zero(leaf.grad) else zero
     for leaf, g in zip(leaves, saved):
         leaf.grad = g
     return matrix
