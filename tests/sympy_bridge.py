@@ -8,6 +8,59 @@ import sympy as sp
 from gradcli.expr import Apply, Const, Name, Num, postorder
 
 
+class Cbrt(sp.Function):
+    """The real cube root, with its derivative 1/(3*cbrt(x)**2) (SymPy's real_root differentiates badly)."""
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_number:
+            v = x.evalf(40)
+            return sp.sign(v) * sp.Abs(v) ** sp.Rational(1, 3)
+        return None
+
+    def fdiff(self, argindex=1):
+        return 1 / (3 * Cbrt(self.args[0]) ** 2)
+
+
+class Step(sp.Function):
+    """1 for x > 0, else 0; derivative 0 (the convention of the op table)."""
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_number:
+            return sp.S.One if x.evalf(40) > 0 else sp.S.Zero
+        return None
+
+    def fdiff(self, argindex=1):
+        return sp.S.Zero
+
+
+class Sign(sp.Function):
+    """-1, 0 or 1; derivative 0."""
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_number:
+            return sp.sign(x.evalf(40))
+        return None
+
+    def fdiff(self, argindex=1):
+        return sp.S.Zero
+
+
+class AbsF(sp.Function):
+    """|x| with derivative Sign(x), so nested arguments differentiate cleanly."""
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_number:
+            return sp.Abs(x.evalf(40))
+        return None
+
+    def fdiff(self, argindex=1):
+        return Sign(self.args[0])
+
+
 def _log(x, b=None):
     return sp.log(x) if b is None else sp.log(x) / sp.log(b)
 
@@ -18,14 +71,13 @@ SYMPY = {
     "pow": lambda x, y: x ** y,
     "exp": sp.exp, "log": _log, "log2": lambda x: sp.log(x) / sp.log(2),
     "log10": lambda x: sp.log(x) / sp.log(10), "sqrt": sp.sqrt,
-    "cbrt": lambda x: sp.real_root(x, 3),
+    "cbrt": Cbrt,
     "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "sec": sp.sec, "csc": sp.csc, "cot": sp.cot,
     "asin": sp.asin, "acos": sp.acos, "atan": sp.atan, "atan2": sp.atan2,
     "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "asinh": sp.asinh, "acosh": sp.acosh,
     "atanh": sp.atanh, "sigmoid": lambda x: 1 / (1 + sp.exp(-x)),
-    "relu": lambda x: sp.Max(x, 0), "softplus": lambda x: sp.log(1 + sp.exp(x)),
-    "abs": sp.Abs, "max": sp.Max, "min": sp.Min, "sign": sp.sign,
-    "step": lambda x: sp.Heaviside(x, 0),
+    "relu": lambda x: x * Step(x), "softplus": lambda x: sp.log(1 + sp.exp(x)),
+    "abs": AbsF, "max": sp.Max, "min": sp.Min, "sign": Sign, "step": Step,
 }
 
 
