@@ -121,6 +121,15 @@ def main() -> None:
     length = statistics.median(r[3] / r[4] for r in rows)
     shorter = sum(r[3] <= r[4] for r in rows)
     print()
+    print("depth scaling, d/dx of sin(sin(...sin(x)...)): gradcli's printed size stays linear")
+    for depth in ((500, 1000, 2000) if quick else (1000, 2000, 4000, 8000)):
+        text = "sin(" * depth + "x" + ")" * depth
+        t = time.perf_counter()
+        out = differentiate_text(text, "x")
+        spent = time.perf_counter() - t
+        print(f"  depth {depth:5}: input {len(text):6} chars, derivative {len(out):7} chars "
+              f"({len(out) / len(text):.1f}x), {spent:.2f} s")
+    print()
     print(f"{len(rows)} expressions; median speed-up over SymPy: {speed:.1f}x "
           f"(target >= 5x); median printed length / SymPy's: {length:.2f} (target <= 1); "
           f"gradcli's output is shorter or equal on {shorter} of {len(rows)}")

@@ -117,6 +117,14 @@ def test_missing_column_and_double_binding():
     assert code == 2 and "both a column" in err
 
 
+def test_expression_without_columns_still_gives_one_row_per_point():
+    code, out, err = run("eval", "w**2", "--at", "w=3", "--points", "-", "-o", "csv",
+                         input="x\n1\n2\n")
+    assert code == 0
+    assert out == "f,df/dw\n9,6\n9,6\n"
+    assert "column 'x'" in err and "not used" in err
+
+
 def test_table_on_request():
     code, out, _ = run("eval", "x*y", "--at", "y=3", "--points", "-", "-o", "table",
                        input="x\n1\n2\n")

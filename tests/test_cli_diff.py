@@ -136,3 +136,45 @@ def test_subprocess_deep_composition_exit_zero():
     assert proc.returncode == 0, proc.stderr
     formula = json.loads(proc.stdout)["derivatives"]["x"]
     assert "Traceback" not in proc.stderr and len(formula) < 30 * len(text)
+
+
+def _readme_examples():
+    """(command, expected output) for each `$ gradcli diff` example in README's section."""
+    readme = os.path.join(os.path.dirname(SRC), "README.md")
+    text = open(readme, encoding="utf-8").read()
+    section = text.split("## `gradcli diff`", 1)[1].split("\n## ", 1)[0]
+    examples, current, indent = [], None, 0
+    for raw in section.split("\n"):
+        stripped = raw.lstrip(" ")
+        if stripped.startswith("$ gradcli diff"):
+            indent = len(raw) - len(stripped)
+            current = [stripped[2:], []]
+            examples.append(current)
+        elif stripped.startswith("```"):
+            current = None
+        elif current is not None:
+            current[1].append(raw[indent:])
+    return [(cmd, "\n".join(out) + "\n") for cmd, out in examples]
+
+
+@pytest.mark.parametrize("command,expected", _readme_examples())
+def test_readme_examples_are_real(command, expected, tmp_path, monkeypatch):
+    import shlex
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "neuron.txt").write_text("z = w*x + b\ny = sigmoid(z)\nloss = (y - t)**2\n")
+    args = shlex.split(command, comments=True)[1:]
+    if "-o" not in args:
+        args += ["-o", "table"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    if "table" in args:  # compare without trailing spaces
+        out = "\n".join(line.rstrip() for line in out.split("\n"))
+    assert out == expected
+
+
+def test_names_are_consistent_across_derivatives():
+    code, out, _ = run("sigmoid(w*x+b)", "--order", "2", "--wrt", "w,b", "-o", "json")
+    texts = json.loads(out)["derivatives"].values()
+    firsts = {t.split("\n")[0] for t in texts if "\n" in t}
+    assert len(firsts) <= 1

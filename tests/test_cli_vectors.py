@@ -12,8 +12,8 @@ from gradcli.cli import main
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
 
-def run(*args):
-    result = CliRunner().invoke(main, list(args))
+def run(*args, input=None):
+    result = CliRunner().invoke(main, list(args), input=input)
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -115,3 +115,32 @@ def test_subprocess_intro_example():
                          capture_output=True, text=True, env=env)
     assert out.returncode == 0
     assert out.stdout == "f\t7\ndf/dx\t[0.5, 1, 1.5]\ndf/dw\t[1, 2, 3]\n"
+
+
+def _readme_section():
+    readme = (Path(SRC).parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Vectors, matrices and batches"):]
+    return section[:section.index("\n## ", 5)]
+
+
+def test_readme_examples_are_real_output():
+    section = _readme_section()
+    for args in (["sum(x*w)", "--at", "x=[1,2,3],w=[0.5,1,1.5]", "-o", "plain"],
+                 ["x**2", "--at", "x=[1,2,3]", "--seed", "[1,0,2]", "-o", "plain"],
+                 ["A @ sin(x)", "--at", "A=[[1,2,0],[0,1,-1]],x=[0.1,0.5,1]", "--jacobian",
+                  "--wrt", "x", "-o", "json", "--precision", "6"]):
+        code, out, _ = run("eval", *args)
+        assert code == 0 and out in section, out
+    code, out, _ = run("eval", "mean((A @ v - t)**2)", "--at", "A=[[1,2],[3,4]],v=[0.5,-1],t=[1,0]",
+                       "-o", "table")
+    assert "\n".join(line.rstrip() for line in out.splitlines()) in section
+    for args in (["x*w", "--at", "x=[1,2,3],w=[0.5,1,1.5]"],
+                 ["sum(x + y)", "--at", "x=[1,2],y=[1,2,3]"],
+                 ["sum(log(x))", "--at", "x=[1,-2,3]"]):
+        code, _, err = run("eval", *args)
+        assert code in (2, 3) and err in section, err
+    code, out, err = run("eval", "log(x)*y", "--points", "-", "-o", "csv",
+                         input="x,y\n1,2\n2,abc\n-1,4\n3,0.5\n")
+    assert code == 2
+    for line in out.splitlines() + err.splitlines():
+        assert line in section, line

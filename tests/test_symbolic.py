@@ -11,7 +11,7 @@ from gradcli import differentiate, evaluate
 from gradcli.errors import DomainError, UsageError
 from gradcli.expr import Apply, Const, Name, Num
 from gradcli.lower import lower
-from gradcli.parser import parse, parse_expr
+from gradcli.parser import parse
 from gradcli.printer import to_text
 from gradcli.symbolic import differentiate_text
 from gradcli import ops
@@ -113,6 +113,26 @@ def test_printed_derivative_equals_engine_gradient(expr, point):
         except DomainError:
             pytest.fail(f"d/d{name} {text} = {formula} is undefined at {point}, "
                         f"the engine gives {grad}")
+        assert _close(got, grad), (text, name, formula, got, grad)
+
+
+@settings(max_examples=40, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(expressions(depth=3), expressions(depth=3), points)
+def test_program_derivative_equals_engine_gradient(a, b, point):
+    text = f"u = {to_text(a)}\nf = ({to_text(b)})*u + sin(u)"
+    try:
+        result = evaluate(text, point)
+    except DomainError:
+        return
+    for name, grad in result.gradient.items():
+        if not math.isfinite(grad):
+            continue
+        formula = differentiate_text(text, name)
+        try:
+            got = _value(formula, point)
+        except DomainError:
+            pytest.fail(f"{formula} is undefined at {point}, the engine gives {grad}")
         assert _close(got, grad), (text, name, formula, got, grad)
 
 
@@ -320,3 +340,25 @@ def test_long_sum_collects_like_terms():
     # sum of i*x**(i % 3): d/dx = sum over i = 2 (mod 3) of 2*i*x, plus sum over i = 1 (mod 3) of i
     text = " + ".join(f"{i}*x**{i % 3}" for i in range(1500))
     assert differentiate(text, "x") == "750500*x + 374750"
+
+
+def test_huge_folded_numbers_stay_doubles_or_fail_cleanly():
+    assert differentiate("2*(2*(2*(2*(2*x))))", "x") == "32"
+    big = differentiate("123456789012*(123456789012*(123456789012*x))", "x")
+    assert float(big) == pytest.approx(123456789012.0 ** 3)
+    text = "x"
+    for _ in range(1200):
+        text = f"-x - 2*({text})"
+    with pytest.raises(DomainError) as info:
+        differentiate(text, "x")
+    assert "too large for a double" in info.value.message
+
+
+@pytest.mark.parametrize("template", ["-x - 2*y*({})", "x*({})**2 - 1", "1/(1 + ({}))",
+                                      "log({}, x)", "x - 2*y*(3 - 2*({}))"])
+def test_deeply_nested_shapes_do_not_recurse(template):
+    text = "x"
+    for _ in range(1500):
+        text = template.format(text)
+    out = differentiate(text, "x")
+    assert 0 < len(out) < 20 * len(text)

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli import Value, evaluate
+from gradcli import Value, evaluate, ops
 from gradcli.errors import DomainError, LimitError, ShapeError
 from gradcli.lower import lower
 from gradcli.parser import parse
@@ -73,6 +73,54 @@ def test_value_api_is_pytorch_like():
     y.backward()
     assert y.data == 7.0
     assert w.grad.tolist() == [1.0, 2.0, 3.0] and x.grad.tolist() == [0.5, 1.0, 1.5]
+
+
+def test_value_matmul_operator():
+    A = Value([[1.0, 2.0], [3.0, 4.0]])
+    x = Value([1.0, -1.0])
+    y = (A @ x).sum()
+    y.backward()
+    assert y.data == -2.0
+    assert x.grad.tolist() == [4.0, 6.0] and A.grad.tolist() == [[1, -1], [1, -1]]
+
+
+_UNARY = sorted(name for name, op in ops.TABLE.items()
+                if op.arity == 1 and op.vjp is None and not op.is_operator)
+
+
+@pytest.mark.parametrize("name", _UNARY)
+def test_every_function_on_arrays_matches_the_scalar_engine(name):
+    """The op table's rules on NumPy arrays give each element what the float path gives."""
+    points = [-2.5, -0.6, 0.3, 0.7, 1.5, 2.5]
+    scalar = {}
+    for p in points:
+        try:
+            scalar[p] = evaluate(f"{name}(x)", x=p)
+        except DomainError:
+            pass
+    assert scalar, name
+    xs = list(scalar)
+    r = evaluate(f"sum({name}(x))", x=xs)
+    assert r.value == pytest.approx(sum(s.value for s in scalar.values()), rel=1e-14)
+    expected = [scalar[p].gradient["x"] for p in xs]
+    assert np.allclose(r.gradient["x"], expected, rtol=1e-14, atol=0), name
+
+
+def test_value_accepts_lists_and_leaves_accumulate():
+    x = Value([1, 2, 3])
+    y = (x * x).sum()
+    y.backward()
+    y.backward()
+    assert x.grad.tolist() == [4, 8, 12]  # twice 2x, as PyTorch accumulates
+    y.zero_grad()
+    assert x.grad == 0
+
+
+def test_array_backward_is_quiet_about_nan(recwarn):
+    r = evaluate("sum(x**y)", x=[-1, 2], y=[2, 2])
+    assert np.isnan(r.gradient["y"][0]) and r.gradient["y"][1] == pytest.approx(4 * np.log(2))
+    assert any("negative base -1" in w and "x[0] = -1" in w for w in r.warnings)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
 
 
 def test_gradients_have_the_shape_of_their_inputs():

@@ -219,7 +219,7 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
         if not _finite(g) and not kinks:
             warnings.append(f"the partial derivative with respect to {name} is "
                             f"{format_number(g) if isinstance(g, float) else 'not finite'}")
-    if intermediates:
+    if intermediates and (jac is None or scalar_out):
         for name, node in graph.intermediates.items():
             if node is not out:
                 gradient[name] = node.grad
@@ -322,13 +322,14 @@ def kink_message(graph: Graph, node, kink) -> str:
     """A kink convention in the user's terms: which function, where, what was used."""
     expr = graph.exprs.get(id(node))
     datas = [p.data for p in node._parents]
-    names = {"x": _show(datas[0])}
+    hit = _kink_mask(node, kink, datas)
+    shown = datas[:2] if hit is None else _first_hit(datas[:2], hit)
+    names = {"x": _show(shown[0])}
     if len(datas) > 1:
-        names["y"] = _show(datas[1])
+        names["y"] = _show(shown[1])
     message = kink.message.format(**names)
     if expr is None:
         return message
-    hit = _kink_mask(node, kink, datas)
     where = []
     for arg, data in zip(expr.args, datas):
         if not isinstance(arg, (Const,)) and not _is_literal(arg):
@@ -362,6 +363,20 @@ def _kink_mask(node, kink, datas):
         return kink.where(backend_for(datas), *datas)
     except (ValueError, ZeroDivisionError, OverflowError):
         return None
+
+
+def _first_hit(datas, hit):
+    """The arguments' values at the first element where an array kink holds."""
+    import numpy as np
+    try:
+        shape = np.broadcast_shapes(np.shape(hit), *(np.shape(d) for d in datas))
+        where = np.argwhere(np.broadcast_to(hit, shape))
+        if not len(where):
+            return datas
+        index = tuple(where[0])
+        return [float(np.broadcast_to(d, shape)[index]) for d in datas]
+    except ValueError:
+        return datas
 
 
 def _is_literal(arg) -> bool:
@@ -440,5 +455,11 @@ def descend(text: str, start: dict, **kw):
     return run(text, start, **kw)
 
 
+
+def trace(text, bindings=None, *, wrt=None, program=None):
+    """The forward and backward pass of `text` at a point, step by step (a trace.Trace)."""
+    from .trace import trace as build
+    return build(text, bindings, wrt=wrt, program=program)
+
 __all__ = ["EvalResult", "evaluate", "differentiate", "diff", "descend", "parse_bindings",
-           "split_top_level", "constant_value", "inputs_of", "check_wrt", "Name"]
+           "split_top_level", "constant_value", "inputs_of", "check_wrt", "Name", "trace"]

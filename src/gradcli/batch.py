@@ -112,10 +112,11 @@ def elementwise_check(program, bindings) -> None:
 
 
 def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
-                    first_row: int = 1, row_numbers=None) -> ArrayResult:
+                    first_row: int = 1, row_numbers=None, n=None) -> ArrayResult:
     """One pass through the graph with each input a vector of points (see the module doc).
 
-    `row_numbers` (an int array, one per point) overrides `first_row` in messages.
+    `row_numbers` (an int array, one per point) overrides `first_row` in messages;
+    `n` is the number of points when `columns` is empty.
     """
     if isinstance(program, str):
         program = parse(program)
@@ -123,7 +124,8 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     elementwise_check(program, bindings)
     variables = inputs_of(program)
     wanted = check_wrt(wrt, variables)
-    n = len(next(iter(columns.values()))) if columns else 1
+    if n is None:
+        n = len(next(iter(columns.values()))) if columns else 1
     data = {}
     for name in variables:
         if name in columns:
@@ -522,7 +524,7 @@ def _evaluate_valid(run, chunk, valid) -> ArrayResult:
     """Evaluate the readable rows of a chunk; unreadable ones stay nan."""
     if valid.all():
         return evaluate_arrays(run.program, chunk.columns, run.bindings, run.wanted,
-                               chunk.first_row)
+                               chunk.first_row, n=chunk.n)
     n = chunk.n
     value = np.full(n, np.nan)
     gradient = {name: np.full(n, np.nan) for name in run.wanted}
@@ -531,7 +533,8 @@ def _evaluate_valid(run, chunk, valid) -> ArrayResult:
     index = np.flatnonzero(valid)
     if index.size:
         sub = evaluate_arrays(run.program, {k: v[index] for k, v in chunk.columns.items()},
-                              run.bindings, run.wanted, row_numbers=chunk.first_row + index)
+                              run.bindings, run.wanted, row_numbers=chunk.first_row + index,
+                              n=index.size)
         value[index] = sub.value
         for name in run.wanted:
             gradient[name][index] = sub.gradient[name]

@@ -289,6 +289,103 @@ def functions_command(fmt, precision, debug):
         print_rich(render.functions_table(records))
 
 
+@main.command("trace", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.")
+@click.option("--wrt", metavar="A,B", help="Only these inputs get gradients.")
+@output_options(("table", "plain", "markdown", "latex", "json"))
+def trace_command(expr, file, at, wrt, fmt, precision, debug):
+    """Show the chain rule step by step: the forward pass, then the backward pass.
+
+    The forward table lists each node (inputs by their names, operations as
+    v1, v2, ..., a program's names as they are) with its value. The backward
+    table goes from the output back: each node's upstream gradient, the local
+    derivative of each input (the op table's rule, at the point, as a number),
+    the contribution upstream x local, and the input's running total where a
+    value is used more than once. -o markdown / -o latex export the ledger.
+
+    \b
+    Example:
+      $ gradcli trace "(w*x+b)**2" --at w=3,x=2,b=1 -o markdown
+    """
+    from . import api, ledger
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    t = api.trace(text, bindings, wrt=wrt_names)
+    warn(t.warnings)
+    fmt = output_format(fmt)
+    if fmt == "json":
+        from . import formats
+        emit(formats.dumps(ledger.record(t, precision)) + "\n")
+    elif fmt == "plain":
+        emit(ledger.plain(t, precision))
+    elif fmt == "markdown":
+        emit(ledger.markdown(t, precision))
+    elif fmt == "latex":
+        emit(ledger.latex(t, precision))
+    else:
+        from . import render
+        print_rich(render.trace_tables(t, precision))
+
+
+@main.command("graph", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.")
+@click.option("--wrt", metavar="A,B", help="Only these inputs get gradients.")
+@click.option("--output", "output", metavar="FILE",
+              help="Write the graph to FILE: .svg, .png or .pdf (drawn by Graphviz's dot), "
+                   ".dot/.gv, .mmd (Mermaid) or .json.")
+@output_options(("tree", "dot", "mermaid", "json"))
+def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
+    """Show the computation graph: each node's operation, value and gradient.
+
+    A tree on the terminal (the output at the root; a shared sub-graph is shown
+    once and then referred to by name), Graphviz DOT (-o dot), Mermaid
+    (-o mermaid) or JSON. --output g.svg draws it with Graphviz's dot program.
+
+    \b
+    Example:
+      $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1
+      $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1 --output graph.svg
+    """
+    from . import api, graphviz
+    kind = graphviz.output_kind(output) if output else None
+    if kind and fmt and fmt != kind and not (fmt == "dot" and kind in ("svg", "png", "pdf")):
+        raise UsageError(f"-o {fmt} and --output {output} ask for different formats",
+                         hint="--output picks the format from the file's extension; drop -o")
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    t = api.trace(text, bindings, wrt=wrt_names)
+    warn(t.warnings)
+    fmt = kind or fmt or "tree"
+    if fmt in ("svg", "png", "pdf"):
+        graphviz.render(graphviz.to_dot(t, precision), output, fmt)
+        return
+    if fmt == "dot":
+        body = graphviz.to_dot(t, precision)
+    elif fmt == "mermaid":
+        body = graphviz.to_mermaid(t, precision)
+    elif fmt == "json":
+        from . import formats
+        body = formats.dumps(graphviz.record(t, precision)) + "\n"
+    else:
+        from . import render
+        print_rich(render.graph_tree(t, precision))
+        return
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(body)
+        except OSError as exc:
+            raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+    else:
+        emit(body)
+
+
 @main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",

@@ -14,6 +14,7 @@ from .backends import MathBackend, numpy_backend
 from .errors import DomainError, InexactError
 
 _INF = math.inf
+_SCALARS = (float, int, Fraction)
 
 
 class _NumericD:
@@ -83,6 +84,9 @@ class Value:
                  _parents: tuple = (), _op: ops.Op | None = None):
         if type(data) is int or type(data) is bool:
             data = float(data)
+        elif type(data) is list or type(data) is tuple:
+            from .vectors import as_array
+            data = as_array(data, "the data of a Value")
         self.data = data
         self.grad = 0
         self._parents = _parents
@@ -113,34 +117,52 @@ class Value:
     def __rtruediv__(self, o): return apply(ops.TABLE["div"], o, self)
     def __pow__(self, o): return apply(ops.TABLE["pow"], self, o)
     def __rpow__(self, o): return apply(ops.TABLE["pow"], o, self)
+    def __matmul__(self, o): return apply(ops.TABLE["matmul"], self, o)
+    def __rmatmul__(self, o): return apply(ops.TABLE["matmul"], o, self)
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
-    def backward(self, seed=None, on_kink=None, create_graph: bool = False) -> None:
+    def backward(self, seed=None, on_kink=None, on_step=None,
+                 create_graph: bool = False) -> None:
         """Fill .grad of every node this one depends on, in reverse topological order.
 
         Leaves accumulate across calls (as in PyTorch); intermediate nodes are
         reset first, so a second call adds exactly one more gradient to the leaves.
         `on_kink(node, message)` is told of every convention used at a kink.
+        `on_step(node, i, local, contribution)` is told of every gradient added to
+        an input, just after it is added (local is None for a vjp rule): trace
+        reads this very pass instead of computing its own.
         With `create_graph=True` every gradient is itself a Value, built from the
         op table's derivative rules applied to Values, so it can be differentiated
         again (second derivatives, the Hessian), as in PyTorch.
         """
         order = topo_order(self)
+        arrays = False
         for node in order:
             if node._parents:
                 node.grad = 0
+            if not arrays and type(node.data) not in _SCALARS:
+                arrays = True
         if seed is None:
             seed = Fraction(1) if type(self.data) is Fraction else 1.0
-        if create_graph and not isinstance(seed, Value):
-            seed = Value(seed, requires_grad=False)
+        if create_graph:
+            if not isinstance(seed, Value):
+                seed = Value(seed, requires_grad=False)
+            self.grad = seed if self._parents or _is_zero(self.grad) else self.grad + seed
+            _backward_graph(order, on_kink)
+        elif arrays:
+            # Arrays: inf and nan in derivatives are answers (reported by the caller), not noise.
+            import numpy as np
+            with np.errstate(all="ignore"):
+                self._backward(order, seed, on_kink, on_step)
+        else:
+            self._backward(order, seed, on_kink, on_step)
+
+    def _backward(self, order, seed, on_kink, on_step=None) -> None:
         if self._parents:
             self.grad = seed
         else:
             self.grad = seed if _is_zero(self.grad) else self.grad + seed
-        if create_graph:
-            _backward_graph(order, on_kink)
-            return
         for node in reversed(order):
             op = node._op
             if op is None:
@@ -152,10 +174,12 @@ class Value:
                 _report_kinks(node, op, datas, on_kink)
             if op.vjp is not None:
                 contributions = op.vjp(backend_for(datas + [g]), g, node.data, *datas)
-                for p, c in zip(parents, contributions):
+                for i, (p, c) in enumerate(zip(parents, contributions)):
                     if p.requires_grad and c is not None:
                         c = _fit(c, p.data)
                         p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
+                        if on_step is not None:
+                            on_step(node, i, None, c)
                 continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
@@ -168,6 +192,8 @@ class Value:
                     # (nothing is updated in place, so sharing the array is safe).
                     c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
                     p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
+                    if on_step is not None:
+                        on_step(node, i, d, c)
 
     def zero_grad(self) -> None:
         """Set .grad to zero on this node and every node it depends on."""

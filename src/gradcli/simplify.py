@@ -9,7 +9,7 @@ plus (base, exponent) pairs; that gives constant folding, like terms
 product is flattened into its parent only while it has at most `CAP` parts,
 which keeps the work linear however long a chain of `+` or `*` gets.
 
-The pass runs bottom-up over the DAG with an explicit order (expr.postorder),
+The pass runs bottom-up over the DAG with an explicit stack,
 never by recursion.
 """
 from __future__ import annotations
@@ -19,19 +19,36 @@ from fractions import Fraction
 
 from . import ops
 from .backends import MathBackend
-from .expr import Apply, Const, Expr, Name, Num, Vector, postorder
+from .errors import DomainError
+from .expr import Apply, Const, Expr, Name, Num, Vector
 
 CAP = 8  # the most parts of a child sum/product that are merged into its parent
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
 
 
 def _clean(v):
-    """int for integral Fractions and floats, the number itself otherwise."""
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return int(v)
+    """int for integral Fractions and floats, the number itself otherwise.
+
+    Exact numbers too large to read back as anything but a double become doubles,
+    so folding never builds a huge integer.
+    """
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            v = v.numerator
+        elif not _small(v):
+            return _to_float(v)
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= _BIG:
+        return _to_float(v)
     if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 53:
         return int(v)
     return v
+
+
+def _to_float(v) -> float:
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
 
 
 def _finite(v) -> bool:
@@ -69,12 +86,19 @@ class Simplifier:
 
     def num(self, v) -> Expr:
         v = _clean(v)
+        if not _finite(v) or v != v:
+            raise DomainError("the derivative has a number too large for a double "
+                              "(about 1.8e308)", overflow=True)
         if isinstance(v, Fraction):
             # A rational prints as p/q, a division the views still read as one number.
             node = self.apply("div", self.intern(Num(v.numerator)), self.intern(Num(v.denominator)))
             self._prods[id(node)] = (v, [])
             return node
-        return self.intern(Num(v))
+        key = ("num", type(v), v)
+        got = self._built.get(key)
+        if got is None:
+            got = self._built[key] = self.intern(Num(v))
+        return got
 
     def apply(self, op: str, *args) -> Expr:
         key = ("apply", op, *map(id, args))  # the args are interned: their ids name them
@@ -116,7 +140,11 @@ class Simplifier:
         if isinstance(node, Num):
             return self.num(node.value)
         if isinstance(node, (Name, Const)):
-            return self.intern(type(node)(node.id))
+            key = (type(node).__name__, node.id)
+            got = self._built.get(key)
+            if got is None:
+                got = self._built[key] = self.intern(type(node)(node.id))
+            return got
         if isinstance(node, Vector):
             return self.intern(Vector(tuple(args)))
         op = node.op
@@ -132,16 +160,16 @@ class Simplifier:
         if op == "mul":
             c1, f1 = self.prod_view(args[0])
             c2, f2 = self.prod_view(args[1])
-            return self.product(_clean(c1 * c2) if _finite(c1 * c2) else None, f1 + f2,
-                                 fallback=(op, args))
+            c = _clean(c1 * c2)
+            return self.product(c if _finite(c) else None, f1 + f2, fallback=(op, args))
         if op == "div":
             c1, f1 = self.prod_view(args[0])
             c2, f2 = self.prod_view(args[1])
             if c2 == 0:
                 return self.apply("div", *args)
             inv = Fraction(1, c2) if isinstance(c2, int) else 1 / c2
-            c = c1 * inv
-            return self.product(_clean(c) if _finite(c) else None,
+            c = _clean(c1 * inv)
+            return self.product(c if _finite(c) else None,
                                 f1 + [(b, self.neg_exp(e)) for b, e in f2], fallback=(op, args))
         if op == "pow":
             return self._pow(*args)
@@ -203,8 +231,6 @@ class Simplifier:
     def sum(self, const, terms: list) -> Expr:
         """const + sum(coeff*term), like terms collected, signs normalised."""
         const = _clean(const)
-        if not _finite(const):
-            return self._unfolded_sum(const, terms)
         index, merged = {}, []
         expanded = []
         for c, t in terms:
@@ -258,12 +284,6 @@ class Simplifier:
             node = self._built[key] = self.product(_clean(c * coeff), factors)
         return node
 
-    def _unfolded_sum(self, const, terms):
-        node = self.num(const)
-        for c, t in terms:
-            node = self.apply("add", node, self.scaled(c, t))
-        return node
-
     def _build_sum(self, const, parts) -> Expr:
         # Big (unflattened) sums first so that the chain reads left to right without parentheses.
         parts.sort(key=lambda p: 0 if id(p[1]) in self._sums and p[0] > 0 else 1)
@@ -285,7 +305,7 @@ class Simplifier:
         return node
 
     def _common_factor(self, parts):
-        """Pull out factors (not bare names or numbers) shared by every term: a*f + b*f -> f*(a + b)."""
+        """Pull out a factor every term shares (not a bare name): a*f + b*f -> f*(a + b)."""
         views = [self.prod_view(t)[1] for _, t in parts]
         first = views[0]
         common = []

@@ -47,6 +47,10 @@ class DiffResult:
     derivatives: list = field(default_factory=list)
     result_name: str = "f"
     program: Program | None = None
+    read_as: str = ""
+    warnings: list = field(default_factory=list)
+    at: dict = field(default_factory=dict)
+    values: dict | None = None  # derivative key -> value at `at`, when a point was given
 
 
 def derivative(root: Expr, wrt: str) -> Expr:
@@ -60,10 +64,6 @@ def derivative(root: Expr, wrt: str) -> Expr:
             d[id(node)] = zero
         elif isinstance(node, Apply):
             op = ops.TABLE[node.op]
-            if op.vjp is not None:
-                raise UsageError(f"diff does not handle {node.op}(...) yet: "
-                                 "symbolic derivatives are for scalar expressions",
-                                 hint="use gradcli eval for the gradient at a point")
             total = zero
             for i, arg in enumerate(node.args):
                 da = d[id(arg)]
@@ -76,11 +76,21 @@ def derivative(root: Expr, wrt: str) -> Expr:
                 total = term if total is None else total + term
             d[id(node)] = total
         else:
-            raise UsageError("diff does not handle vectors and matrices: symbolic derivatives "
-                             "are for scalar expressions",
-                             hint="use gradcli eval for the gradient at a point")
+            raise UsageError("diff does not handle vectors and matrices")
     result = d[id(root)]
     return Num(0) if result is None else result
+
+
+def _check_scalar(root: Expr) -> None:
+    """diff works on scalar expressions: no vectors, matrices or reductions."""
+    for node in postorder(root):
+        op = ops.TABLE.get(node.op) if isinstance(node, Apply) else None
+        if isinstance(node, Vector) or (isinstance(node, Apply) and (op is None or op.vjp)):
+            what = ("vectors and matrices" if isinstance(node, Vector)
+                    else "the matrix product @" if node.op == "matmul" else f"{node.op}(...)")
+            raise UsageError(f"diff does not handle {what}: symbolic derivatives are for "
+                             "scalar expressions",
+                             hint="use gradcli eval for the gradient at a point")
 
 
 def inline(program: Program):
@@ -125,6 +135,7 @@ def differentiate_program(program: Program, wrt: list, order: int = 1,
     """
     check_order(order)
     root, env = inline(program)
+    _check_scalar(root)
     simp = Simplifier()
     names = list(env)
     simplified = simp.simplify([root] + [env[n] for n in names])
@@ -209,7 +220,7 @@ def to_program(root: Expr, namer: Namer) -> Program:
         rebuilt[id(node)] = expr
         if id(node) in names and node is not root:
             statements.append(Statement(names[id(node)], expr))
-    if id(root) in names and isinstance(root, Apply) and len(statements) < len(order):
+    if id(root) in names:
         statements.append(Statement(names[id(root)], rebuilt[id(root)]))
         statements.append(Statement(None, Name(names[id(root)])))
     else:
@@ -256,7 +267,8 @@ def differentiate_text(text: str, wrt, order: int = 1) -> str:
     else:
         seq = tuple(wrt)
     if not seq:
-        raise UsageError("differentiate needs a variable", hint='for example differentiate("x**2", "x")')
+        raise UsageError("differentiate needs a variable",
+                         hint='for example differentiate("x**2", "x")')
     check_order(len(seq))
     result = differentiate(text, sorted(set(seq), key=seq.index), len(seq), sequences=[seq])
     return result.derivatives[0].text
