@@ -19,8 +19,8 @@ def run(*args, input=None, env=None):
 
 
 def proc(*args, input=None, env=None):
-    full_env = dict(os.environ, PYTHONPATH=SRC, **(env or {}))
-    full_env.pop("NO_COLOR", None) if env is None or "NO_COLOR" not in env else None
+    full_env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    full_env.update(PYTHONPATH=SRC, **(env or {}))
     return subprocess.run([sys.executable, "-m", "gradcli", *args], input=input,
                           capture_output=True, text=True, env=full_env, timeout=60)
 
