@@ -102,7 +102,7 @@ def err(text):
     ("x +* y", "unexpected '*' after '+'", "put an operand between '+' and '*'"),
     ("x y", "two names side by side: 'x y'", "write x*y to multiply"),
     ("1 2", "'2' cannot follow '1' directly", "write 1*2 to multiply, or add the missing operator"),
-    ("x(y+1)", "'x' is not a function", "to multiply, write x*(…)"),
+    ("x(y+1)", "'x' is not a function", "to multiply, write x*(y+1)"),
     ("sinn(x)", "unknown function 'sinn'", "did you mean sin?"),
     ("sin(x, y)", "sin takes 1 argument, but 2 were given", "see `gradcli functions` for sin"),
     ("atan2(x)", "atan2 takes 2 arguments, but 1 was given", "see `gradcli functions` for atan2"),

@@ -174,7 +174,8 @@ def _get_parser():
                 span = _Span.join(name, close)
                 op = ops.lookup_function(str(name))
                 if op is None:
-                    raise _unknown_function(str(name), _Span.of(name), args)
+                    raise _unknown_function(str(name), _Span.of(name), args,
+                                            _source[c[1].end_pos:close.start_pos])
                 if not op.accepts(len(args)):
                     plural = "" if op.arity == 1 else "s"
                     raise ParseError(
@@ -245,12 +246,16 @@ def parse_expr(text: str):
     return program.result
 
 
-def _unknown_function(name, span, args):
+def _unknown_function(name, span, args, inner_text=""):
     close = nearest(name, ops.function_names())
     if close:
         return UnknownName(f"unknown function '{name}'", span=span,
                            hint=f"did you mean {close}?")
-    inner = "…" if args else ""
+    # x(y+1) -> suggest x*(y+1) with the user's own text, when it is short.
+    if len(args) != 1:
+        return UnknownName(f"'{name}' is not a function", span=span,
+                           hint="`gradcli functions` lists the functions")
+    inner = inner_text.strip() if len(inner_text.strip()) <= 40 else "…"
     return UnknownName(f"'{name}' is not a function", span=span,
                        hint=f"to multiply, write {name}*({inner}); "
                             "`gradcli functions` lists the functions")
