@@ -114,6 +114,7 @@ def err(text):
     ("x == 1", "'==' is not an operator here", "a statement is name = expression"),
     ("x \u2212 1", "'\u2212' is the Unicode minus sign (U+2212)", "type - instead"),
     ("2 \u00d7 x", "is the multiplication sign", "type * instead"),
+    ("x\u00a0+ 1", "is a non-breaking space (U+00A0)", "type a plain space instead"),
     ("x\x00", "unreadable character '\\x00' (U+0000)", "remove it"),
     ("x $ 1", "unexpected character '$'", "expressions use numbers"),
     ("", "the expression is empty", "try for example"),

@@ -19,6 +19,8 @@ _PREFIX = {"-": "neg", "+": "pos"}
 # Characters people paste that look like operators: what they are, what to type.
 LOOKALIKES = {
     "\u2212": ("the Unicode minus sign (U+2212)", "-"),
+    "\u00a0": ("a non-breaking space (U+00A0)", "a plain space"),
+    "\u2009": ("a thin space (U+2009)", "a plain space"),
     "\u2013": ("an en dash (U+2013)", "-"),
     "\u2014": ("an em dash (U+2014)", "-"),
     "\u00d7": ("the multiplication sign × (U+00D7)", "*"),
