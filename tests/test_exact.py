@@ -114,3 +114,11 @@ def test_kinks_keep_pytorch_numbers_exactly():
     r = api.evaluate("abs(x) + relu(x) + max(x, y)", x=0, y=0, exact=True)
     assert r.gradient == {"x": Fraction(1, 2), "y": Fraction(1, 2)}
     assert len(r.warnings) == 3
+
+
+def test_exact_with_check_and_seed():
+    out = run("eval", "x**2", "--at", "x=1/3", "--exact", "--check", "-o", "plain")
+    assert out.exit_code == 0
+    assert out.stdout.splitlines()[:3] == ["f\t1/9", "df/dx\t2/3", "fd df/dx\t0.6666666666666666"]
+    out = run("eval", "x**2", "--at", "x=1/3", "--exact", "--seed", "2/3", "-o", "plain")
+    assert out.stdout == "f\t1/9\ndf/dx\t4/9\n"

@@ -521,6 +521,11 @@ class FiniteDifference:
     note: str = ""
 
 
+def _as_double(v):
+    from fractions import Fraction
+    return float(v) if isinstance(v, Fraction) else v
+
+
 def finite_differences(result) -> dict:
     """{input: FiniteDifference} for the scalar inputs of an EvalResult (gradcheck).
 
@@ -530,12 +535,13 @@ def finite_differences(result) -> dict:
     """
     graph = result.graph
     program = graph.program
-    point = {k: v for k, v in result.at.items() if k in graph.inputs}
-    f0 = result.value
+    # Exact (--exact) results are checked in doubles, like any other.
+    point = {k: _as_double(v) for k, v in result.at.items() if k in graph.inputs}
+    f0 = _as_double(result.value)
     out = {}
     kinks = _kinks_by_input(graph)
     for name in result.inputs:
-        g = result.gradient.get(name)
+        g = _as_double(result.gradient.get(name))
         x = point.get(name)
         if not isinstance(x, float) or not isinstance(g, (int, float)):
             out[name] = FiniteDifference(name, g, None, None, True,

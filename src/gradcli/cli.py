@@ -241,7 +241,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
                              "come from stdin")
         _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision)
         return
-    seed_value = api.constant_value(seed, "--seed") if seed is not None else None
+    seed_value = api.constant_value(seed, "--seed", exact) if seed is not None else None
     result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
                           seed=seed_value, jacobian=jacobian, exact=exact, hessian=hessian)
     warn(result.warnings)

@@ -211,7 +211,10 @@ def seeded_backward(out: Value, seed, on_kink=None) -> None:
         raise ShapeError(f"--seed has {shape_text(s.shape)} but the result has "
                          f"{shape_text(shape_of(out.data))}; they must be the same, as in "
                          "PyTorch's backward(gradient=...)")
-    out.backward(seed=float(s) if s.ndim == 0 else s, on_kink=on_kink)
+    if s.ndim == 0:
+        # An exact seed (--exact) stays a Fraction so the gradients stay exact.
+        seed = seed if type(seed).__name__ == "Fraction" else float(s)
+    out.backward(seed=seed if s.ndim == 0 else s, on_kink=on_kink)
 
 
 def jacobian(out: Value, inputs: dict, on_kink=None) -> dict:
