@@ -98,3 +98,27 @@ def test_each_function_in_a_random_context(name, arity, data):
     inner = st.recursive(LEAVES, _extend, max_leaves=3)
     text = data.draw(_call(name, arity, inner))
     _compare(text, data.draw(AT))
+
+
+@settings(max_examples=150, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.recursive(LEAVES, _extend, max_leaves=5), AT)
+def test_random_hessians_agree_with_sympy(text, at):
+    """--hessian (the backward pass differentiated again) against SymPy's second derivatives."""
+    used = api.inputs_of(parse_expr_program(text))
+    at = {k: v for k, v in at.items() if k in used}
+    try:
+        result = api.evaluate(text, at, hessian=True)
+    except DomainError:
+        assume(False)
+    assume(not result.warnings)
+    entries = [v for row in result.hessian.values() for v in row.values()]
+    assume(all(math.isfinite(v) and abs(v) < 1e8 for v in entries))
+    symbols = {}
+    f = to_sympy(parse_expr(text), symbols)
+    point = {symbols[k]: sp.Float(v, 30) for k, v in at.items()}
+    for a, row in result.hessian.items():
+        for b, got in row.items():
+            exact = sp.diff(f, symbols[a], symbols[b]).subs(point)
+            assume(not exact.has(sp.zoo, sp.nan, sp.oo, -sp.oo))
+            assert got == pytest.approx(number(exact), rel=1e-9, abs=1e-9), (text, a, b)
