@@ -81,14 +81,16 @@ SYMPY = {
 }
 
 
-def to_sympy(expr, symbols):
-    """`symbols`: name -> sympy Symbol (real)."""
+def to_sympy(expr, symbols, exact=False):
+    """`symbols`: name -> sympy Symbol (real). `exact`: decimals become rationals (0.5 -> 1/2)."""
     done = {}
     for node in postorder(expr):
         if isinstance(node, Num):
             v = node.value
-            value = sp.Integer(v) if isinstance(v, int) else sp.Rational(str(v)) \
-                if not isinstance(v, float) else sp.Float(v, 30)
+            if isinstance(v, float):
+                value = sp.Rational(repr(v)) if exact else sp.Float(v, 30)
+            else:
+                value = sp.Integer(v) if isinstance(v, int) else sp.Rational(str(v))
         elif isinstance(node, Name):
             value = symbols.setdefault(node.id, sp.Symbol(node.id, real=True))
         elif isinstance(node, Const):

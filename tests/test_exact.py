@@ -122,3 +122,41 @@ def test_exact_with_check_and_seed():
     assert out.stdout.splitlines()[:3] == ["f\t1/9", "df/dx\t2/3", "fd df/dx\t0.6666666666666666"]
     out = run("eval", "x**2", "--at", "x=1/3", "--exact", "--seed", "2/3", "-o", "plain")
     assert out.stdout == "f\t1/9\ndf/dx\t4/9\n"
+
+
+def test_random_rational_expressions_are_exact():
+    """+ - * / and integer powers of fractions agree exactly with SymPy's rationals."""
+    import sympy as sp
+    from hypothesis import HealthCheck, assume, given, settings
+    from hypothesis import strategies as st
+    from sympy_bridge import to_sympy
+
+    from gradcli.parser import parse_expr
+
+    leaves = st.one_of(st.sampled_from(["x", "y"]), st.sampled_from(["2", "0.5", "3/7", "-1.25"]))
+
+    def extend(children):
+        return st.one_of(
+            st.tuples(children, st.sampled_from(["+", "-", "*", "/"]), children).map(
+                lambda t: f"({t[0]}) {t[1]} ({t[2]})"),
+            st.tuples(children, st.sampled_from(["2", "3", "-1", "-2", "0"])).map(
+                lambda t: f"({t[0]})**{t[1]}"))
+
+    @settings(max_examples=150, derandomize=True, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much])
+    @given(st.recursive(leaves, extend, max_leaves=6),
+           st.sampled_from([Fraction(1, 3), Fraction(-5, 4), Fraction(7)]),
+           st.sampled_from([Fraction(2, 9), Fraction(-1, 2)]))
+    def check(text, x, y):
+        try:
+            r = api.evaluate(text, {"x": x, "y": y}, exact=True)
+        except DomainError:
+            assume(False)
+        symbols = {}
+        f = to_sympy(parse_expr(text), symbols, exact=True)
+        point = {s: sp.Rational(x if n == "x" else y) for n, s in symbols.items()}
+        assert sp.Rational(r.value) == f.subs(point)
+        for name, g in r.gradient.items():
+            assert type(g) is Fraction and sp.Rational(g) == sp.diff(f, symbols[name]).subs(point)
+
+    check()
