@@ -24,7 +24,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from . import api
-from .engine import local_derivative
+from .engine import local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .expr import Program, size
 from .lower import lower
@@ -263,45 +263,53 @@ def _first_span(program: Program, name):
     return None
 
 
-def _magnitude(root) -> float:
-    """The largest |value| of any node under `root`: the scale of its rounding error."""
-    biggest, stack, seen = 0.0, [root], set()
+def _largest(values) -> float:
+    """The largest finite magnitude among `values` (0 if none)."""
+    biggest = 0.0
+    for m in values:
+        if biggest < m < math.inf:
+            biggest = m
+    return biggest
+
+
+def _all_nodes(root):
+    """Every node of the graph under `root` once, with an explicit stack."""
+    stack, seen = [root], set()
     while stack:
         node = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        try:
-            m = abs(float(node.data))
-        except (TypeError, ValueError):
-            m = 0.0
-        if m > biggest and m < math.inf:
-            biggest = m
+        yield node
         stack.extend(node._parents)
-    return biggest
+
+
+def _magnitude(root) -> float:
+    """The largest |value| of any node under `root`: the scale of its rounding error."""
+    def sizes():
+        for node in _all_nodes(root):
+            try:
+                yield abs(float(node.data))
+            except (TypeError, ValueError):
+                pass
+    return _largest(sizes())
 
 
 def _backward_magnitude(root) -> float:
     """The largest term added into any gradient by the last backward pass."""
-    biggest, stack, seen = 0.0, [root], set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if node._op is not None and node.requires_grad:
+    def terms():
+        for node in topo_order(root):
+            if node._op is None or not node.requires_grad or node._op.vjp is not None:
+                continue
             datas = [p.data for p in node._parents]
             for i, p in enumerate(node._parents):
-                if not p.requires_grad or node._op.vjp is not None:
+                if not p.requires_grad:
                     continue
                 try:
-                    term = abs(float(node.grad * local_derivative(node._op, i, node.data, datas)))
+                    yield abs(float(node.grad * local_derivative(node._op, i, node.data, datas)))
                 except (TypeError, ValueError, OverflowError, ZeroDivisionError):
                     continue
-                if biggest < term < math.inf:
-                    biggest = term
-        stack.extend(p for p in node._parents if p.requires_grad)
-    return biggest
+    return _largest(terms())
 
 
 def _true_derivative(program, point, name, strict=False):
@@ -612,7 +620,7 @@ def _value_at(program, point, name, x):
 
 def _kinks_by_input(graph) -> dict:
     """{input name: [kink messages]} for kinks at the point on a path from that input."""
-    from .engine import backend_for, topo_order
+    from .engine import backend_for
     order = topo_order(graph.output)  # parents first; only nodes that carry a gradient
     leaves = {id(leaf): name for name, leaf in graph.inputs.items()}
     deps = {}
