@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from . import api
 from .engine import local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
-from .expr import Program, size
+from .expr import Program, first_span, size
 from .lower import lower
 from .parser import parse
 from .printer import format_number, read_as
@@ -237,7 +237,7 @@ def parse_answer(formula: str, program: Program, variables, what: str) -> Progra
     for name in used:
         if name not in variables and name not in defined:
             listed = ", ".join(variables) if variables else "none"
-            span = _first_span(answer, name)
+            span = first_span(answer, name)
             raise UnknownName(f"the answer for {what} uses '{name}', which the question "
                               "does not have", source=formula, span=span,
                               hint=f"the question's variables are: {listed}")
@@ -250,17 +250,6 @@ def parse_answer(formula: str, program: Program, variables, what: str) -> Progra
         named = tuple(s for s in program.statements if s.name is not None)
         answer = Program(named + tuple(answer.statements), formula, answer.warnings)
     return answer
-
-
-def _first_span(program: Program, name):
-    for stmt in program.statements:
-        stack = [stmt.expr]
-        while stack:
-            node = stack.pop()
-            if getattr(node, "id", None) == name and type(node).__name__ == "Name":
-                return node.span
-            stack.extend(reversed(node.children()))
-    return None
 
 
 def _largest(values) -> float:

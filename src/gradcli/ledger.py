@@ -9,7 +9,7 @@ the ledgers (they appear inside the formulas); JSON keeps every node.
 """
 from __future__ import annotations
 
-from .expr import Apply, Num, Vector, postorder
+from .expr import Num, replace_leaves
 from .formats import json_number, number_text
 from .printer import latex_name, to_latex, to_text
 
@@ -38,17 +38,11 @@ def at_point(c, precision=None) -> str | None:
 
 def rounded(expr, precision):
     """`expr` with each float literal rounded to `precision` significant digits."""
-    done = {}
-    for node in postorder(expr):
+    def rounded_leaf(node):
         if isinstance(node, Num) and isinstance(node.value, float):
-            done[id(node)] = Num(float(f"{node.value:.{precision}g}"))
-        elif isinstance(node, Apply):
-            done[id(node)] = Apply(node.op, tuple(done[id(a)] for a in node.args))
-        elif isinstance(node, Vector):
-            done[id(node)] = Vector(tuple(done[id(a)] for a in node.items))
-        else:
-            done[id(node)] = node
-    return done[id(expr)]
+            return Num(float(f"{node.value:.{precision}g}"))
+        return node
+    return replace_leaves(expr, rounded_leaf)
 
 
 def local_parts(c, precision=None) -> list[str]:

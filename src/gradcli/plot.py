@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .api import constant_value, inputs_of, kink_text
 from .errors import DomainError, ShapeError, UsageError
+from .expr import first_span
 from .lower import missing_input
 from .parser import parse
 from .printer import read_as
@@ -105,7 +106,7 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     warnings = list(program.warnings)
     for name in variables:
         if name != var and name not in bindings:
-            raise missing_input(name, program, _span_of(program, name))
+            raise missing_input(name, program, first_span(program, name))
     for name, value in bindings.items():
         if name not in variables:
             warnings.append(f"--at binds '{name}', which the expression does not use")
@@ -171,14 +172,6 @@ def _check_pointwise(program, var):
                                  source=program.source, span=node.span,
                                  hint="plot the expression inside the reduction")
 
-
-def _span_of(program, name):
-    from .expr import Name, postorder
-    for stmt in program.statements:
-        for node in postorder(stmt.expr):
-            if isinstance(node, Name) and node.id == name:
-                return node.span
-    return None
 
 
 # ------------------------------------------------------------------ drawing

@@ -24,7 +24,7 @@ from fractions import Fraction
 from . import ops
 from .api import check_wrt, inputs_of, kink_message
 from .engine import backend_for, numeric_d
-from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, postorder
+from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .lower import lower
 from .parser import parse
 from .printer import read_as, to_text
@@ -328,17 +328,8 @@ def substitute(formula, values: dict, number=None):
     that 2*7 stays 2*7 instead of becoming 14.
     """
     number = number or value_node
-    done = {}
-    for node in postorder(formula):
-        if isinstance(node, Name) and node.id in values:
-            done[id(node)] = number(values[node.id])
-        elif isinstance(node, Apply):
-            done[id(node)] = Apply(node.op, tuple(done[id(a)] for a in node.args))
-        elif isinstance(node, Vector):
-            done[id(node)] = Vector(tuple(done[id(a)] for a in node.items))
-        else:
-            done[id(node)] = node
-    return done[id(formula)]
+    return replace_leaves(formula, lambda node: number(values[node.id])
+                          if isinstance(node, Name) and node.id in values else node)
 
 
 def value_node(value):
