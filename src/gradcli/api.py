@@ -107,6 +107,12 @@ def inputs_of(program: Program) -> list[str]:
     return names
 
 
+def unused_bindings(names, variables) -> list[str]:
+    """A warning for each name given with --at that the expression does not use."""
+    return [f"--at binds '{name}', which the expression does not use"
+            for name in names if name not in variables]
+
+
 def check_wrt(wrt, variables: list[str]) -> list[str]:
     """Validate `--wrt` names against the variables an expression has."""
     if not wrt:
@@ -148,9 +154,7 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
                          hint="--jacobian already holds every vector-Jacobian product")
     variables = inputs_of(program)
     warnings = list(program.warnings)
-    for name in bindings:
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
+    warnings.extend(unused_bindings(bindings, variables))
     wanted = check_wrt(wrt, variables)
     used = {k: v for k, v in bindings.items() if k in variables}
     graph = lower(program, used, wrt=set(wanted))

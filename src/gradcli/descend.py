@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 
 from . import ops
-from .api import check_wrt, inputs_of, kink_text
+from .api import check_wrt, inputs_of, kink_text, unused_bindings
 from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
 from .expr import first_span
 from .lower import lower, missing_input
@@ -151,9 +151,7 @@ def descend(text, start, wrt=None, lr=0.1, steps=100, data=None, tol=None, momen
                                  hint=f"add --at {name}=VALUE to train it, or a column "
                                       f"'{name}' to {where}")
             raise missing_input(name, program, first_span(program, name))
-    for name in start:
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
+    warnings.extend(unused_bindings(start, variables))
     if data is not None:
         for name in columns:
             if name not in variables:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .api import constant_value, inputs_of, kink_text
+from .api import constant_value, inputs_of, kink_text, unused_bindings
 from .errors import DomainError, ShapeError, UsageError
 from .expr import first_span
 from .lower import missing_input
@@ -107,10 +107,9 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     for name in variables:
         if name != var and name not in bindings:
             raise missing_input(name, program, first_span(program, name))
+    warnings.extend(unused_bindings(bindings, variables))
     for name, value in bindings.items():
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
-        elif getattr(value, "ndim", 0):
+        if name in variables and getattr(value, "ndim", 0):
             raise UsageError(f"--at {name}: plot needs a number for every input but {var}")
     _check_pointwise(program, var)
     if var not in variables:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ops
-from .api import check_wrt, inputs_of, kink_message
+from .api import check_wrt, inputs_of, kink_message, unused_bindings
 from .engine import backend_for, numeric_d
 from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .lower import lower
@@ -124,9 +124,7 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                 for k, v in (bindings or {}).items()}
     variables = inputs_of(program)
     warnings = list(program.warnings)
-    for name in bindings:
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
+    warnings.extend(unused_bindings(bindings, variables))
     wanted = check_wrt(wrt, variables)
     used = {k: v for k, v in bindings.items() if k in variables}
     graph = lower(program, used, wrt=set(wanted), keep_exprs=True)
