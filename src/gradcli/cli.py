@@ -490,6 +490,8 @@ def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
     else:
         from . import render
         print_rich(render.diff_table(result, precision))
+
+
 @main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
