@@ -133,15 +133,6 @@ def read_as(program: Program) -> str:
     return "; ".join(parts)
 
 
-def program_text(program: Program) -> str:
-    """A program as lines `name = expr`, the result last."""
-    lines = []
-    for stmt in program.statements:
-        text = to_text(stmt.expr)
-        lines.append(f"{stmt.name} = {text}" if stmt.name is not None else text)
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------- LaTeX
 
 _GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",

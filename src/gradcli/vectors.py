@@ -33,10 +33,6 @@ def shape_of(data) -> tuple:
     return tuple(np.shape(data))
 
 
-def is_scalar(data) -> bool:
-    return np.ndim(data) == 0
-
-
 # ---------------------------------------------------------------- shape checks
 
 def check_dot(sx, sy) -> None:
