@@ -19,6 +19,7 @@ v1, v2, ... for the other operations, in the order they are computed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 
 from . import ops
@@ -49,13 +50,17 @@ class Node:
     kind: str
     op: str | None
     inputs: list
-    formula: str | None
-    expression: str
+    expression: str  # the node's source text, cut to its top levels
     value: object
     grad: object = None
     is_output: bool = False
-    formula_expr: object = field(default=None, repr=False)  # the same, as an Expr (for LaTeX)
+    formula_expr: object = field(default=None, repr=False)  # the operation over the inputs
     expression_expr: object = field(default=None, repr=False)
+
+    @cached_property
+    def formula(self) -> str | None:
+        """The operation over the inputs' names (`v1 + b`); None for a leaf."""
+        return None if self.formula_expr is None else to_text(self.formula_expr)
 
 
 @dataclass
@@ -63,15 +68,21 @@ class Contribution:
     """The gradient one node passes to one of its inputs, and the total it makes."""
 
     input: str
-    formula: str | None
-    substituted: str | None
     local: object
     contribution: object
     total: object
     previous: object = None  # the input's total before this contribution, if it had one
     convention: bool = False  # the engine used a convention here, not the rule's value
-    formula_expr: object = field(default=None, repr=False)  # the same two, as Exprs
-    substituted_expr: object = field(default=None, repr=False)
+    formula_expr: object = None  # the op table's rule over the nodes' names
+    substituted_expr: object = None  # the same rule at the point (None where not shown)
+
+    @cached_property
+    def formula(self) -> str | None:
+        return None if self.formula_expr is None else to_text(self.formula_expr)
+
+    @cached_property
+    def substituted(self) -> str | None:
+        return None if self.substituted_expr is None else to_text(self.substituted_expr)
 
     @property
     def accumulated(self) -> bool:
@@ -149,7 +160,6 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         node = Node(index=index, name=names[id(v)], kind=kind,
                     op=None if v._op is None else v._op.name,
                     inputs=[names[id(p)] for p in v._parents],
-                    formula=None if formula is None else to_text(formula),
                     expression=_cut(to_text(short)), value=v.data, is_output=v is out,
                     formula_expr=formula, expression_expr=short)
         forward.append(node)
@@ -190,8 +200,6 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                 substituted = None
             step.contributions.append(Contribution(
                 input=names[id(node._parents[i])],
-                formula=None if formula is None else to_text(formula),
-                substituted=None if substituted is None else to_text(substituted),
                 local=local, contribution=contribution, total=total, previous=previous,
                 convention=convention, formula_expr=formula, substituted_expr=substituted))
         backward.append(step)
