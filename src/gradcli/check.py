@@ -158,7 +158,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
         raise UsageError("--rtol and --atol must be zero or positive")
     program = program or parse(text)
     variables = api.inputs_of(program)
-    pairs = list(derivatives.items()) if isinstance(derivatives, dict) else list(derivatives or ())
+    pairs = _pairs(derivatives)
     grad = dict(grad or {})
     if value is None and not grad and not pairs:
         raise UsageError("nothing to check: give --value, --grad or --derivative",
@@ -168,13 +168,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     intermediates = [n for n in program.defined if n != last]
     for name in grad:
         _known_variable(name, "--grad", variables, intermediates)
-    seen = set()
-    for name, _ in pairs:
-        _known_variable(name, "--wrt", variables, ())
-        if name in seen:
-            raise UsageError(f"two answers for the derivative with respect to '{name}'",
-                             hint="give one --derivative per variable")
-        seen.add(name)
+    _check_pairs(pairs, variables)
 
     # Every answer is read before any computing: bad input (exit 2) comes first.
     f = program.statements[-1].name or "f"
@@ -218,6 +212,22 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
                    rtol=rtol, atol=atol, result_name=f,
                    warnings=list(result.warnings) if result else list(program.warnings))
+
+
+def _pairs(derivatives) -> list:
+    """(variable, formula) pairs from a list of pairs or a dict."""
+    return list(derivatives.items()) if isinstance(derivatives, dict) else list(derivatives or ())
+
+
+def _check_pairs(pairs, variables) -> None:
+    """Each --wrt names a variable of the expression, and no variable twice."""
+    seen = set()
+    for name, _ in pairs:
+        _known_variable(name, "--wrt", variables, ())
+        if name in seen:
+            raise UsageError(f"two answers for the derivative with respect to '{name}'",
+                             hint="give one --derivative per variable")
+        seen.add(name)
 
 
 def _shown(answer) -> str:
@@ -603,8 +613,7 @@ class PointsCheck:
         variables = api.inputs_of(program)
         f = program.statements[-1].name or "f"
         self.result_name = f
-        pairs = list(derivatives.items()) if isinstance(derivatives, dict) \
-            else list(derivatives or ())
+        pairs = _pairs(derivatives)
         grad = dict(grad or {})
         for name in grad:
             if name in program.defined:
@@ -612,13 +621,7 @@ class PointsCheck:
                                  f"inputs are checked, and '{name}' is defined by the program",
                                  hint="check it at one point with --at")
             _known_variable(name, "--grad", variables, ())
-        seen = set()
-        for name, _ in pairs:
-            _known_variable(name, "--wrt", variables, ())
-            if name in seen:
-                raise UsageError(f"two answers for the derivative with respect to '{name}'",
-                                 hint="give one --derivative per variable")
-            seen.add(name)
+        _check_pairs(pairs, variables)
         answers = []
         if value is not None:
             answers.append(PointAnswer("value", f, _shown(value),
