@@ -32,8 +32,11 @@ class EvalResult:
     jacobian: dict | None = None  # name -> d result / d name, shape result.shape + name.shape
 
 
-def split_top_level(text: str, sep: str = ",") -> list[str]:
-    """Split at `sep` outside brackets and parentheses: 'x=[1,2],y=3' -> ['x=[1,2]', 'y=3']."""
+def split_top_level(text: str, sep: str = ",", keep_empty: bool = False) -> list[str]:
+    """Split at `sep` outside brackets and parentheses: 'x=[1,2],y=3' -> ['x=[1,2]', 'y=3'].
+
+    The parts are stripped; empty ones are dropped unless `keep_empty`.
+    """
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch in "([":
@@ -44,7 +47,8 @@ def split_top_level(text: str, sep: str = ",") -> list[str]:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])
-    return [p for p in (p.strip() for p in parts) if p]
+    parts = [p.strip() for p in parts]
+    return parts if keep_empty else [p for p in parts if p]
 
 
 def constant_value(text: str, what: str):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .api import constant_value, inputs_of, kink_text, unused_bindings
+from .api import constant_value, inputs_of, kink_text, split_top_level, unused_bindings
 from .errors import DomainError, ShapeError, UsageError
 from .expr import first_span
 from .lower import missing_input
@@ -54,22 +54,12 @@ def parse_over(text: str):
         raise UsageError(f"--over expects NAME=A:B, got '{text}'", hint="for example --over x=-3:3")
     if not name.isidentifier():
         raise UsageError(f"--over: '{name}' is not a valid name")
-    depth, cut = 0, -1
-    for i, ch in enumerate(rest):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == ":" and depth == 0:
-            if cut >= 0:
-                cut = -2
-                break
-            cut = i
-    if cut < 0 or not rest[:cut].strip() or not rest[cut + 1:].strip():
+    bounds = split_top_level(rest, ":", keep_empty=True)
+    if len(bounds) != 2 or not all(bounds):
         raise UsageError(f"--over {name}= expects a range A:B, got '{rest}'",
                          hint=f"for example --over {name}=-pi:pi")
-    lo = _bound(rest[:cut], f"--over {name} (start)")
-    hi = _bound(rest[cut + 1:], f"--over {name} (end)")
+    lo = _bound(bounds[0], f"--over {name} (start)")
+    hi = _bound(bounds[1], f"--over {name} (end)")
     if not lo < hi:
         raise UsageError(f"--over {name}: the range must go from a smaller to a larger number, "
                          f"got {_fmt(lo)}:{_fmt(hi)}")
