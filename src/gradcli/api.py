@@ -117,6 +117,15 @@ def unused_bindings(names, variables) -> list[str]:
             for name in names if name not in variables]
 
 
+def prepare(program: Program, bindings: dict, wrt):
+    """(inputs, warnings, the inputs to differentiate, the bindings used) for a run."""
+    variables = inputs_of(program)
+    warnings = list(program.warnings) + unused_bindings(bindings, variables)
+    wanted = check_wrt(wrt, variables)
+    used = {k: v for k, v in bindings.items() if k in variables}
+    return variables, warnings, wanted, used
+
+
 def check_wrt(wrt, variables: list[str]) -> list[str]:
     """Validate `--wrt` names against the variables an expression has."""
     if not wrt:
@@ -156,11 +165,7 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     if seed is not None and jacobian:
         raise UsageError("--seed and --jacobian cannot be combined",
                          hint="--jacobian already holds every vector-Jacobian product")
-    variables = inputs_of(program)
-    warnings = list(program.warnings)
-    warnings.extend(unused_bindings(bindings, variables))
-    wanted = check_wrt(wrt, variables)
-    used = {k: v for k, v in bindings.items() if k in variables}
+    variables, warnings, wanted, used = prepare(program, bindings, wrt)
     graph = lower(program, used, wrt=set(wanted))
     kinks = []
 

@@ -40,6 +40,7 @@ from .expr import Program, first_span, size
 from .lower import lower
 from .parser import parse
 from .printer import format_number, read_as
+from .trace import graph_nodes
 
 RTOL = 1e-6
 ATOL = 1e-9
@@ -288,22 +289,10 @@ def _largest(values) -> float:
     return biggest
 
 
-def _all_nodes(root):
-    """Every node of the graph under `root` once, with an explicit stack."""
-    stack, seen = [root], set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        yield node
-        stack.extend(node._parents)
-
-
 def _magnitude(root) -> float:
     """The largest |value| of any node under `root`: the scale of its rounding error."""
     def sizes():
-        for node in _all_nodes(root):
+        for node in graph_nodes(root):
             try:
                 yield abs(float(node.data))
             except (TypeError, ValueError):

@@ -23,7 +23,7 @@ from functools import cached_property
 from fractions import Fraction
 
 from . import ops
-from .api import check_wrt, inputs_of, kink_message, unused_bindings
+from .api import kink_message, prepare
 from .engine import backend_for, numeric_d
 from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .lower import lower
@@ -133,16 +133,12 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
     program = program or parse(text)
     bindings = {k: (float(v) if isinstance(v, int) and not isinstance(v, bool) else v)
                 for k, v in (bindings or {}).items()}
-    variables = inputs_of(program)
-    warnings = list(program.warnings)
-    warnings.extend(unused_bindings(bindings, variables))
-    wanted = check_wrt(wrt, variables)
-    used = {k: v for k, v in bindings.items() if k in variables}
+    variables, warnings, wanted, used = prepare(program, bindings, wrt)
     graph = lower(program, used, wrt=set(wanted), keep_exprs=True)
     out = graph.output
     result_name = program.statements[-1].name or "f"
 
-    order = _all_nodes(out, [graph.inputs[n] for n in variables if n in graph.inputs])
+    order = graph_nodes(out, [graph.inputs[n] for n in variables if n in graph.inputs])
     names = _names(order, out, result_name, set(variables) | set(graph.intermediates))
     exprs = graph.exprs
 
@@ -214,8 +210,9 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                  gradient=gradient, warnings=warnings)
 
 
-def _all_nodes(out, inputs: list) -> list:
-    """Every node, inputs first, then children after their parents (left to right)."""
+def graph_nodes(out, inputs=()) -> list:
+    """Every node under `out` once: `inputs` first, then children after their parents
+    (left to right), with an explicit stack."""
     order = list(inputs)
     seen = {id(v) for v in inputs}
     stack = [(out, False)]
