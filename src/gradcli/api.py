@@ -35,8 +35,11 @@ class EvalResult:
     jacobian: dict | None = None  # name -> d result / d name, shape result.shape + name.shape
 
 
-def split_top_level(text: str, sep: str = ",") -> list[str]:
-    """Split at `sep` outside brackets and parentheses: 'x=[1,2],y=3' -> ['x=[1,2]', 'y=3']."""
+def split_top_level(text: str, sep: str = ",", keep_empty: bool = False) -> list[str]:
+    """Split at `sep` outside brackets and parentheses: 'x=[1,2],y=3' -> ['x=[1,2]', 'y=3'].
+
+    The parts are stripped; empty ones are dropped unless `keep_empty`.
+    """
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch in "([":
@@ -47,7 +50,8 @@ def split_top_level(text: str, sep: str = ",") -> list[str]:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])
-    return [p for p in (p.strip() for p in parts) if p]
+    parts = [p.strip() for p in parts]
+    return parts if keep_empty else [p for p in parts if p]
 
 
 def constant_value(text: str, what: str, exact: bool = False):
@@ -108,6 +112,21 @@ def inputs_of(program: Program) -> list[str]:
         if stmt.name is not None:
             defined.add(stmt.name)
     return names
+
+
+def unused_bindings(names, variables) -> list[str]:
+    """A warning for each name given with --at that the expression does not use."""
+    return [f"--at binds '{name}', which the expression does not use"
+            for name in names if name not in variables]
+
+
+def prepare(program: Program, bindings: dict, wrt):
+    """(inputs, warnings, the inputs to differentiate, the bindings used) for a run."""
+    variables = inputs_of(program)
+    warnings = list(program.warnings) + unused_bindings(bindings, variables)
+    wanted = check_wrt(wrt, variables)
+    used = {k: v for k, v in bindings.items() if k in variables}
+    return variables, warnings, wanted, used
 
 
 def check_wrt(wrt, variables: list[str]) -> list[str]:
@@ -176,13 +195,7 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     if seed is not None and jacobian:
         raise UsageError("--seed and --jacobian cannot be combined",
                          hint="--jacobian already holds every vector-Jacobian product")
-    variables = inputs_of(program)
-    warnings = list(program.warnings)
-    for name in bindings:
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
-    wanted = check_wrt(wrt, variables)
-    used = {k: v for k, v in bindings.items() if k in variables}
+    variables, warnings, wanted, used = prepare(program, bindings, wrt)
     # Exact mode keeps every node's Expr so that an inexact derivative can be named.
     graph = lower(program, used, wrt=set(wanted), exact=exact, keep_exprs=exact)
     kinks = []

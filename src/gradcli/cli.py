@@ -274,7 +274,9 @@ def functions_command(fmt, precision, debug):
 
     \b
     Example:
-      gradcli functions -o plain | grep sigmoid
+      $ gradcli functions -o plain | grep sigmoid
+      sigmoid(x)      1       d/dx = sigmoid(x)*(1 - sigmoid(x))      all reals
+      softplus(x)     1       d/dx = sigmoid(x)       all reals
     """
     from . import formats
     records = formats.functions_records()
@@ -307,6 +309,17 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
 
     \b
     Example:
+      $ gradcli trace "x*x + x" --at x=3 -o plain
+      read as x*x + x
+      forward x       input   3
+      forward v1      x*x     9
+      forward f       v1 + x  12
+      backward        f       1       v1      1       1       1       1       1
+      backward        f       1       x       1       1       1       1       1
+      backward        v1      1       x       x       3       3       3       4
+      backward        v1      1       x       x       3       3       3       7
+      f       12
+      df/dx   7
       $ gradcli trace "(w*x+b)**2" --at w=3,x=2,b=1 -o markdown
     """
     from . import api, ledger
@@ -348,6 +361,16 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
 
     \b
     Example:
+      $ gradcli graph "x*x + x" --at x=3
+      read as x*x + x
+      at      x = 3
+
+    \b
+      f = v1 + x   value 12   grad 1
+      ├── v1 = x*x   value 9   grad 1
+      │   ├── x   value 3   grad 7
+      │   └── x   value 3   grad 7
+      └── x   value 3   grad 7
       $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1
       $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1 --output graph.svg
     """
@@ -506,6 +529,9 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
       $ gradcli diff "(w*x+b)**2" --wrt w -o plain
       df/dw   2*x*(w*x + b)
       $ gradcli diff "x**2*y**3" --order 2 --at x=1,y=2 -o plain
+      d2f/dx2 2*y**3  16
+      d2f/dxdy        6*x*y**2        24
+      d2f/dy2 6*x**2*y        12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
     """
     from . import api, formats
@@ -536,6 +562,8 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
     else:
         from . import render
         print_rich(render.diff_table(result, precision))
+
+
 @main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
@@ -639,8 +667,8 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
 
     \b
     Examples:
-      gradcli plot "relu(x) - x**2/4" --over x=-2:3
-      gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
+      $ gradcli plot "relu(x) - x**2/4" --over x=-2:3
+      $ gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
     """
     import shutil
     from . import api, formats

@@ -16,6 +16,13 @@ from fractions import Fraction
 from .printer import format_number
 
 
+def non_finite_text(value: float) -> str:
+    """nan, inf or -inf as text (JSON has no literal for them)."""
+    if math.isnan(value):
+        return "nan"
+    return "inf" if value > 0 else "-inf"
+
+
 def number_text(value, precision: int | None = None) -> str:
     """A number (or nested list/array of numbers) as display text."""
     if hasattr(value, "tolist"):
@@ -25,10 +32,8 @@ def number_text(value, precision: int | None = None) -> str:
     if isinstance(value, Fraction):
         return format_number(value)
     if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
+        if not math.isfinite(value):
+            return non_finite_text(value)
         if precision is not None:
             text = f"{value:.{precision}g}"
             return format_number(float(text)) if "e" not in text else text
@@ -48,10 +53,8 @@ def json_number(value, precision: int | None = None):
     if isinstance(value, int):
         return float(value)
     if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
+        if not math.isfinite(value):
+            return non_finite_text(value)
         if precision is not None:
             return float(f"{value:.{precision}g}")
     return value
