@@ -22,7 +22,7 @@ class GradcliCommand(click.Command):
     """A command whose expression may start with '-' and whose errors exit cleanly."""
 
     def parse_args(self, ctx, args):
-        return super().parse_args(ctx, _expression_first(self, args))
+        return super().parse_args(ctx, _expression_first(self.get_params(ctx), args))
 
     def invoke(self, ctx):
         debug = "--debug" in sys.argv or os.environ.get("GRADCLI_DEBUG")
@@ -51,11 +51,11 @@ class GradcliCommand(click.Command):
             ctx.exit(2)
 
 
-def _expression_first(command, args):
+def _expression_first(params, args):
     """Let an expression such as "-x**2" through as the argument, not an unknown option."""
     known = set()
     takes_value = set()
-    for p in command.params:
+    for p in params:
         if isinstance(p, click.Option):
             names = list(p.opts) + list(p.secondary_opts)
             known.update(names)

@@ -130,12 +130,15 @@ def _get_parser():
 
             def implicit(self, c):
                 left, tok, right = c
+                node = Apply("mul", (left, right), _Span.join(left, right))
                 if tok.value == "NUMBER" and isinstance(left, Apply) and left.op == "div":
+                    from .printer import to_text
+                    other = Apply("div", (left.args[0], Apply("mul", (left.args[1], right))))
                     self.warnings.append(
-                        "'" + _source[left.span[0]:right.span[1]] + "' is read as "
-                        "(a/b)*c: implicit multiplication binds like '*', left to right; "
-                        "write a/(b*c) if you meant that")
-                return Apply("mul", (left, right), _Span.join(left, right))
+                        f"'{_source[node.span[0]:node.span[1]]}' is read as "
+                        f"{to_text(node, clarify=True)}: implicit multiplication binds like "
+                        f"'*', left to right; write {to_text(other)} if you meant that")
+                return node
 
             def prefix(self, c):
                 tok, arg = c
