@@ -30,6 +30,9 @@ class Unreadable(Exception):
 class Token(str):
     """A token, compatible with the parts of lark.Token that the transformer uses."""
 
+    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column",
+                 "end_pos")
+
     def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
                 end_column=None, end_pos=None):
         tok = str.__new__(cls, value)
@@ -133,6 +136,10 @@ class Parser:
         default = transformer.__default__
         callbacks = []
         for origin, size, name, expand1, include, append_none in data["rules"]:
+            if expand1 and include is None and size == 1:
+                # `?rule: child`: the child itself; only the parser state changes.
+                callbacks.append((origin, size, None))
+                continue
             method = getattr(transformer, name, None)
             if method is None:
                 def method(children, _name=name):
@@ -144,6 +151,7 @@ class Parser:
         """Tokens as Lark's basic lexer makes them (ignored ones dropped)."""
         scanners, ignore, newline = self.scanners, self.ignore, self.newline
         pos, n, line, line_start = 0, len(text), 1, 0
+        new = Token.__new__
         while pos < n:
             for match in scanners:
                 m = match(text, pos)
@@ -151,53 +159,60 @@ class Parser:
                     break
             else:
                 raise Unreadable(f"no token at {pos}")
-            value, type_ = m.group(0), m.lastgroup
+            type_ = m.lastgroup
             start = pos
             pos = m.end()
-            if type_ not in ignore:
-                tok = Token(type_, value, start, line, start - line_start + 1, end_pos=pos)
             if type_ in newline:
+                value = m.group()
                 count = value.count("\n")
                 if count:
+                    if type_ not in ignore:
+                        yield new(Token, type_, value, start, line, start - line_start + 1,
+                                  line + count, pos - start - value.rindex("\n"), pos)
                     line += count
                     line_start = start + value.rindex("\n") + 1
+                    continue
             if type_ not in ignore:
-                tok.end_line = line
-                tok.end_column = pos - line_start + 1
-                yield tok
+                column = start - line_start + 1
+                yield new(Token, type_, m.group(), start, line, column, line,
+                          column + pos - start, pos)
 
     def parse(self, text: str):
         stream = self.lex(text)
         if self.postlex is not None:
             stream = self.postlex.process(stream)
-        states, callbacks = self.states, self.callbacks
+        states, callbacks, end_state = self.states, self.callbacks, self.end
         state_stack = [self.start]
+        push_state = state_stack.append
         values = []
+        push_value = values.append
         end_token = Token("$END", "", len(text), 0, 0, end_pos=len(text))
         for tok in _with_end(stream, end_token):
             ttype = tok.type
             while True:
-                try:
-                    action, arg = states[state_stack[-1]][ttype]
-                except KeyError:
-                    raise Unreadable(f"unexpected {ttype}") from None
+                step = states[state_stack[-1]].get(ttype)
+                if step is None:
+                    raise Unreadable(f"unexpected {ttype}")
+                action, arg = step
                 if action == 0:  # shift
                     if tok is end_token:
                         raise Unreadable("shift at the end")
-                    state_stack.append(arg)
-                    values.append(tok)
+                    push_state(arg)
+                    push_value(tok)
                     break
                 origin, size, callback = callbacks[arg]
-                if size:
-                    children = values[-size:]
-                    del values[-size:]
-                    del state_stack[-size:]
+                if callback is None:  # a unit `?rule`: same value, new state
+                    del state_stack[-1]
                 else:
-                    children = []
-                values.append(callback(children))
-                _, goto = states[state_stack[-1]][origin]
-                state_stack.append(goto)
-                if tok is end_token and state_stack[-1] == self.end:
+                    if size:
+                        children = values[-size:]
+                        del values[-size:]
+                        del state_stack[-size:]
+                    else:
+                        children = []
+                    push_value(callback(children))
+                push_state(states[state_stack[-1]][origin][1])
+                if tok is end_token and state_stack[-1] == end_state:
                     return values[-1]
         raise Unreadable("the input ended early")  # pragma: no cover - $END always decides
 
