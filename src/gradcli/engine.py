@@ -131,6 +131,7 @@ class Value:
             self.grad = 1.0 if seed is None else seed
         else:
             self.grad = self.grad + (1.0 if seed is None else seed)
+        float_ = float
         for node in reversed(order):
             op = node._op
             if op is None:
@@ -146,6 +147,24 @@ class Value:
                     if p.requires_grad and c is not None:
                         p.grad = p.grad + _fit(c, p.data)
                 continue
+            rules = _FLOAT_RULES.get(id(op))
+            if rules is not None and type(g) is float_:
+                # Scalars of float: the table's rules straight on floats (what
+                # local_derivative does for them), without its dispatch per call.
+                for d in datas:
+                    if type(d) is not float_:
+                        break
+                else:
+                    try:
+                        locals_ = [rules[i](_MATH_D, node.data, *datas) if p.requires_grad
+                                   else None for i, p in enumerate(parents)]
+                    except (ZeroDivisionError, OverflowError, ValueError):
+                        pass  # IEEE inf/nan through the general path below
+                    else:
+                        for p, d in zip(parents, locals_):
+                            if d is not None:
+                                p.grad = p.grad + g * d
+                        continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
                     p.grad = p.grad + _fit(g * local_derivative(op, i, node.data, datas), p.data)
@@ -174,25 +193,44 @@ def _methods():
 
 _methods()
 
+# Ops (by id: records are not hashable) whose derivative on floats is one rule per
+# argument, with no numeric override:
+# backward calls these directly for float scalars.
+_FLOAT_RULES = {id(op): op.partials for op in ops.TABLE.values()
+                if op.numeric_partials is None and op.vjp is None
+                and isinstance(op.partials, tuple)}
+_MATH_D = numeric_d(MathBackend)
+
 
 def topo_order(root: Value) -> list:
     """Nodes that need a gradient, parents before children, with an explicit stack."""
     order = []
     visited = set()
-    stack = [(root, False)]
+    mark = visited.add
+    stack = [root]
+    push = stack.append
+    pop = stack.pop
     while stack:
-        node, done = stack.pop()
-        if done:
-            order.append(node)
+        node = pop()
+        if node is _EMIT:
+            order.append(pop())
             continue
         if id(node) in visited:
             continue
-        visited.add(id(node))
-        stack.append((node, True))
-        for p in node._parents:
+        mark(id(node))
+        parents = node._parents
+        if not parents:
+            order.append(node)
+            continue
+        push(node)
+        push(_EMIT)  # below the parents: popped once they are all in the order
+        for p in parents:
             if p.requires_grad and id(p) not in visited:
-                stack.append((p, False))
+                push(p)
     return order
+
+
+_EMIT = object()  # topo_order's marker: the node under it is complete
 
 
 def as_value(x) -> Value:
@@ -204,9 +242,13 @@ def as_value(x) -> Value:
 
 def apply(op: ops.Op, *args) -> Value:
     """Run one op forward: domain checks, value rule, overflow check, a new node."""
-    parents = tuple(a if isinstance(a, Value) else as_value(a) for a in args)
+    parents = tuple([a if isinstance(a, Value) else as_value(a) for a in args])
     datas = [p.data for p in parents]
-    B = backend_for(datas)
+    B = MathBackend
+    for d in datas:
+        if type(d) is not float:
+            B = backend_for(datas)
+            break
     if B is MathBackend:
         for check in op.domain:
             if len(datas) > max(check.show):

@@ -191,19 +191,30 @@ def same(a: Expr, b: Expr) -> bool:
 def postorder(root: Expr) -> Iterator[Expr]:
     """Each distinct node (by identity) once, children before parents, no recursion."""
     seen = set()
-    stack = [(root, False)]
+    mark = seen.add
+    stack = [root]
+    push = stack.append
+    pop = stack.pop
     while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            yield node
+        node = pop()
+        if node is _EMIT:
+            yield pop()
             continue
         if id(node) in seen:
             continue
-        seen.add(id(node))
-        stack.append((node, True))
-        for child in reversed(node.children()):
+        mark(id(node))
+        children = node.children()
+        if not children:
+            yield node
+            continue
+        push(node)
+        push(_EMIT)  # below the children: popped once they have all been yielded
+        for child in reversed(children):
             if id(child) not in seen:
-                stack.append((child, False))
+                push(child)
+
+
+_EMIT = object()  # postorder's marker: the node under it is complete
 
 
 def free_names(root: Expr) -> list[str]:
