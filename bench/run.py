@@ -335,14 +335,31 @@ def bench_graph(sizes, env, timeout, repeats_for) -> tuple[list[str], dict]:
     failed = set()
     for shape in ("wide", "deep"):
         for n in sizes:
+            runs = {key: [] for key, _ in tools}
+            grads = {}
+            # Round-robin: each round runs every tool once, so a busy moment of the
+            # machine falls on all of them alike; ratios are taken round by round.
+            for _ in range(repeats_for(n)):
+                for key, _ in tools:
+                    if (key, shape) in failed:
+                        continue
+                    # Small graphs: the median of a few in-process repeats per round.
+                    r = run_worker(key, shape, n, 5 if n <= 10 ** 4 else 1, env, timeout)
+                    if "fail" in r:
+                        failed.add((key, shape))
+                        results[(key, shape, n)] = r
+                        continue
+                    runs[key].append(statistics.median(r["times"]))
+                    grads[key] = r["grad"]
             for key, _ in tools:
-                if (key, shape) in failed:
+                if (key, shape, n) in results:
+                    continue
+                if not runs[key]:
                     results[(key, shape, n)] = {"fail": "skipped (failed at a smaller size)"}
                     continue
-                r = run_worker(key, shape, n, repeats_for(n), env, timeout)
-                results[(key, shape, n)] = r
-                if "fail" in r:
-                    failed.add((key, shape))
+                results[(key, shape, n)] = {"times": runs[key], "grad": grads[key]}
+            for key, _ in tools:
+                r = results[(key, shape, n)]
                 print(f"  graph {shape} {n:>8} {key:14} "
                       + (r["fail"] if "fail" in r else
                          f"{statistics.median(r['times']) * 1e3:10.1f} ms  grad={r['grad']!r}"),
@@ -350,8 +367,9 @@ def bench_graph(sizes, env, timeout, repeats_for) -> tuple[list[str], dict]:
     lines = notes + ([""] if notes else [])
     lines += ["Time per operation (build + backward, median of the repeats, µs per node); "
               "`wide` is a balanced sum of n/2 products c*x (depth ~log2 n), `deep` the chain "
-              "h = h*0.5 + x repeated n/2 times (depth n). Each cell is a fresh process; "
-              "a failure is reported where it happened and larger sizes are not tried.", ""]
+              "h = h*0.5 + x repeated n/2 times (depth n). Each measurement is a fresh process; "
+              "the tools take turns, round by round, and ratios are medians of the per-round "
+              "ratios. A failure is reported where it happened and larger sizes are not tried.", ""]
     summary = {}
     for shape in ("wide", "deep"):
         head = "| tool | " + " | ".join(f"n = 10^{len(str(n)) - 1}" for n in sizes) + " |"
@@ -368,14 +386,17 @@ def bench_graph(sizes, env, timeout, repeats_for) -> tuple[list[str], dict]:
                     cells.append(f"{per:.2f}")
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
         lines.append("")
-        # Pairwise ratios: gradcli's engine and text path against micrograd and PyTorch.
+        # Pairwise ratios, round by round: gradcli's engine and text path against the peers.
         for mine in ("gradcli-Value", "gradcli-text"):
             for peer in ("micrograd", "torch"):
                 row = []
                 for n in sizes:
-                    a, b = summary.get((mine, shape, n)), summary.get((peer, shape, n))
-                    if a is not None and b is not None:
-                        row.append(f"10^{len(str(n)) - 1}: {a / b:.2f}×")
+                    a, b = results.get((mine, shape, n), {}), results.get((peer, shape, n), {})
+                    if "times" in a and "times" in b:
+                        pairs = [x / y for x, y in zip(a["times"], b["times"])]
+                        ratio = statistics.median(pairs)
+                        summary[(mine, peer, shape, n)] = ratio
+                        row.append(f"10^{len(str(n)) - 1}: {ratio:.2f}×")
                 if row:
                     lines.append(f"- {mine} / {peer} ({shape}): " + ", ".join(row))
         lines.append("")
@@ -459,6 +480,7 @@ def main(argv=None) -> int:
         print("graph size ...", file=sys.stderr, flush=True)
 
         def repeats_for(n):
+            # Rounds (fresh processes per tool) for a graph of n operations.
             return 1 if args.quick else (5 if n <= 10 ** 4 else 3 if n <= 10 ** 5 else 1)
         lines, s = bench_graph(sizes, env, args.timeout, repeats_for)
         report += ["## 2. Graph size", ""] + lines + [""]
