@@ -132,12 +132,39 @@ class Value:
         else:
             self.grad = self.grad + (1.0 if seed is None else seed)
         float_ = float
+        D = _MATH_D
         for node in reversed(order):
             op = node._op
             if op is None:
                 continue
             parents = node._parents
             g = node.grad
+            rules = _FLOAT_RULES.get(id(op))
+            if rules is not None and type(g) is float_ and not (op.kinks and on_kink is not None):
+                # Float scalars: the table's rules called straight on floats (what
+                # local_derivative does for them) without its dispatch per call.
+                try:
+                    if len(parents) == 2:
+                        a, b = parents
+                        x, y = a.data, b.data
+                        if type(x) is float_ and type(y) is float_:
+                            out = node.data
+                            da = rules[0](D, out, x, y) if a.requires_grad else None
+                            db = rules[1](D, out, x, y) if b.requires_grad else None
+                            if da is not None:
+                                a.grad = a.grad + g * da
+                            if db is not None:
+                                b.grad = b.grad + g * db
+                            continue
+                    elif len(parents) == 1:
+                        (a,) = parents
+                        x = a.data
+                        if type(x) is float_:
+                            if a.requires_grad:
+                                a.grad = a.grad + g * rules[0](D, node.data, x)
+                            continue
+                except (ZeroDivisionError, OverflowError, ValueError):
+                    pass  # IEEE inf/nan through the general path below
             datas = [p.data for p in parents]
             if op.kinks and on_kink is not None:
                 _report_kinks(node, op, datas, on_kink)
@@ -147,24 +174,6 @@ class Value:
                     if p.requires_grad and c is not None:
                         p.grad = p.grad + _fit(c, p.data)
                 continue
-            rules = _FLOAT_RULES.get(id(op))
-            if rules is not None and type(g) is float_:
-                # Scalars of float: the table's rules straight on floats (what
-                # local_derivative does for them), without its dispatch per call.
-                for d in datas:
-                    if type(d) is not float_:
-                        break
-                else:
-                    try:
-                        locals_ = [rules[i](_MATH_D, node.data, *datas) if p.requires_grad
-                                   else None for i, p in enumerate(parents)]
-                    except (ZeroDivisionError, OverflowError, ValueError):
-                        pass  # IEEE inf/nan through the general path below
-                    else:
-                        for p, d in zip(parents, locals_):
-                            if d is not None:
-                                p.grad = p.grad + g * d
-                        continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
                     p.grad = p.grad + _fit(g * local_derivative(op, i, node.data, datas), p.data)
