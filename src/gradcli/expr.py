@@ -101,7 +101,7 @@ class Apply(Expr):
         self.op = op
         self.args = args
         self.span = span
-        self._hash = hash((op, tuple(a._hash for a in args)))
+        self._hash = hash((op, tuple([a._hash for a in args])))
 
     def children(self) -> tuple:
         return self.args
@@ -115,7 +115,7 @@ class Vector(Expr):
     def __init__(self, items: tuple, span=None):
         self.items = items
         self.span = span
-        self._hash = hash(("vec", tuple(a._hash for a in items)))
+        self._hash = hash(("vec", tuple([a._hash for a in items])))
 
     def children(self) -> tuple:
         return self.items
@@ -221,17 +221,21 @@ def free_names(root: Expr) -> list[str]:
     """Variable names in order of first appearance (left to right)."""
     names, seen, stack = [], set(), [root]
     visited = set()
+    visit = visited.add
+    pop, extend = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         if id(node) in visited:
             continue
-        visited.add(id(node))
+        visit(id(node))
         if isinstance(node, Name):
             if node.id not in seen:
                 seen.add(node.id)
                 names.append(node.id)
         else:
-            stack.extend(reversed(node.children()))
+            children = node.children()
+            if children:
+                extend(reversed(children))
     return names
 
 

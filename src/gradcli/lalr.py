@@ -19,6 +19,7 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+from itertools import chain
 
 FORMAT = 1  # bump when the layout of the tables below changes
 
@@ -187,7 +188,7 @@ class Parser:
         values = []
         push_value = values.append
         end_token = Token("$END", "", len(text), 0, 0, end_pos=len(text))
-        for tok in _with_end(stream, end_token):
+        for tok in chain(stream, (end_token,)):
             ttype = tok.type
             while True:
                 step = states[state_stack[-1]].get(ttype)
@@ -215,11 +216,6 @@ class Parser:
                 if tok is end_token and state_stack[-1] == end_state:
                     return values[-1]
         raise Unreadable("the input ended early")  # pragma: no cover - $END always decides
-
-
-def _with_end(stream, end_token):
-    yield from stream
-    yield end_token
 
 
 def _wrap(method, expand1, include, append_none):
