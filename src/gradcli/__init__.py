@@ -11,7 +11,7 @@ def __getattr__(name):
     if name == "Value":
         from .engine import Value
         return Value
-    if name in ("evaluate", "differentiate", "trace", "check", "descend"):
+    if name in ("evaluate", "differentiate"):
         from . import api
         return getattr(api, name)
     raise AttributeError(name)

@@ -28,6 +28,8 @@ class EvalResult:
     result_name: str = "f"
     warnings: list = field(default_factory=list)
     graph: Graph | None = None
+    seed: object = None  # the upstream gradient given with --seed
+    jacobian: dict | None = None  # name -> d result / d name, shape result.shape + name.shape
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:
@@ -118,8 +120,12 @@ def check_wrt(wrt, variables: list[str]) -> list[str]:
 
 
 def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=False,
-             program=None, **kw) -> EvalResult:
+             program=None, seed=None, jacobian=False, **kw) -> EvalResult:
     """Value and partial derivatives of `text` at a point.
+
+    Values may be numbers or (nested lists of) arrays. A non-scalar result needs
+    `seed` (the upstream gradient, as PyTorch's backward(gradient=...)) or
+    `jacobian=True`; otherwise it is a ShapeError.
 
     >>> evaluate("(w*x+b)**2", w=3, x=2, b=1).gradient
     {'w': 28.0, 'x': 42.0, 'b': 14.0}
@@ -133,6 +139,13 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     else:
         bindings = {k: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
                     for k, v in bindings.items()}
+        for k, v in bindings.items():
+            if isinstance(v, (list, tuple)):
+                from .vectors import as_array
+                bindings[k] = as_array(v, f"the value of {k}")
+    if seed is not None and jacobian:
+        raise UsageError("--seed and --jacobian cannot be combined",
+                         hint="--jacobian already holds every vector-Jacobian product")
     variables = inputs_of(program)
     warnings = list(program.warnings)
     for name in bindings:
@@ -147,17 +160,32 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
         kinks.append(kink_message(graph, node, kink))
 
     out = graph.output
-    if out.requires_grad:
+    jac = None
+    scalar_out = type(out.data) is float or getattr(out.data, "shape", ()) == ()
+    if jacobian:
+        from .vectors import jacobian as full_jacobian
+        jac = full_jacobian(out, {name: graph.inputs[name] for name in wanted}, on_kink)
+        if scalar_out:
+            for name in wanted:
+                graph.inputs[name].grad = jac[name]
+    elif seed is not None:
+        from .vectors import seeded_backward
+        seeded_backward(out, seed, on_kink)
+    elif not scalar_out and wanted:
+        from .vectors import nonscalar_error
+        raise nonscalar_error(out.data.shape)
+    elif out.requires_grad:
         out.backward(on_kink=on_kink)
     for message in kinks:
         if message not in warnings:
             warnings.append(message)
-    gradient = {name: graph.inputs[name].grad for name in wanted}
+    gradient = {} if jac is not None and not scalar_out else \
+        {name: graph.inputs[name].grad for name in wanted}
     for name, g in gradient.items():
         if not _finite(g) and not kinks:
             warnings.append(f"the partial derivative with respect to {name} is "
                             f"{format_number(g) if isinstance(g, float) else 'not finite'}")
-    if intermediates:
+    if intermediates and (jac is None or scalar_out):
         for name, node in graph.intermediates.items():
             if node is not out:
                 gradient[name] = node.grad
@@ -165,10 +193,14 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     return EvalResult(expression=text, read_as=read_as(program),
                       at={k: bindings[k] for k in bindings},
                       value=out.data, gradient=gradient, inputs=wanted,
-                      result_name=last.name or "f", warnings=warnings, graph=graph)
+                      result_name=last.name or "f", warnings=warnings, graph=graph,
+                      seed=seed, jacobian=jac)
 
 
 def _finite(g) -> bool:
+    if hasattr(g, "shape"):
+        import numpy as np
+        return bool(np.isfinite(g).all())
     try:
         return -float("inf") < g < float("inf")
     except TypeError:
@@ -179,18 +211,61 @@ def kink_message(graph: Graph, node, kink) -> str:
     """A kink convention in the user's terms: which function, where, what was used."""
     expr = graph.exprs.get(id(node))
     datas = [p.data for p in node._parents]
-    names = {"x": _show(datas[0])}
+    hit = _kink_mask(node, kink, datas)
+    shown = datas[:2] if hit is None else _first_hit(datas[:2], hit)
+    names = {"x": _show(shown[0])}
     if len(datas) > 1:
-        names["y"] = _show(datas[1])
+        names["y"] = _show(shown[1])
     message = kink.message.format(**names)
     if expr is None:
         return message
     where = []
     for arg, data in zip(expr.args, datas):
         if not isinstance(arg, (Const,)) and not _is_literal(arg):
-            where.append(f"{to_text(arg)} = {_show(data)}")
+            if hit is not None and hasattr(data, "shape"):
+                from .vectors import describe_elements
+                where.append(describe_elements(to_text(arg), data, hit))
+            else:
+                where.append(f"{to_text(arg)} = {_show(data)}")
     text = to_text(expr)
     return f"{message} (in {text}" + (f", where {', '.join(where)})" if where else ")")
+
+
+def kink_text(kink) -> str:
+    """A kink's convention without argument values, for many points or steps at once."""
+    return kink.message.format_map(_Unfilled())
+
+
+class _Unfilled(dict):
+    """Leaves a placeholder such as {x} as the bare name."""
+
+    def __missing__(self, key):
+        return key
+
+
+def _kink_mask(node, kink, datas):
+    """Where, element by element, an array kink holds (None for scalars)."""
+    if not any(hasattr(d, "shape") for d in datas):
+        return None
+    from .engine import backend_for
+    try:
+        return kink.where(backend_for(datas), *datas)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+
+
+def _first_hit(datas, hit):
+    """The arguments' values at the first element where an array kink holds."""
+    import numpy as np
+    try:
+        shape = np.broadcast_shapes(np.shape(hit), *(np.shape(d) for d in datas))
+        where = np.argwhere(np.broadcast_to(hit, shape))
+        if not len(where):
+            return datas
+        index = tuple(where[0])
+        return [float(np.broadcast_to(d, shape)[index]) for d in datas]
+    except ValueError:
+        return datas
 
 
 def _is_literal(arg) -> bool:
@@ -202,14 +277,78 @@ def _show(value) -> str:
     try:
         return format_number(value)
     except (TypeError, ValueError):
+        if getattr(value, "size", 0) <= 12:
+            from .formats import number_text
+            return number_text(value)
         return "[…]"
 
 
 def differentiate(text: str, wrt: str, order: int = 1) -> str:
-    """The symbolic derivative of `text` with respect to `wrt`, as text in the language."""
+    """The symbolic derivative of `text` with respect to `wrt`, as text in the language.
+
+    >>> differentiate("(w*x+b)**2", "w")
+    '2*x*(w*x + b)'
+    """
     from .symbolic import differentiate_text
     return differentiate_text(text, wrt, order)
 
 
-__all__ = ["EvalResult", "evaluate", "differentiate", "parse_bindings", "split_top_level",
-           "constant_value", "inputs_of", "check_wrt", "Name"]
+def diff(text: str, wrt=None, order: int = 1, bindings=None):
+    """Every partial derivative of `order` (over `wrt`, default all) and, with bindings, values.
+
+    First-order values come from the engine, so they are exactly `evaluate`'s;
+    higher orders evaluate the printed formula at the point.
+    """
+    from .symbolic import check_order, differentiate as symbolic_diff
+    check_order(order)
+    result = symbolic_diff(text, wrt, order)
+    program = result.program
+    result.read_as = read_as(program)
+    result.warnings = list(program.warnings)
+    result.values = None
+    result.at = {}
+    if bindings is None:
+        return result
+    wanted = sorted({v for d in result.derivatives for v in d.wrt}, key=result.variables.index)
+    ev = evaluate(text, bindings, wrt=wanted, program=program)
+    result.warnings = ev.warnings
+    result.at = ev.at
+    result.values = {}
+    for d in result.derivatives:
+        if len(d.wrt) == 1:
+            result.values[d.key] = ev.gradient[d.wrt[0]]
+        else:
+            result.values[d.key] = _formula_value(d, bindings)
+    return result
+
+
+def _formula_value(derivative, bindings):
+    """The value of a derivative's printed program at the point."""
+    from .errors import DomainError
+    from .symbolic import program_source
+    program = derivative.program
+    program.source = program_source(program)
+    used = {k: v for k, v in bindings.items() if k in inputs_of(program)}
+    used = {k: float(v) if isinstance(v, int) else v for k, v in used.items()}
+    try:
+        return lower(program, used, wrt=set()).output.data
+    except DomainError as exc:
+        raise DomainError(f"the derivative by {derivative.key} is undefined here: {exc.message}",
+                          op=exc.op, args=exc.args_, reason=exc.reason,
+                          overflow=exc.overflow) from None
+
+
+def descend(text: str, start: dict, **kw):
+    """Gradient descent on `text` from `start`; see gradcli.descend.descend for the options."""
+    from .descend import descend as run
+    return run(text, start, **kw)
+
+
+
+def trace(text, bindings=None, *, wrt=None, program=None):
+    """The forward and backward pass of `text` at a point, step by step (a trace.Trace)."""
+    from .trace import trace as build
+    return build(text, bindings, wrt=wrt, program=program)
+
+__all__ = ["EvalResult", "evaluate", "differentiate", "diff", "descend", "parse_bindings",
+           "split_top_level", "constant_value", "inputs_of", "check_wrt", "Name", "trace"]

@@ -83,6 +83,37 @@ class MathBackend:
     def any(x):
         return bool(x)
 
+    # Reductions on a scalar: the scalar is a vector of one element.
+    @staticmethod
+    def sum(x):
+        return x
+
+    @staticmethod
+    def mean(x):
+        return x
+
+    @staticmethod
+    def size(x):
+        return 1.0
+
+    @staticmethod
+    def spread(g, x):
+        return g
+
+    @staticmethod
+    def dot(x, y):
+        from .vectors import check_dot
+        check_dot((), ())
+
+    @staticmethod
+    def matmul(x, y):
+        from .vectors import check_matmul
+        check_matmul((), ())
+
+    @staticmethod
+    def stack(xs):
+        return numpy_backend().stack(xs)
+
 
 _numpy_backend = None
 
@@ -139,8 +170,9 @@ def _make_numpy_backend():
 
         @staticmethod
         def sigmoid(x):
-            z = np.exp(-np.abs(x))
-            return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
+            # 1/(1 + e^-x) is stable in IEEE arithmetic: e^-x overflowing to inf gives 0.
+            with np.errstate(over="ignore"):
+                return 1.0 / (1.0 + np.exp(-x))
 
         @staticmethod
         def softplus(x):
@@ -170,5 +202,47 @@ def _make_numpy_backend():
         @staticmethod
         def any(x):
             return bool(np.any(x))
+
+        # Reductions return Python floats, so the scalar path takes over after them.
+        @staticmethod
+        def sum(x):
+            return _scalar(np.sum(x))
+
+        @staticmethod
+        def mean(x):
+            return _scalar(np.mean(x))
+
+        @staticmethod
+        def size(x):
+            return float(np.size(x))
+
+        @staticmethod
+        def spread(g, x):
+            """The upstream gradient `g` of a reduction, spread over the shape of `x`."""
+            return np.broadcast_to(g, np.shape(x))
+
+        @staticmethod
+        def dot(x, y):
+            from .vectors import check_dot
+            check_dot(np.shape(x), np.shape(y))
+            return _scalar(np.dot(x, y))
+
+        @staticmethod
+        def matmul(x, y):
+            from .vectors import check_matmul
+            check_matmul(np.shape(x), np.shape(y))
+            return _scalar(np.matmul(x, y))
+
+        @staticmethod
+        def stack(xs):
+            return np.stack([np.asarray(x, dtype=float) for x in xs])
+
+        @staticmethod
+        def matmul_vjp(g, x, y):
+            from .vectors import matmul_vjp
+            return matmul_vjp(g, x, y)
+
+    def _scalar(v):
+        return float(v) if np.ndim(v) == 0 else v
 
     return NumpyBackend

@@ -162,8 +162,22 @@ def main():
 @click.option("--wrt", metavar="A,B", help="Only these partial derivatives.")
 @click.option("--all", "show_all", is_flag=True,
               help="Also the gradients of a program's intermediate names.")
+@click.option("--check", "gradcheck", is_flag=True,
+              help="Beside each partial, a central finite-difference estimate and the "
+                   "relative error.")
+@click.option("--seed", metavar="VALUE",
+              help="Upstream gradient for a non-scalar result (a vector-Jacobian product, "
+                   "as PyTorch's backward(gradient=...)), e.g. --seed [1,0,2].")
+@click.option("--jacobian", is_flag=True,
+              help="The full Jacobian of a (non-scalar) result: rows are its elements.")
+@click.option("--points", metavar="FILE",
+              help="Evaluate at every row of FILE (CSV with a header, or JSON Lines; "
+                   "'-' for stdin), vectorised, one output row per point.")
+@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
+              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
 @output_options()
-def eval_command(expr, file, at, wrt, show_all, fmt, precision, debug):
+def eval_command(expr, file, at, wrt, show_all, gradcheck, seed, jacobian, points, chunk_rows,
+                 fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
 
     \b
@@ -173,23 +187,47 @@ def eval_command(expr, file, at, wrt, show_all, fmt, precision, debug):
       df/dw   28
       df/dx   42
       df/db   14
+    \b
+    Vectors, and a batch of points (one row each):
+      $ gradcli eval "sum(x*w)" --at x=[1,2,3],w=[0.5,1,1.5]
+      $ gradcli eval "x**2" --at x=[1,2,3] --jacobian
+      $ gradcli eval "(w*x+b)**2" --at b=1 --points points.csv -o csv
     """
     from . import api, formats
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     wrt_names = api.split_top_level(wrt) if wrt else None
-    result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all)
+    if points is not None:
+        if seed is not None or jacobian or show_all or gradcheck:
+            raise UsageError("--points cannot be combined with --seed, --jacobian, --all or "
+                             "--check")
+        if file == "-" and points == "-":
+            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
+                             "come from stdin")
+        _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision)
+        return
+    seed_value = api.constant_value(seed, "--seed") if seed is not None else None
+    result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
+                          seed=seed_value, jacobian=jacobian)
     warn(result.warnings)
+    checks = None
+    if gradcheck:
+        from .check import finite_differences
+        checks = finite_differences(result)
     fmt = output_format(fmt)
     if fmt == "json":
-        emit(formats.dumps(formats.eval_record(result, precision)) + "\n")
-    elif fmt == "csv":
-        emit(formats.eval_csv(result, precision))
-    elif fmt == "plain":
-        emit(formats.plain(formats.eval_rows(result, precision)))
+        record = formats.eval_record(result, precision)
+        if checks is not None:
+            record["check"] = formats.gradcheck_record(checks, precision)
+        emit(formats.dumps(record) + "\n")
+    elif fmt in ("csv", "plain"):
+        rows = formats.eval_rows(result, precision)
+        if checks is not None:
+            rows = formats.gradcheck_rows(rows, result, checks, precision)
+        emit(formats.eval_csv(result, precision, rows) if fmt == "csv" else formats.plain(rows))
     else:
         from . import render
-        print_rich(render.eval_table(result, precision))
+        print_rich(render.eval_table(result, precision, checks=checks))
 
 
 @main.command("functions", cls=GradcliCommand, context_settings=CONTEXT)
@@ -214,6 +252,420 @@ def functions_command(fmt, precision, debug):
     else:
         from . import render
         print_rich(render.functions_table(records))
+
+
+@main.command("trace", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.")
+@click.option("--wrt", metavar="A,B", help="Only these inputs get gradients.")
+@output_options(("table", "plain", "markdown", "latex", "json"))
+def trace_command(expr, file, at, wrt, fmt, precision, debug):
+    """Show the chain rule step by step: the forward pass, then the backward pass.
+
+    The forward table lists each node (inputs by their names, operations as
+    v1, v2, ..., a program's names as they are) with its value. The backward
+    table goes from the output back: each node's upstream gradient, the local
+    derivative of each input (the op table's rule, at the point, as a number),
+    the contribution upstream x local, and the input's running total where a
+    value is used more than once. -o markdown / -o latex export the ledger.
+
+    \b
+    Example:
+      $ gradcli trace "(w*x+b)**2" --at w=3,x=2,b=1 -o markdown
+    """
+    from . import api, ledger
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    t = api.trace(text, bindings, wrt=wrt_names)
+    warn(t.warnings)
+    fmt = output_format(fmt)
+    if fmt == "json":
+        from . import formats
+        emit(formats.dumps(ledger.record(t, precision)) + "\n")
+    elif fmt == "plain":
+        emit(ledger.plain(t, precision))
+    elif fmt == "markdown":
+        emit(ledger.markdown(t, precision))
+    elif fmt == "latex":
+        emit(ledger.latex(t, precision))
+    else:
+        from . import render
+        print_rich(render.trace_tables(t, precision))
+
+
+@main.command("graph", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.")
+@click.option("--wrt", metavar="A,B", help="Only these inputs get gradients.")
+@click.option("--output", "output", metavar="FILE",
+              help="Write the graph to FILE: .svg, .png or .pdf (drawn by Graphviz's dot), "
+                   ".dot/.gv, .mmd (Mermaid) or .json.")
+@output_options(("tree", "dot", "mermaid", "json"))
+def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
+    """Show the computation graph: each node's operation, value and gradient.
+
+    A tree on the terminal (the output at the root; a shared sub-graph is shown
+    once and then referred to by name), Graphviz DOT (-o dot), Mermaid
+    (-o mermaid) or JSON. --output g.svg draws it with Graphviz's dot program.
+
+    \b
+    Example:
+      $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1
+      $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1 --output graph.svg
+    """
+    from . import api, graphviz
+    kind = graphviz.output_kind(output) if output else None
+    if kind and fmt and fmt != kind and not (fmt == "dot" and kind in ("svg", "png", "pdf")):
+        raise UsageError(f"-o {fmt} and --output {output} ask for different formats",
+                         hint="--output picks the format from the file's extension; drop -o")
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    t = api.trace(text, bindings, wrt=wrt_names)
+    warn(t.warnings)
+    fmt = kind or fmt or "tree"
+    if fmt in ("svg", "png", "pdf"):
+        graphviz.render(graphviz.to_dot(t, precision), output, fmt)
+        return
+    if fmt == "dot":
+        body = graphviz.to_dot(t, precision)
+    elif fmt == "mermaid":
+        body = graphviz.to_mermaid(t, precision)
+    elif fmt == "json":
+        from . import formats
+        body = formats.dumps(graphviz.record(t, precision)) + "\n"
+    else:
+        from . import render
+        print_rich(render.graph_tree(t, precision))
+        return
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(body)
+        except OSError as exc:
+            raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+    else:
+        emit(body)
+
+
+@main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="The point (repeatable). Optional when only --derivative answers are given.")
+@click.option("--value", "value", metavar="V", help="Your value of the expression.")
+@click.option("--grad", "grad", multiple=True, metavar="NAME=V,...",
+              help="Your partial derivatives at the point (repeatable).")
+@click.option("--derivative", "derivative", multiple=True, metavar="FORMULA",
+              help="Your symbolic derivative (repeatable); the i-th goes with the i-th --wrt.")
+@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
+              help="The variable of each --derivative, in order (repeat it, or list: --wrt w,x). "
+                   "Optional when the expression has one variable.")
+@click.option("--rtol", type=float, metavar="R",
+              help="Relative tolerance: right when |answer - expected| <= atol + "
+                   "rtol*|expected|. Default 1e-6.")
+@click.option("--atol", type=float, metavar="A", help="Absolute tolerance. Default 1e-9.")
+@output_options(("table", "plain", "json"))
+def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt, precision,
+                  debug):
+    """Check your answers: value, partial derivatives, symbolic derivatives.
+
+    Each answer is marked right or wrong; a wrong one shows the correct value
+    or formula and, for a formula, a point where yours differs. Formulas are
+    compared numerically at the given point and at 16 random points (both
+    signs, magnitudes 0.1 to 20; the same points on every run) where both are
+    defined. Exit 0 when
+    every answer is right, 1 when any is wrong, 2 for bad input.
+
+    \b
+    Example:
+      $ gradcli check "(w*x+b)**2" --at w=3,x=2,b=1 --grad w=28,x=40 \\
+          --derivative "2*x*(w*x+b)" --wrt w -o plain
+      df/dw   right   28      28
+      df/dx   wrong   40      42      the correct value is 42
+      d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
+    """
+    from . import api, formats
+    from .check import check
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    grads = {}
+    for spec in grad:
+        for item in api.split_top_level(spec):
+            name, eq, answer = item.partition("=")
+            name = name.strip()
+            if not eq or not name or not answer.strip():
+                raise UsageError(f"--grad expects NAME=VALUE, got '{item}'",
+                                 hint="for example --grad w=28,x=42")
+            if name in grads:
+                raise UsageError(f"--grad gives '{name}' twice", hint=f"keep one answer for {name}")
+            grads[name] = answer
+    names = [n for spec in wrt for n in api.split_top_level(spec)]
+    if derivative and not names:
+        from .parser import parse
+        variables = api.inputs_of(parse(text))
+        if len(variables) != 1:
+            raise UsageError("--derivative needs --wrt NAME: the expression has "
+                             f"{len(variables)} variables ({', '.join(variables) or 'none'})",
+                             hint="give one --wrt per --derivative, in the same order")
+        names = variables
+    if len(names) != len(derivative):
+        raise UsageError(f"{len(derivative)} --derivative answer(s) but {len(names)} --wrt "
+                         "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
+    tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
+    verdict = check(text, bindings, value=value, grad=grads,
+                    derivatives=list(zip(names, derivative)), **tolerances)
+    warn(verdict.warnings)
+    fmt = output_format(fmt)
+    if fmt == "json":
+        emit(formats.dumps(formats.check_record(verdict, precision)) + "\n")
+    elif fmt == "plain":
+        emit(formats.check_lines(verdict, precision))
+    else:
+        from . import render
+        print_rich(render.check_table(verdict, precision))
+    if not verdict.ok:
+        click.get_current_context().exit(1)
+
+
+@main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--wrt", metavar="A,B", help="Differentiate by these variables (default: all).")
+@click.option("--order", type=int, default=1, show_default=True, metavar="N",
+              help="Order of the derivatives: 2 gives every second partial (xx, xy, yy).")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Also evaluate each derivative at this point (repeatable).")
+@output_options(("table", "plain", "json", "latex"))
+def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
+    """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
+
+    The output pasted back into `gradcli eval` gives the same numbers. A derivative
+    that would repeat a large sub-expression is printed as a small program with
+    named intermediates (t1 = ...). abs, relu, max and min differentiate to sign
+    and step forms (d/dx abs(x) is sign(x)), which take PyTorch's value at a kink.
+
+    \b
+    Example:
+      $ gradcli diff "(w*x+b)**2" --wrt w -o plain
+      df/dw   2*x*(w*x + b)
+      $ gradcli diff "x**2*y**3" --order 2 --at x=1,y=2 -o plain
+    """
+    from . import api, formats
+    text = read_source(expr, file)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    bindings = api.parse_bindings(at) if at else None
+    result = api.diff(text, wrt_names, order, bindings)
+    warn(result.warnings)
+    fmt = output_format(fmt)
+    if fmt == "json":
+        emit(formats.dumps(formats.diff_record(result, precision)) + "\n")
+    elif fmt == "latex":
+        emit(formats.diff_latex(result, precision))
+    elif fmt == "plain":
+        emit("".join("\t".join(row) + "\n" for row in formats.diff_rows(result, precision)))
+    else:
+        from . import render
+        print_rich(render.diff_table(result, precision))
+@main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Starting values of the parameters (repeatable).")
+@click.option("--lr", required=True, metavar="R", help="Learning rate (a positive number).")
+@click.option("--steps", required=True, type=int, metavar="N", help="Number of steps (epochs).")
+@click.option("--wrt", metavar="A,B",
+              help="Parameters to train (default: the --at inputs that are not data columns).")
+@click.option("--data", "data_file", metavar="FILE",
+              help="CSV with a header row (or JSON Lines); each column becomes a vector input "
+                   "('-' for stdin).")
+@click.option("--tol", metavar="T", help="Stop when the gradient norm falls below T.")
+@click.option("--momentum", default="0", metavar="M", show_default=True,
+              help="Momentum, as torch.optim.SGD applies it.")
+@click.option("--every", type=click.IntRange(min=1), metavar="K",
+              help="Print every K-th step (default: about 10 rows; json/csv: every step).")
+@click.option("--round", "decimals", type=click.IntRange(0, 17), metavar="D",
+              help="Round losses and parameters to D decimals in the output.")
+@output_options()
+def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, every, decimals,
+                    fmt, precision, debug):
+    """Minimise EXPR by gradient descent from the point given with --at.
+
+    Step k measures the loss at the parameters left by step k-1, then updates
+    them; each printed row is that loss and the parameters after the update.
+    Divergence (the loss or gradient no longer finite) stops with exit 3.
+
+    \b
+    Example: one sigmoid neuron with mean squared error, data in neuron.csv (x1,x2,y):
+      $ gradcli descend "mean((sigmoid(w1*x1 + w2*x2 + b) - y)**2)" --data neuron.csv \\
+          --at w1=0.1,w2=-0.2,b=0 --lr 0.1 --steps 2 --round 4
+    """
+    from . import api, formats
+    from .descend import Diverged, descend, load_data
+    text = read_source(expr, file)
+    start = api.parse_bindings(at)
+    wrt_names = api.split_top_level(wrt) if wrt else None
+    data = None
+    if data_file is not None:
+        if data_file == "-" and file == "-":
+            raise UsageError("stdin cannot hold both the expression (-f -) and the data (--data -)")
+        data = load_data(data_file)
+    numbers = {"lr": api.constant_value(lr, "--lr"),
+               "momentum": api.constant_value(momentum, "--momentum"),
+               "tol": api.constant_value(tol, "--tol") if tol is not None else None}
+    fmt = output_format(fmt)
+    bar = None
+    if fmt == "table" and sys.stderr.isatty() and steps >= 500:
+        from .render import progress_bar
+        bar = progress_bar(steps, "descending")
+    error = None
+    try:
+        result = descend(text, start, wrt_names, steps=steps, data=data,
+                         on_step=bar.update if bar is not None else None, **numbers)
+    except Diverged as exc:
+        result, error = exc.result, exc
+    finally:
+        if bar is not None:
+            bar.stop()
+    warn(result.warnings)
+    if fmt == "json":
+        emit(formats.dumps(formats.descend_record(result, every, decimals, precision,
+                                                  error)) + "\n")
+    elif fmt == "csv":
+        emit(formats.descend_csv(result, every, decimals, precision))
+    elif fmt == "plain":
+        emit(formats.descend_plain(result, every, decimals, precision))
+    else:
+        from . import render
+        print_rich(render.descend_table(result, every, decimals, precision))
+    if error is not None:
+        raise error
+
+
+@main.command("plot", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--over", required=True, metavar="NAME=A:B",
+              help="The variable and its range, e.g. x=-3:3 or t=0:2*pi.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Values of the other inputs (repeatable).")
+@click.option("--points", type=int, default=201, show_default=True, metavar="N",
+              help="Number of evenly spaced sample points.")
+@click.option("--output", metavar="FILE.png|FILE.svg",
+              help="Write a PNG or SVG (needs matplotlib) instead of drawing in the terminal.")
+@click.option("--width", type=click.IntRange(20, 10000), metavar="W",
+              help="Width: terminal columns (default: the terminal's), or pixels for --output "
+                   "(default 800).")
+@click.option("--height", type=click.IntRange(10, 10000), metavar="H",
+              help="Height: terminal rows (default: fits the terminal), or pixels for --output "
+                   "(default 600).")
+@click.option("-o", "--format", "fmt", type=click.Choice(("plot", "json", "csv")),
+              default="plot", show_default=True,
+              help="Draw the plot, or print the samples as JSON or CSV.")
+@click.option("--debug", is_flag=True, help="Show a Python traceback on errors.")
+def plot_command(expr, file, over, at, points, output, width, height, fmt, debug):
+    """Plot f and its derivative df/dx over a range of x.
+
+    Evaluated at every point in one vectorised pass. Points where f is
+    undefined are left as gaps; points where the derivative is a convention
+    (kinks, such as abs at 0) are marked.
+
+    \b
+    Examples:
+      gradcli plot "relu(x) - x**2/4" --over x=-2:3
+      gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
+    """
+    import shutil
+    from . import api, formats
+    from .plot import sample, save_plot, terminal_plot
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    data = sample(text, over, bindings, points)
+    warn(data.warnings)
+    if output is not None:
+        kind = save_plot(data, output, width or 800, height or 600)
+        _stderr(f"wrote {output} ({kind.upper()}, {width or 800}x{height or 600})")
+    elif fmt == "json":
+        emit(formats.dumps(formats.plot_record(data)) + "\n")
+    elif fmt == "csv":
+        emit(formats.plot_csv(data))
+    else:
+        size = shutil.get_terminal_size((80, 24))
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        emit(terminal_plot(data, width or size.columns,
+                           height or max(16, min(size.lines - 2, 40)), color))
+
+
+def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
+    """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
+    import time
+
+    from . import batch, formats
+    from .parser import parse
+    program = parse(text)
+    warn(program.warnings)
+    job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
+    if job.unused:
+        listed = ", ".join(f"'{c}'" for c in job.unused)
+        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
+              "not used by the expression"])
+    fmt = output_format(fmt)
+    name = program.statements[-1].name or "f"
+    keys = formats.batch_keys(job, name)
+    if fmt in ("csv", "plain"):
+        sep = "," if fmt == "csv" else "\t"
+        emit(formats.batch_header(keys, sep))
+    counts = {"error": 0, "warning": 0}
+    start, bar = time.monotonic(), None
+    want_bar = sys.stderr.isatty() and not sys.stdout.isatty()
+    try:
+        for chunk, result in job:
+            errors = {}
+            for row, message in chunk.problems:
+                errors[row] = message
+                _limited(counts, "error", message)
+            for row, message in result.problems:
+                errors[row] = f"row {row}: {message}"
+                _limited(counts, "warning", f"row {row}: {message}")
+            for message in result.kinks:
+                _limited(counts, "warning", message)
+            if fmt == "json":
+                emit(formats.batch_jsonl(job, chunk, result, precision, name, errors))
+            else:
+                rows = formats.batch_table(job, chunk, result)
+                if fmt == "table":
+                    from . import render
+                    print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))
+                else:
+                    emit(formats.batch_delimited(rows, precision, "," if fmt == "csv" else "\t"))
+            if want_bar and bar is None and time.monotonic() - start > 1.0:
+                from . import render
+                bar = render.progress_bar(job.reader.total_bytes, job.reader.label)
+            if bar is not None:
+                bar.update(job.reader.bytes_read)
+    finally:
+        if bar is not None:
+            bar.stop()
+    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
+        hidden = counts[kind] - batch.MAX_MESSAGES
+        if hidden > 0:
+            _stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
+    if job.bad_rows or job.undefined_rows:
+        parts = []
+        if job.bad_rows:
+            parts.append(f"{job.bad_rows} row{'s' if job.bad_rows > 1 else ''} could not be read")
+        if job.undefined_rows:
+            parts.append(f"{job.undefined_rows} row{'s' if job.undefined_rows > 1 else ''} "
+                         "undefined")
+        _stderr(f"{'error' if job.bad_rows else 'warning'}: {' and '.join(parts)} of "
+                f"{job.rows} (shown as nan)")
+        click.get_current_context().exit(job.exit_code)
+
+
+def _limited(counts, kind, message):
+    from .batch import MAX_MESSAGES
+    counts[kind] += 1
+    if counts[kind] <= MAX_MESSAGES:
+        _stderr(f"{kind}: {message}")
 
 
 def run() -> None:

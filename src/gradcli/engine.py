@@ -14,6 +14,7 @@ from .backends import MathBackend, numpy_backend
 from .errors import DomainError
 
 _INF = math.inf
+_SCALARS = (float, int, Fraction)
 
 
 class _NumericD:
@@ -83,6 +84,9 @@ class Value:
                  _parents: tuple = (), _op: ops.Op | None = None):
         if type(data) is int or type(data) is bool:
             data = float(data)
+        elif type(data) is list or type(data) is tuple:
+            from .vectors import as_array
+            data = as_array(data, "the data of a Value")
         self.data = data
         self.grad = 0
         self._parents = _parents
@@ -113,20 +117,37 @@ class Value:
     def __rtruediv__(self, o): return apply(ops.TABLE["div"], o, self)
     def __pow__(self, o): return apply(ops.TABLE["pow"], self, o)
     def __rpow__(self, o): return apply(ops.TABLE["pow"], o, self)
+    def __matmul__(self, o): return apply(ops.TABLE["matmul"], self, o)
+    def __rmatmul__(self, o): return apply(ops.TABLE["matmul"], o, self)
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
-    def backward(self, seed=None, on_kink=None) -> None:
+    def backward(self, seed=None, on_kink=None, on_step=None) -> None:
         """Fill .grad of every node this one depends on, in reverse topological order.
 
         Leaves accumulate across calls (as in PyTorch); intermediate nodes are
         reset first, so a second call adds exactly one more gradient to the leaves.
         `on_kink(node, message)` is told of every convention used at a kink.
+        `on_step(node, i, local, contribution)` is told of every gradient added to
+        an input, just after it is added (local is None for a vjp rule): trace
+        reads this very pass instead of computing its own.
         """
         order = topo_order(self)
+        arrays = False
         for node in order:
             if node._parents:
                 node.grad = 0
+            if not arrays and type(node.data) not in _SCALARS:
+                arrays = True
+        if arrays:
+            # Arrays: inf and nan in derivatives are answers (reported by the caller), not noise.
+            import numpy as np
+            with np.errstate(all="ignore"):
+                self._backward(order, seed, on_kink, on_step)
+        else:
+            self._backward(order, seed, on_kink, on_step)
+
+    def _backward(self, order, seed, on_kink, on_step=None) -> None:
         if self._parents:
             self.grad = 1.0 if seed is None else seed
         else:
@@ -170,13 +191,22 @@ class Value:
                 _report_kinks(node, op, datas, on_kink)
             if op.vjp is not None:
                 contributions = op.vjp(backend_for(datas + [g]), g, node.data, *datas)
-                for p, c in zip(parents, contributions):
+                for i, (p, c) in enumerate(zip(parents, contributions)):
                     if p.requires_grad and c is not None:
-                        p.grad = p.grad + _fit(c, p.data)
+                        c = _fit(c, p.data)
+                        p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
+                        if on_step is not None:
+                            on_step(node, i, None, c)
                 continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
-                    p.grad = p.grad + _fit(g * local_derivative(op, i, node.data, datas), p.data)
+                    d = local_derivative(op, i, node.data, datas)
+                    # A local derivative of exactly 1 passes the gradient on untouched
+                    # (nothing is updated in place, so sharing the array is safe).
+                    c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
+                    p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
+                    if on_step is not None:
+                        on_step(node, i, d, c)
 
     def zero_grad(self) -> None:
         """Set .grad to zero on this node and every node it depends on."""
@@ -284,6 +314,9 @@ def apply(op: ops.Op, *args) -> Value:
 def _apply_other(B, op, datas):
     """Forward on arrays: domain failures raise with the mask of bad elements."""
     import numpy as np
+    if op.vjp is None and len(datas) > 1:
+        from .vectors import check_broadcast
+        check_broadcast(op, datas)
     with np.errstate(all="ignore"):
         for check in op.domain:
             if len(datas) > max(check.show):
@@ -291,9 +324,14 @@ def _apply_other(B, op, datas):
                 if not ok.all():
                     raise DomainError.at(op, datas, check, mask=~ok)
         out = op.value(B, *datas)
-        finite_in = np.ones(np.shape(out), dtype=bool)
-        for d in datas:
-            finite_in = finite_in & np.isfinite(d)
+        if np.isfinite(out).all():
+            return out  # the common case: nothing can have overflowed
+        if op.vjp is None:
+            finite_in = np.ones(np.shape(out), dtype=bool)
+            for d in datas:
+                finite_in = finite_in & np.isfinite(d)
+        else:  # a reduction: its result elements do not line up with its inputs'
+            finite_in = all(np.isfinite(d).all() for d in datas)
         bad = ~np.isfinite(out) & finite_in
     if np.any(bad):
         raise DomainError.overflow(op, datas, mask=bad)

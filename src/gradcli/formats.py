@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import re
 from fractions import Fraction
 
 from .printer import format_number
@@ -70,6 +71,12 @@ def eval_record(result, precision=None) -> dict:
         "value": json_number(result.value, precision),
         "gradient": {k: json_number(v, precision) for k, v in result.gradient.items()},
     }
+    if getattr(result, "seed", None) is not None:
+        record["seed"] = json_number(result.seed, None)
+    if getattr(result, "jacobian", None) is not None:
+        if not result.gradient:
+            del record["gradient"]
+        record["jacobian"] = {k: json_number(v, precision) for k, v in result.jacobian.items()}
     if result.warnings:
         record["warnings"] = list(result.warnings)
     return record
@@ -81,6 +88,9 @@ def eval_rows(result, precision=None) -> list[tuple[str, str]]:
     rows = [(f, number_text(result.value, precision))]
     for name, g in result.gradient.items():
         rows.append((f"d{f}/d{name}", number_text(g, precision)))
+    if getattr(result, "jacobian", None) is not None and not result.gradient:
+        for name, j in result.jacobian.items():
+            rows.append((f"d{f}/d{name}", number_text(j, precision)))
     return rows
 
 
@@ -89,15 +99,70 @@ def plain(rows) -> str:
     return "".join(f"{k}\t{v}\n" for k, v in rows)
 
 
-def eval_csv(result, precision=None) -> str:
-    """A header row (inputs, f, df/dx...) and one row of values."""
+def eval_csv(result, precision=None, rows=None) -> str:
+    """A header row (inputs, f, df/dx...) and one row of values (`rows`: eval_rows)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = list(result.at)
-    rows = eval_rows(result, precision)
+    rows = eval_rows(result, precision) if rows is None else rows
     writer.writerow(keys + [k for k, _ in rows])
     writer.writerow([number_text(result.at[k]) for k in keys] + [v for _, v in rows])
     return out.getvalue()
+
+
+# ---------------------------------------------------------------- batches
+
+_POINT_ZERO = re.compile(r"\.0(?=[,\t\n])")
+
+
+def batch_keys(run, result_name: str = "f") -> list[str]:
+    """Column names of batch output: the columns used, f, then df/dx for each partial."""
+    return list(run.columns_used) + [result_name] + [f"d{result_name}/d{n}" for n in run.wanted]
+
+
+def batch_header(keys, sep: str = ",") -> str:
+    """The header line of CSV (quoted as needed) or tab-separated batch output."""
+    if sep == "\t":
+        return "\t".join(keys) + "\n"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(keys)
+    return out.getvalue()
+
+
+def batch_table(run, chunk, result):
+    """The output rows of one chunk as lists of floats (inputs, value, partials)."""
+    cols = [chunk.columns[n] for n in run.columns_used] + [result.value]
+    cols += [result.gradient[n] for n in run.wanted]
+    return [list(r) for r in zip(*(c.tolist() for c in cols))]
+
+
+def batch_delimited(rows, precision=None, sep: str = ",") -> str:
+    """Rows of floats as delimited text, numbers as the shortest round-trip text."""
+    if not rows:
+        return ""
+    if precision is None:
+        text = "\n".join(sep.join(map(repr, r)) for r in rows) + "\n"
+        return _POINT_ZERO.sub("", text)
+    return "".join(sep.join(number_text(v, precision) for v in r) + "\n" for r in rows)
+
+
+def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",
+                errors=None) -> str:
+    """One JSON object per point: row, at, value, gradient (and error for a nan row)."""
+    lines = []
+    used, wanted = run.columns_used, run.wanted
+    rows = batch_table(run, chunk, result)
+    k = len(used)
+    for i, r in enumerate(rows):
+        row = chunk.first_row + i
+        record = {"row": row,
+                  "at": {n: json_number(v) for n, v in zip(used, r[:k])},
+                  "value": json_number(r[k], precision),
+                  "gradient": {n: json_number(v, precision) for n, v in zip(wanted, r[k + 1:])}}
+        if errors and row in errors:
+            record["error"] = errors[row]
+        lines.append(dumps(record))
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def functions_records() -> list[dict]:
@@ -109,6 +174,8 @@ def functions_records() -> list[dict]:
 
     records = []
     for name, op in ops.TABLE.items():
+        if op.extra.get("hidden"):
+            continue
         call = op.extra.get("call_name", None if op.is_operator else name)
         arg_names = _arg_names(op)
         args = tuple(Name(a) for a in arg_names)
@@ -142,3 +209,314 @@ def _arg_names(op) -> list[str]:
     if not isinstance(op.arity, int):
         return ["a", "b"]
     return ["x", "y"][:op.arity] if op.arity <= 2 else [f"x{i}" for i in range(op.arity)]
+
+
+def check_record(verdict, precision=None) -> dict:
+    """The JSON object of a check Verdict: every answer with its verdict."""
+    from .check import label
+    answers = []
+    for a in verdict.answers:
+        item = {"kind": a.kind, "name": a.name, "key": label(a, verdict.result_name),
+                "answer": a.answer,
+                "expected": None if a.expected is None else json_number(a.expected, precision),
+                "computed": None if a.computed is None else json_number(a.computed, precision),
+                "ok": a.ok}
+        if a.kind == "derivative":
+            item["points"] = a.points
+        if not a.ok:
+            item["reason"] = a.reason
+            if a.correct is not None:
+                item["correct"] = a.correct
+            if a.counterexample is not None:
+                ce = a.counterexample
+                item["counterexample"] = {
+                    "at": {k: json_number(v) for k, v in ce["at"].items()},
+                    "yours": None if ce["yours"] is None else json_number(ce["yours"], precision),
+                    "correct": json_number(ce["correct"], precision)}
+        if a.note:
+            item["note"] = a.note
+        answers.append(item)
+    record = {"expression": verdict.expression, "read_as": verdict.read_as,
+              "at": {k: json_number(v) for k, v in verdict.at.items()},
+              "ok": verdict.ok, "right": sum(a.ok for a in verdict.answers),
+              "total": len(verdict.answers), "rtol": verdict.rtol, "atol": verdict.atol,
+              "answers": answers}
+    if verdict.warnings:
+        record["warnings"] = list(verdict.warnings)
+    return record
+
+
+def check_lines(verdict, precision=None) -> str:
+    """One tab-separated line per answer: key, right|wrong, answer, correct, reason."""
+    from .check import label
+    lines = []
+    for a in verdict.answers:
+        if a.kind == "derivative":
+            correct = (a.correct or "") if not a.ok else a.answer
+        else:
+            correct = number_text(a.expected, precision)
+        fields = [label(a, verdict.result_name), "right" if a.ok else "wrong", a.answer, correct]
+        if not a.ok:
+            fields.append(a.reason + (f"; {a.note}" if a.note else ""))
+        elif a.note:
+            fields.append(a.note)
+        lines.append("\t".join(f.replace("\t", " ").replace("\n", "; ") for f in fields))
+    return "".join(line + "\n" for line in lines)
+
+
+def gradcheck_record(checks, precision=None) -> dict:
+    """`eval --check` in JSON: per input, the finite difference and the relative error."""
+    out = {}
+    for name, c in checks.items():
+        item = {"finite_difference": None if c.estimate is None else json_number(c.estimate, precision),
+                "relative_error": None if c.rel_error is None else json_number(c.rel_error, 2),
+                "ok": c.ok}
+        if c.note:
+            item["note"] = c.note
+        out[name] = item
+    return out
+
+
+def gradcheck_rows(rows, result, checks, precision=None) -> list[tuple[str, str]]:
+    """eval_rows with each checked partial followed by its estimate and relative error."""
+    f = result.result_name
+    out = []
+    for key, value in rows:
+        out.append((key, value))
+        name = key[len(f"d{f}/d"):] if key.startswith(f"d{f}/d") else None
+        c = checks.get(name) if name is not None else None
+        if c is not None and c.estimate is not None:
+            out.append((f"fd {key}", number_text(c.estimate, precision)))
+            out.append((f"relerr {key}", number_text(c.rel_error, 2)))
+        if c is not None and c.note:
+            out.append((f"note {key}", c.note))
+    return out
+
+
+# ---------------------------------------------------------------- gradcli diff
+
+def _counted(wrt) -> list:
+    """('x', 'x', 'y') -> [('x', 2), ('y', 1)]."""
+    out = []
+    for v in wrt:
+        if out and out[-1][0] == v:
+            out[-1][1] += 1
+        else:
+            out.append([v, 1])
+    return [tuple(p) for p in out]
+
+
+def diff_label(f: str, wrt, unicode: bool = False) -> str:
+    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode)."""
+    n = len(wrt)
+    if unicode:
+        sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+        top = "∂" + (str(n).translate(sup) if n > 1 else "") + f
+        bottom = "".join("∂" + v + (str(k).translate(sup) if k > 1 else "")
+                         for v, k in _counted(wrt))
+        return f"{top}/{bottom}"
+    top = "d" + (str(n) if n > 1 else "") + f
+    bottom = "".join("d" + v + (str(k) if k > 1 else "") for v, k in _counted(wrt))
+    return f"{top}/{bottom}"
+
+
+def one_line(text: str) -> str:
+    """A derivative program on one line: statements joined by '; '."""
+    return text.replace("\n", "; ")
+
+
+def diff_rows(result, precision=None) -> list[tuple]:
+    """(label, derivative[, value]) for each partial."""
+    rows = []
+    for d in result.derivatives:
+        row = (diff_label(result.result_name, d.wrt), one_line(d.text))
+        if result.values is not None:
+            row += (number_text(result.values[d.key], precision),)
+        rows.append(row)
+    return rows
+
+
+def diff_record(result, precision=None) -> dict:
+    """The JSON object of `gradcli diff`: expression, read_as, derivatives (and values)."""
+    record = {
+        "expression": result.expression,
+        "read_as": result.read_as,
+        "derivatives": {d.key: d.text for d in result.derivatives},
+    }
+    if result.order != 1:
+        record["order"] = result.order
+    if result.values is not None:
+        record["at"] = {k: json_number(v, None) for k, v in result.at.items()}
+        record["values"] = {k: json_number(v, precision) for k, v in result.values.items()}
+    if result.warnings:
+        record["warnings"] = list(result.warnings)
+    return record
+
+
+# ------------------------------------------------------------------ descend
+
+def rounder(decimals: int | None):
+    """`--round D`: round a number or array to D decimals (as Python's round does)."""
+    if decimals is None:
+        return lambda v: v
+
+    def apply(v):
+        if hasattr(v, "round") and getattr(v, "ndim", 0):
+            return v.round(decimals)
+        if isinstance(v, float) and math.isfinite(v):
+            return round(v, decimals)
+        return v
+    return apply
+
+
+def shown_steps(n: int, every: int | None) -> list[int]:
+    """Steps 1..n to print: the first, every `every`-th, and the last (about 10 by default)."""
+    if n <= 0:
+        return []
+    every = every or max(1, -(-n // 10))
+    return [k for k in range(1, n + 1) if k == 1 or k == n or k % every == 0]
+
+
+def descend_columns(result) -> list[str]:
+    return ["step", "loss", "grad_norm"] + list(result.params)
+
+
+def descend_rows(result, every=None, decimals=None, precision=None, final=True) -> list[list[str]]:
+    """Rows of text for the printed steps and (when there is one) the final point."""
+    r = rounder(decimals)
+    by_step = {s.step: s for s in result.history}
+    rows = []
+    for k in shown_steps(len(result.history), every):
+        s = by_step[k]
+        rows.append([str(k), number_text(r(s.loss), precision),
+                     number_text(r(s.grad_norm), precision)]
+                    + [number_text(r(s.params[p]), precision) for p in result.params])
+    if final and result.final_loss is not None:
+        rows.append(["final", number_text(r(result.final_loss), precision),
+                     number_text(r(result.final_grad_norm), precision)]
+                    + [number_text(r(result.final_params[p]), precision)
+                       for p in result.params])
+    return rows
+
+
+def descend_stop_text(result) -> str:
+    """Why the run ended, in words."""
+    n = result.steps_run
+    if result.stopped == "tol":
+        return (f"converged after {n} step{'s' * (n != 1)}: the gradient norm "
+                f"{number_text(result.final_grad_norm)} is below --tol "
+                f"{number_text(result.tol)}")
+    if result.stopped == "diverged":
+        return f"diverged at step {result.diverged_at}"
+    return f"ran {n} step{'s' * (n != 1)}"
+
+
+def descend_plain(result, every=None, decimals=None, precision=None) -> str:
+    """Tab-separated: a header line, the printed steps, and a `final` line."""
+    lines = ["\t".join(descend_columns(result))]
+    lines += ["\t".join(row) for row in descend_rows(result, every, decimals, precision)]
+    return "\n".join(lines) + "\n"
+
+
+def descend_csv(result, every=None, decimals=None, precision=None) -> str:
+    """CSV of every step (or every `every`-th) and the final point."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(descend_columns(result))
+    every = every or 1
+    writer.writerows(descend_rows(result, every, decimals, precision))
+    return out.getvalue()
+
+
+def descend_record(result, every=None, decimals=None, precision=None, error=None) -> dict:
+    """The JSON object of a descent: settings, the whole history, the final point."""
+    r = rounder(decimals)
+
+    def num(v):
+        return json_number(r(v), precision)
+
+    record = {
+        "expression": result.expression,
+        "read_as": result.read_as,
+        "params": list(result.params),
+        "lr": json_number(result.lr),
+        "steps": result.steps,
+        "momentum": json_number(result.momentum),
+    }
+    if result.tol is not None:
+        record["tol"] = json_number(result.tol)
+    if result.data is not None:
+        record["data"] = {"file": result.data.path, "rows": result.data.rows,
+                          "columns": list(result.data.columns)}
+    shown = set(shown_steps(len(result.history), every or 1))
+    record["history"] = [
+        {"step": s.step, "loss": num(s.loss), "grad_norm": num(s.grad_norm),
+         "params": {p: num(v) for p, v in s.params.items()}}
+        for s in result.history if s.step in shown]
+    if result.final_loss is not None:
+        record["final"] = {"params": {p: num(v) for p, v in result.final_params.items()},
+                           "loss": num(result.final_loss),
+                           "grad_norm": num(result.final_grad_norm)}
+    record["steps_run"] = result.steps_run
+    record["stopped"] = result.stopped
+    if error is not None:
+        record["diverged"] = {"step": result.diverged_at, "message": error.message}
+    if result.warnings:
+        record["warnings"] = list(result.warnings)
+    return record
+
+
+def diff_latex(result, precision=None) -> str:
+    """An aligned LaTeX block: intermediates, then each partial (= its value with --at)."""
+    from .printer import latex_name, to_latex
+    f = latex_name(result.result_name)
+    lines, seen = [], set()
+    for d in result.derivatives:
+        *steps, last = d.program.statements
+        for stmt in steps:
+            line = f"{latex_name(stmt.name)} &= {to_latex(stmt.expr)}"
+            if line not in seen:
+                seen.add(line)
+                lines.append(line)
+        n = len(d.wrt)
+        top = r"\partial" + (f"^{{{n}}}" if n > 1 else "") + " " + f
+        bottom = " ".join(r"\partial " + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
+                          for v, k in _counted(d.wrt))
+        line = r"\frac{%s}{%s} &= %s" % (top, bottom, to_latex(last.expr))
+        if result.values is not None:
+            line += " = " + _latex_value(result.values[d.key], precision)
+        lines.append(line)
+    return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}\n"
+
+
+def _latex_value(value, precision):
+    from .printer import latex_number
+    text = number_text(value, precision)
+    try:
+        return latex_number(float(text)) if text not in ("nan", "inf", "-inf") else \
+            {"nan": r"\mathrm{NaN}", "inf": r"\infty", "-inf": r"-\infty"}[text]
+    except ValueError:
+        return text
+# ------------------------------------------------------------------ plot
+
+def plot_record(data) -> dict:
+    """The samples of `gradcli plot` as JSON: x, f and df/dx lists (nan as "nan")."""
+    record = {"expression": data.expression, "read_as": data.read_as, "over": data.var,
+              "range": [json_number(data.lo), json_number(data.hi)],
+              "at": {k: json_number(v) for k, v in data.at.items()},
+              "x": json_number(data.xs), "f": json_number(data.f),
+              "df": json_number(data.df),
+              "kinks": [json_number(x) for x in data.kinks]}
+    if data.warnings:
+        record["warnings"] = list(data.warnings)
+    return record
+
+
+def plot_csv(data) -> str:
+    """x, f, df/dx per sample; an undefined value is the text nan."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([data.var, "f", f"df/d{data.var}"])
+    for x, f, d in zip(data.xs.tolist(), data.f.tolist(), data.df.tolist()):
+        writer.writerow([number_text(x), number_text(f), number_text(d)])
+    return out.getvalue()

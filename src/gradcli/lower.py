@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import ops
 from .engine import Value, apply
-from .errors import DomainError, UnknownName
+from .errors import DomainError, ShapeError, UnknownName
 from .expr import Apply, Const, Name, Num, Program, Vector, postorder
 from .printer import format_number, to_text
 
@@ -55,6 +55,11 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                     value = apply(op, *args)
                 except DomainError as exc:
                     raise _in_terms_of(exc, node, program) from None
+                except ShapeError as exc:
+                    if exc.span is None:
+                        exc.message = f"in {to_text(node)}: {exc.message}"
+                        exc.source, exc.span = program.source, node.span
+                    raise
                 if keep_exprs or op.kinks:
                     exprs[id(value)] = node
             elif isinstance(node, Name):
@@ -76,7 +81,11 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                 if make_vector is None:
                     from .vectors import make_vector as mv
                     make_vector = mv
-                value = make_vector([done[id(a)] for a in node.items], node)
+                try:
+                    value = make_vector([done[id(a)] for a in node.items], node)
+                except ShapeError as exc:
+                    exc.source = program.source
+                    raise
                 if keep_exprs:
                     exprs[id(value)] = node
             else:  # pragma: no cover
@@ -117,10 +126,14 @@ def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError
         if isinstance(arg, (Num, Const)):
             continue
         value = exc.args_[i] if i < len(exc.args_) else None
+        if exc.mask is not None and hasattr(value, "shape"):
+            from .vectors import describe_elements
+            parts.append(describe_elements(to_text(arg), value, exc.mask))
+            continue
         try:
             shown = format_number(value)
         except (TypeError, ValueError):
-            shown = "some elements" if exc.mask is not None else str(value)
+            shown = str(value)
         parts.append(f"{to_text(arg)} = {shown}")
     where = f" at {', '.join(parts)}" if parts else ""
     if exc.overflow:
@@ -130,4 +143,5 @@ def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError
     new = DomainError(message, op=exc.op, args=exc.args_, reason=exc.reason, show=exc.show,
                       overflow=exc.overflow, mask=exc.mask, source=program.source,
                       span=node.span)
+    new.expr = node  # for callers that report per element or per row (batches)
     return new

@@ -309,3 +309,61 @@ _fn("sign", 1, lambda B, x: B.sign(x), (lambda D, out, x: 0,), "steps",
     "-1, 0 or 1 (sign(0) = 0); derivative 0", latex=r"\operatorname{sgn}")
 _fn("step", 1, lambda B, x: B.step(x), (lambda D, out, x: 0,), "steps",
     "1 for x > 0, else 0; derivative 0", latex=r"\operatorname{H}")
+
+# ---------------------------------------------------------------- vectors
+# Reductions are not element-wise, so the engine runs their `vjp` (upstream
+# gradient -> one contribution per argument); `partials` are the element-wise
+# derivatives for the symbolic side and `gradcli functions`.
+
+def _sum_vjp(B, g, out, x):
+    # d sum(x)/dx_i = 1: every element receives the upstream gradient.
+    return (B.spread(g, x),)
+
+
+def _mean_vjp(B, g, out, x):
+    # d mean(x)/dx_i = 1/n
+    return (B.spread(g / B.size(x), x),)
+
+
+def _size_vjp(B, g, out, x):
+    return (B.spread(0.0 * g, x),)
+
+
+def _dot_vjp(B, g, out, x, y):
+    # d dot(x, y)/dx_i = y_i ; d dot(x, y)/dy_i = x_i
+    return (g * y, g * x)
+
+
+def _matmul_vjp(B, g, out, x, y):
+    # d(x @ y) = dx @ y + x @ dy, so x receives g @ y^T and y receives x^T @ g.
+    return B.matmul_vjp(g, x, y)
+
+
+_fn("sum", 1, lambda B, x: B.sum(x), (lambda D, out, x: 1,), "vectors",
+    "sum of all elements", vjp=_sum_vjp, domain_text="any shape",
+    latex=r"\operatorname{sum}")
+_fn("mean", 1, lambda B, x: B.mean(x), (lambda D, out, x: 1 / D.size(x),), "vectors",
+    "mean of all elements", vjp=_mean_vjp, domain_text="any shape")
+_fn("size", 1, lambda B, x: B.size(x), (lambda D, out, x: 0,), "vectors",
+    "number of elements (1 for a scalar); derivative 0", vjp=_size_vjp,
+    domain_text="any shape")
+_fn("dot", 2, lambda B, x, y: B.dot(x, y), (lambda D, out, x, y: y, lambda D, out, x, y: x),
+    "vectors", "inner product of two vectors of the same length", vjp=_dot_vjp,
+    domain_text="two vectors of equal length")
+_add(Op("matmul", 2, lambda B, x, y: B.matmul(x, y),
+        # As linear maps: d(x @ y)/dx applies y, d(x @ y)/dy applies x (the vjp transposes).
+        (lambda D, out, x, y: y, lambda D, out, x, y: x),
+        "vectors", "matrix product, with NumPy's matmul rules (vectors, matrices, stacks)",
+        vjp=_matmul_vjp, domain_text="inner sizes equal", symbol="@", prec=PRODUCT,
+        latex=r"\mathbin{@}"))
+
+
+def _stack_vjp(B, g, out, *xs):
+    # Element i of the literal receives slice i of the upstream gradient.
+    return tuple(g[i] for i in range(len(xs)))
+
+
+# The node a vector literal `[a, b]` with variable elements becomes (hidden from listings).
+_add(Op("stack", (1, None), lambda B, *xs: B.stack(xs), lambda D, i, out, args: 1,
+        "vectors", "vector or matrix literal [a, b, ...]", vjp=_stack_vjp,
+        symbol="[]", extra={"hidden": True}))

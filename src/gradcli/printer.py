@@ -130,3 +130,139 @@ def program_text(program: Program) -> str:
         text = to_text(stmt.expr)
         lines.append(f"{stmt.name} = {text}" if stmt.name is not None else text)
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- LaTeX
+
+_GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+          "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
+          "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi",
+          "Omega"}
+
+
+def latex_name(name: str) -> str:
+    """A variable as LaTeX: x, x_{1}, \\theta, \\mathrm{loss}."""
+    if name == "pi":
+        return r"\pi"
+    if name == "e":
+        return "e"
+    stem = name.rstrip("0123456789")
+    digits = name[len(stem):]
+    if "_" in stem.strip("_") and not digits:
+        stem, _, digits = stem.rpartition("_")
+    if stem in _GREEK:
+        stem = "\\" + stem
+    elif len(stem) > 1:
+        stem = r"\mathrm{%s}" % stem.replace("_", r"\_")
+    return f"{stem}_{{{digits}}}" if digits and stem else (stem or name)
+
+
+def latex_number(value) -> str:
+    """A number as LaTeX: 3, 0.5, \\frac{1}{3}, 1.5 \\cdot 10^{-7}."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        sign = "-" if value < 0 else ""
+        return sign + r"\frac{%d}{%d}" % (abs(value.numerator), value.denominator)
+    text = format_number(value)
+    if "e" in text:
+        mantissa, _, exponent = text.partition("e")
+        exponent = str(int(exponent))
+        return (r"10^{%s}" % exponent if mantissa == "1"
+                else r"%s \cdot 10^{%s}" % (mantissa, exponent))
+    return text
+
+
+def _latex_prec(node: Expr) -> int:
+    if isinstance(node, Apply):
+        if node.op == "div":
+            return ops.PRODUCT
+        op = ops.TABLE[node.op]
+        return op.prec if op.is_operator else ops.ATOM
+    if isinstance(node, Num) and node.value < 0:
+        return ops.UNARY
+    return ops.ATOM
+
+
+def _latex_parens(parent: Apply, index: int, child: Expr) -> bool:
+    op = parent.op
+    cp = _latex_prec(child)
+    if op in ("add", "sub"):
+        return index > 0 and (cp <= ops.UNARY and not (op == "add" and cp == ops.PRODUCT)
+                              and not (op == "sub" and cp == ops.PRODUCT))
+    if op in ("mul", "matmul"):
+        return cp < ops.PRODUCT or (index > 0 and cp == ops.UNARY)
+    if op in ("neg", "pos"):
+        return cp <= ops.UNARY and not (isinstance(child, Apply) and child.op == "div")
+    if op == "pow":
+        return index == 0 and not isinstance(child, (Name, Const)) \
+            and not (isinstance(child, Num) and cp == ops.ATOM) \
+            and not (isinstance(child, Apply) and child.op == "sqrt")
+    return False
+
+
+def latex_tokens(root: Expr):
+    """Yield the LaTeX pieces of `root`, iteratively."""
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+            continue
+        node = item
+        if isinstance(node, Num):
+            yield latex_number(node.value)
+        elif isinstance(node, (Name, Const)):
+            yield latex_name(node.id)
+        elif isinstance(node, Vector):
+            parts = [r"\begin{bmatrix}"]
+            for i, child in enumerate(node.items):
+                if i:
+                    parts.append(r" \\ " if isinstance(child, Vector) else " & ")
+                parts.append(child)
+            parts.append(r"\end{bmatrix}")
+            stack.extend(reversed(parts))
+        elif isinstance(node, Apply):
+            stack.extend(reversed(_latex_parts(node)))
+        else:
+            raise TypeError(f"cannot print {node!r}")
+
+
+def _wrap(node: Apply, i: int, arg: Expr) -> list:
+    if _latex_parens(node, i, arg):
+        return [r"\left(", arg, r"\right)"]
+    return [arg]
+
+
+def _latex_parts(node: Apply) -> list:
+    """The pieces for one node, its arguments still as nodes to expand."""
+    op = ops.TABLE[node.op]
+    args = node.args
+    name = node.op
+    if name == "div":
+        return [r"\frac{", args[0], "}{", args[1], "}"]
+    if name == "pow":
+        return _wrap(node, 0, args[0]) + ["^{", args[1], "}"]
+    if name == "sqrt":
+        return [r"\sqrt{", args[0], "}"]
+    if name == "cbrt":
+        return [r"\sqrt[3]{", args[0], "}"]
+    if name == "abs":
+        return [r"\left|", args[0], r"\right|"]
+    if name == "log" and len(args) == 2:
+        return [r"\log_{", args[1], r"}\left(", args[0], r"\right)"]
+    if op.is_operator:
+        if len(args) == 1:
+            return [op.symbol] + _wrap(node, 0, args[0])
+        symbol = {"add": " + ", "sub": " - ", "mul": r" \cdot ", "matmul": " "}[name]
+        return _wrap(node, 0, args[0]) + [symbol] + _wrap(node, 1, args[1])
+    parts = [(op.latex or r"\operatorname{%s}" % name) + r"\left("]
+    for i, arg in enumerate(args):
+        if i:
+            parts.append(", ")
+        parts.append(arg)
+    parts.append(r"\right)")
+    return parts
+
+
+def to_latex(root: Expr) -> str:
+    """The expression as LaTeX (\\frac, \\sqrt, \\sin, \\cdot, ^{...})."""
+    return "".join(latex_tokens(root))

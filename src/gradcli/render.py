@@ -19,15 +19,30 @@ def console(stderr: bool = False, width: int | None = None) -> Console:
     return Console(stderr=stderr, width=width, highlight=False, soft_wrap=False)
 
 
-def eval_table(result, precision=None):
-    """The value and partials of one point, under the 'read as' line."""
+def eval_table(result, precision=None, checks=None):
+    """The value and partials of one point, under the 'read as' line.
+
+    `checks` (eval --check): {input: FiniteDifference} adds the estimate and error columns.
+    """
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("", style="cyan", no_wrap=True)
     table.add_column("value", justify="right")
+    if checks:
+        table.add_column("finite diff.", justify="right")
+        table.add_column("rel. error", justify="right")
+        table.add_column("")
     f = result.result_name
-    table.add_row(Text(f), Text(number_text(result.value, precision)))
+    table.add_row(Text(f), Text(array_text(result.value, precision)))
     for name, g in result.gradient.items():
-        table.add_row(Text(f"∂{f}/∂{name}"), Text(number_text(g, precision)))
+        row = [Text(f"∂{f}/∂{name}"), Text(array_text(g, precision))]
+        if checks:
+            row.extend(_gradcheck_cells(checks.get(name), precision))
+        table.add_row(*row)
+    jacobian = getattr(result, "jacobian", None)
+    if jacobian is not None and not result.gradient:
+        table.columns[1].header = "value (Jacobian: one row per element of " + f + ")"
+        for name, j in jacobian.items():
+            table.add_row(Text(f"∂{f}/∂{name}"), Text(array_text(j, precision)))
     at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
     head = Text.assemble(("read as ", "dim"), (result.read_as, "bold"))
     parts = [head]
@@ -35,7 +50,109 @@ def eval_table(result, precision=None):
         parts.append(Text.assemble(("at      ", "dim"), (at, "")))
     parts.append(Text(""))
     parts.append(table)
+    for name, c in (checks or {}).items():
+        if c.note:
+            mark = ("✗ ", "red") if not c.ok else ("  ", "")
+            parts.append(Text.assemble(mark, (f"∂{f}/∂{name}: ", "cyan"), c.note))
     return Group(*parts)
+
+
+def _gradcheck_cells(c, precision):
+    if c is None or c.estimate is None:
+        return [Text(""), Text(""), Text("")]
+    mark = Text("✓", style="green") if c.ok else Text("✗", style="bold red")
+    return [Text(number_text(c.estimate, precision)), Text(number_text(c.rel_error, 2)), mark]
+
+
+def check_table(verdict, precision=None):
+    """`gradcli check`: each answer, expected, computed, ✓/✗, then why each ✗ is wrong."""
+    from .check import label
+    f = verdict.result_name
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("", style="cyan", no_wrap=True)
+    table.add_column("answer")
+    table.add_column("expected", justify="right")
+    table.add_column("computed", justify="right")
+    table.add_column("")
+
+    def name_of(a):
+        if a.kind == "value":
+            return f
+        return f"∂{f}/∂{a.name}" + (" formula" if a.kind == "derivative" else "")
+
+    for a in verdict.answers:
+        mark = Text("✓", style="bold green") if a.ok else Text("✗", style="bold red")
+        expected = "—" if a.expected is None else number_text(a.expected, precision)
+        computed = ("—" if a.expected is None else "undefined") if a.computed is None \
+            else number_text(a.computed, precision)
+        table.add_row(Text(name_of(a)), Text(a.answer), Text(expected), Text(computed), mark)
+    head = Text.assemble(("read as ", "dim"), (verdict.read_as, "bold"))
+    parts = [head]
+    if verdict.at:
+        at = ", ".join(f"{k} = {number_text(v)}" for k, v in verdict.at.items())
+        parts.append(Text.assemble(("at      ", "dim"), (at, "")))
+    parts.extend([Text(""), table, Text("")])
+    for a in verdict.answers:
+        if a.ok:
+            if a.note:
+                parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
+                                           (a.note, "yellow")))
+            continue
+        lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", a.reason)]
+        if a.note:
+            lines.append(Text.assemble("  ", (a.note, "yellow")))
+        if a.kind == "derivative" and a.correct is not None:
+            lines.append(Text.assemble(("  correct: ", "dim"), (a.correct, "bold")))
+        parts.extend(lines)
+    right = sum(a.ok for a in verdict.answers)
+    style = "bold green" if verdict.ok else "bold red"
+    parts.append(Text.assemble((f"{right} of {len(verdict.answers)} right", style),
+                               (f"   (rtol {number_text(verdict.rtol)}, atol "
+                                f"{number_text(verdict.atol)})", "dim")))
+    return Group(*parts)
+
+
+def array_text(value, precision=None) -> str:
+    """A number or vector on one line; a matrix (or deeper) with one row per line."""
+    if getattr(value, "ndim", 0) < 2:
+        return number_text(value, precision)
+    rows = [number_text(row, precision) for row in value]
+    return "[" + ",\n ".join(rows) + "]"
+
+
+def batch_rows(keys, rows, precision=None, header=True):
+    """One chunk of batch output as a table; later chunks continue it without a header."""
+    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
+    for k in keys:
+        table.add_column(Text(k), justify="right", no_wrap=True, min_width=max(len(k), 12))
+    for r in rows:
+        table.add_row(*(Text(number_text(v, precision)) for v in r))
+    return table
+
+
+class _Bar:
+    """A transient progress bar on stderr, by bytes of the points file read."""
+
+    def __init__(self, total, label):
+        from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+        self.progress = Progress(TextColumn("[dim]{task.description}"), BarColumn(),
+                                 TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                                 TimeRemainingColumn(), console=console(stderr=True),
+                                 transient=True, redirect_stdout=False)
+        self.task = self.progress.add_task(label, total=total)
+        self.progress.start()
+
+    def update(self, done):
+        self.progress.update(self.task, completed=done)
+
+    def stop(self):
+        self.progress.stop()
+
+
+def progress_bar(total, label):
+    """A started progress bar; call .update(bytes_done) and .stop()."""
+    return _Bar(total, label)
 
 
 def functions_table(records):
@@ -57,4 +174,213 @@ def functions_table(records):
     return table
 
 
-__all__ = ["console", "eval_table", "functions_table", "escape"]
+def diff_table(result, precision=None):
+    """`gradcli diff`: each partial derivative (and its value at the point) under 'read as'."""
+    from .formats import diff_label
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("", style="cyan", no_wrap=True)
+    table.add_column("derivative", overflow="fold")
+    if result.values is not None:
+        table.add_column("value", justify="right")
+    for d in result.derivatives:
+        row = [Text(diff_label(result.result_name, d.wrt, unicode=True)), Text(d.text)]
+        if result.values is not None:
+            row.append(Text(number_text(result.values[d.key], precision)))
+        table.add_row(*row)
+    parts = [Text.assemble(("read as ", "dim"), (result.read_as, "bold"))]
+    if result.at:
+        at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
+        parts.append(Text.assemble(("at      ", "dim"), (at, "")))
+    parts.append(Text(""))
+    parts.append(table)
+    return Group(*parts)
+
+
+def descend_table(result, every=None, decimals=None, precision=None):
+    """`gradcli descend`: the settings, the printed steps, the final point, why it stopped."""
+    from .formats import descend_columns, descend_rows, descend_stop_text
+    if precision is None and decimals is None:
+        precision = 6  # a table of many columns stays readable; plain/json/csv keep every digit
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    names = descend_columns(result)
+    for i, name in enumerate(names):
+        title = {"grad_norm": "‖∇‖"}.get(name, name)
+        table.add_column(Text(title), justify="right", no_wrap=True,
+                         style="cyan" if i == 0 else None)
+    rows = descend_rows(result, every, decimals, precision)
+    for i, row in enumerate(rows):
+        final = row[0] == "final"
+        if final and i:
+            table.add_section()
+        table.add_row(*(Text(c, style="bold" if final else "") for c in row))
+    settings = f"lr = {number_text(result.lr)}, {result.steps} steps"
+    if result.momentum:
+        settings += f", momentum = {number_text(result.momentum)}"
+    if result.tol is not None:
+        settings += f", tol = {number_text(result.tol)}"
+    parts = [Text.assemble(("read as ", "dim"), (result.read_as, "bold")),
+             Text.assemble(("train   ", "dim"), (", ".join(result.params), ""))]
+    if result.data is not None:
+        parts.append(Text.assemble(("data    ", "dim"),
+                                   (f"{result.data.path}: {result.data.rows} rows, columns "
+                                    f"{', '.join(result.data.columns)}", "")))
+    parts += [Text.assemble(("with    ", "dim"), (settings, "")), Text(""), table, Text(""),
+              Text(descend_stop_text(result), style="dim")]
+    return Group(*parts)
+
+
+
+def trace_tables(t, precision=None):
+    """`gradcli trace`: the forward table, the backward table, then the partials."""
+    from .ledger import contribution_text, definition, local_text, shown_nodes, total_text
+    f = t.output
+    forward = Table(title="forward pass", title_justify="left", header_style="bold")
+    forward.add_column("node", style="cyan", no_wrap=True)
+    forward.add_column("definition")
+    forward.add_column("expression", style="dim")
+    forward.add_column("value", justify="right")
+    nodes = shown_nodes(t)
+    large = len(nodes) > TREE_NODES
+    for n in _elide(nodes, large, forward, 4, 1):
+        forward.add_row(Text(n.name), Text(definition(n)), Text(n.expression),
+                        Text(number_text(n.value, precision)))
+    parts = [_head(t, precision), Text(""), forward, Text("")]
+    if t.backward:
+        backward = Table(title=f"backward pass (from the output back, ∂{f}/∂{f} = 1; "
+                               f"upstream = ∂{f}/∂node)",
+                         title_justify="left", header_style="bold")
+        backward.add_column("node", style="cyan", no_wrap=True)
+        backward.add_column("upstream", justify="right")
+        backward.add_column("input", style="cyan")
+        backward.add_column("local derivative")
+        backward.add_column("contribution", justify="right")
+        backward.add_column("total", justify="right")
+        for step in _elide(t.backward, large, backward, 6, 3):
+            first = True
+            for c in step.contributions:
+                shown = local_text(step.node, c, precision)
+                total = Text(total_text(c, precision),
+                             style="bold yellow" if c.accumulated else "")
+                backward.add_row(Text(step.node if first else ""),
+                                 Text(number_text(step.upstream, precision) if first else ""),
+                                 Text(c.input), Text(shown),
+                                 Text(contribution_text(step.upstream, c, precision)), total)
+                first = False
+            backward.add_section()
+        parts += [backward, Text("")]
+    else:
+        parts += [Text("no gradient flows: the result does not depend on any input", "dim"),
+                  Text("")]
+    result = Table(show_header=False, box=None, pad_edge=False)
+    result.add_column("", style="cyan", no_wrap=True)
+    result.add_column("", justify="right")
+    r = t.result_name
+    result.add_row(Text(r), Text(number_text(t.value, precision)))
+    for name, g in t.gradient.items():
+        result.add_row(Text(f"∂{r}/∂{name}"), Text(number_text(g, precision)))
+    parts.append(result)
+    if large:
+        parts += [Text(""), Text(f"the graph has {len(nodes):,} nodes; only the first "
+                                 f"{TABLE_HEAD} and last {TABLE_TAIL} rows of each table are "
+                                 "shown here. For every step: -o plain, -o markdown, -o latex "
+                                 "or -o json", style="yellow")]
+    return Group(*parts)
+
+
+TABLE_HEAD, TABLE_TAIL = 100, 20
+
+
+def _elide(items, large, table, columns, at):
+    """All items, or the first and last few with a row saying how many were left out."""
+    if not large or len(items) <= TABLE_HEAD + TABLE_TAIL:
+        yield from items
+        return
+    yield from items[:TABLE_HEAD]
+    left_out = len(items) - TABLE_HEAD - TABLE_TAIL
+    cells = [Text("…", style="dim")] + [Text("")] * (columns - 1)
+    cells[at] = Text(f"{left_out:,} more rows", style="dim")
+    table.add_row(*cells)
+    yield from items[-TABLE_TAIL:]
+
+
+def _head(t, precision=None):
+    read = t.read_as
+    if len(read) > HEAD_CHARS:
+        read = read[:HEAD_CHARS] + f"… ({len(t.read_as):,} characters)"
+    head = Text.assemble(("read as ", "dim"), (read, "bold"))
+    if t.at:
+        from .ledger import at_text
+        head.append("\n")
+        head.append_text(Text.assemble(("at      ", "dim"), (at_text(t.at, precision), "")))
+    return head
+
+
+HEAD_CHARS = 300
+
+# The terminal tree stops here; DOT and SVG have no such limit.
+TREE_NODES = 500
+SUMMARY_NODES = 40
+TREE_DEPTH = 16
+
+
+def graph_tree(t, precision=None, limit=TREE_NODES):
+    """`gradcli graph`: the output at the root, each node's inputs below it.
+
+    A node already shown (a shared sub-graph) is shown once and referred to
+    by name afterwards. Over `limit` nodes only the top of the graph is drawn,
+    with a note on how to get the full picture.
+    """
+    from rich.tree import Tree
+    from .graphviz import label_lines
+
+    by_name = {n.name: n for n in t.forward}
+    count = sum(1 for n in t.forward if n.kind != "literal")
+    large = count > limit
+    budget = SUMMARY_NODES if large else None
+    max_depth = 6 if large else TREE_DEPTH
+
+    def label(n, again=False):
+        if n.kind == "literal":
+            return Text(n.name, style="dim")
+        lines = label_lines(n, precision)
+        text = Text(lines[0], style="bold cyan" if n.kind != "op" else "bold")
+        for extra in lines[1:]:
+            text.append("   ")
+            text.append(extra, style="green" if extra.startswith("grad") else "")
+        if again:
+            text = Text.assemble((n.name, "bold"), ("  (shown above)", "dim"))
+        return text
+
+    out = by_name[t.output]
+    root = Tree(label(out), guide_style="dim")
+    shown = {out.name}
+    drawn = 1
+    stack = [(name, root, 1) for name in reversed(out.inputs)]
+    while stack:
+        name, parent, depth = stack.pop()
+        n = by_name[name]
+        if budget is not None and drawn >= budget:
+            continue
+        if n.kind == "op" and name in shown:
+            parent.add(label(n, again=True))
+            continue
+        node = parent.add(label(n))
+        drawn += 1
+        if n.kind != "op":
+            continue
+        shown.add(name)
+        if depth >= max_depth and n.inputs:
+            node.add(Text(f"… inputs of {name} not drawn (depth limit)", style="dim"))
+            continue
+        stack.extend((i, node, depth + 1) for i in reversed(n.inputs))
+    parts = [_head(t, precision), Text(""), root]
+    if large:
+        parts.append(Text(""))
+        parts.append(Text(f"the graph has {count:,} nodes; only the top is drawn here. For the "
+                          "full picture: -o dot (Graphviz), -o mermaid, -o json, or "
+                          "--output graph.svg", style="yellow"))
+    return Group(*parts)
+
+__all__ = ["console", "eval_table", "functions_table", "array_text", "check_table",
+           "diff_table", "descend_table", "batch_rows", "progress_bar", "escape",
+           "trace_tables", "graph_tree"]

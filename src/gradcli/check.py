@@ -1,0 +1,646 @@
+"""The homework checker: compare a student's answers with what the engine computes.
+
+`check()` returns a Verdict: one Answer per value, partial derivative or
+symbolic derivative given, each right or wrong with the reason. Nothing here
+prints.
+
+Numbers are compared as numpy.isclose does: |answer - expected| <= atol +
+rtol*|expected|. A symbolic derivative is compared numerically: at the given
+point and at random points (both signs, magnitudes 0.1 to 20, the same points
+on every run) where both the answer and the true derivative are defined. The
+true numbers come from the engine's backward pass; the answer is evaluated by
+the same engine. A wrong answer gets a point where the two differ, and, where
+it is so, the remark that it is off by a constant or a factor, or right on
+only part of the domain.
+
+`finite_differences()` is `eval --check`: each partial beside a central
+finite-difference estimate (a gradcheck of the user's own expression), with
+kinks named where the two disagree.
+"""
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field
+
+from . import api
+from .engine import local_derivative
+from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
+from .expr import Program, size
+from .lower import lower
+from .parser import parse
+from .printer import format_number, read_as
+
+RTOL = 1e-6
+ATOL = 1e-9
+# Equivalent formulas differ by rounding: never compare them tighter than this.
+FORMULA_RTOL_FLOOR = 1e-9
+SAMPLES = 16          # random points compared besides the given one
+LARGE = 20_000        # nodes: beyond this, SAMPLES_LARGE points keep the time near an eval's
+SAMPLES_LARGE = 4
+MAX_TRIES = 120       # candidate points tried to find SAMPLES comparable ones
+_SPECIAL = {"nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf}
+
+
+@dataclass
+class Answer:
+    """One answer and its verdict."""
+
+    kind: str                 # "value", "gradient" or "derivative"
+    name: str                 # the result name for a value, else the variable
+    answer: str               # the student's text
+    expected: object = None   # the correct number at the given point
+    computed: object = None   # the student's answer as a number at the given point
+    ok: bool = False
+    reason: str = ""          # why it is wrong (empty when right)
+    correct: str | None = None          # the correct formula (derivatives)
+    counterexample: dict | None = None  # {"at": {...}, "yours": s, "correct": t}
+    note: str = ""            # off by a constant/factor, right on part of the domain
+    points: int = 0           # points compared (derivatives)
+
+
+@dataclass
+class Verdict:
+    """Every answer checked against one expression."""
+
+    expression: str
+    read_as: str
+    at: dict
+    answers: list
+    rtol: float
+    atol: float
+    result_name: str = "f"
+    warnings: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(a.ok for a in self.answers)
+
+
+def label(answer: Answer, f: str = "f") -> str:
+    """The plain-text key of an answer: f, df/dw, or d/dw for a formula."""
+    if answer.kind == "value":
+        return f
+    if answer.kind == "gradient":
+        return f"d{f}/d{answer.name}"
+    return f"d/d{answer.name}"
+
+
+def close(computed, expected, rtol: float, atol: float) -> bool:
+    """|computed - expected| <= atol + rtol*|expected|; nan matches nan, inf matches inf."""
+    if hasattr(computed, "shape") or hasattr(expected, "shape") \
+            or isinstance(computed, list) or isinstance(expected, list):
+        import numpy as np
+        a, b = np.asarray(computed, dtype=float), np.asarray(expected, dtype=float)
+        if a.shape != b.shape:
+            return False
+        return bool(np.all(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)))
+    a, b = float(computed), float(expected)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= atol + rtol * abs(b)
+
+
+def number_answer(answer, what: str):
+    """A numeric answer (3, -1e-3, 1/3, pi/4, nan, inf) as a number."""
+    if not isinstance(answer, str):
+        return answer
+    text = answer.strip()
+    if text.lower() in _SPECIAL:
+        return _SPECIAL[text.lower()]
+    try:
+        parse(text)
+    except GradcliError as exc:
+        exc.message = f"the answer {what} does not parse: {exc.message}"
+        exc.source = text
+        raise
+    try:
+        return api.constant_value(text, f"the answer {what}")
+    except UsageError as exc:
+        exc.hint = exc.hint or ("a numeric answer is a number such as 28, 1/3 or pi/4; "
+                                "check a formula with --derivative FORMULA --wrt NAME")
+        raise
+
+
+def check(text: str, at: dict | None = None, value=None, grad: dict | None = None,
+          derivatives=None, rtol: float = RTOL, atol: float = ATOL,
+          program: Program | None = None) -> Verdict:
+    """Check a student's answers for the expression `text` at the point `at`.
+
+    `value`: the value of the expression; `grad`: {variable: partial};
+    `derivatives`: (variable, formula) pairs (or a dict). Answers are text in
+    the language (or numbers). Raises GradcliError for bad input, never for a
+    wrong answer.
+
+    >>> check("(w*x+b)**2", {"w": 3, "x": 2, "b": 1}, grad={"w": 28}).ok
+    True
+    """
+    if rtol < 0 or atol < 0:
+        raise UsageError("--rtol and --atol must be zero or positive")
+    program = program or parse(text)
+    variables = api.inputs_of(program)
+    pairs = list(derivatives.items()) if isinstance(derivatives, dict) else list(derivatives or ())
+    grad = dict(grad or {})
+    if value is None and not grad and not pairs:
+        raise UsageError("nothing to check: give --value, --grad or --derivative",
+                         hint='for example: gradcli check "x**2" --at x=3 --grad x=6')
+    at = dict(at or {})
+    last = program.statements[-1].name
+    intermediates = [n for n in program.defined if n != last]
+    for name in grad:
+        _known_variable(name, "--grad", variables, intermediates)
+    seen = set()
+    for name, _ in pairs:
+        _known_variable(name, "--wrt", variables, ())
+        if name in seen:
+            raise UsageError(f"two answers for the derivative with respect to '{name}'",
+                             hint="give one --derivative per variable")
+        seen.add(name)
+
+    # Every answer is read before any computing: bad input (exit 2) comes first.
+    f = program.statements[-1].name or "f"
+    value_number = None if value is None else number_answer(value, "--value")
+    grad_numbers = {name: number_answer(given, f"--grad {name}") for name, given in grad.items()}
+    formulas = [(name, formula, parse_answer(formula, program, variables, f"∂{f}/∂{name}"))
+                for name, formula in pairs]
+    result = None
+    if value is not None or grad or at:
+        if not at and variables:
+            raise UsageError("--value and --grad need the point: add --at",
+                             hint="add --at " + ",".join(f"{v}=VALUE" for v in variables))
+        wanted = [n for n in grad if n in variables]
+        result = api.evaluate(text, at, program=program, wrt=wanted or [],
+                              intermediates=any(n not in variables for n in grad))
+    answers = []
+    if value is not None:
+        computed = value_number
+        a = Answer("value", f, _shown(value), expected=result.value, computed=computed)
+        a.ok = close(computed, result.value, rtol, atol)
+        if not a.ok:
+            a.reason = f"the correct value is {_number(result.value)}"
+        answers.append(a)
+    for name, given in grad.items():
+        computed = grad_numbers[name]
+        expected = result.gradient[name]
+        a = Answer("gradient", name, _shown(given), expected=expected, computed=computed)
+        a.ok = close(computed, expected, rtol, atol)
+        if not a.ok:
+            a.reason = f"the correct value is {_number(expected)}"
+        answers.append(a)
+    if pairs:
+        for name, v in at.items():
+            if not isinstance(v, (int, float)):
+                raise UsageError(f"symbolic answers are checked at scalar points; '{name}' "
+                                 "is not a number", hint="check numeric answers with --grad")
+        used = {k: float(v) for k, v in at.items() if k in variables}
+        for name, formula, answer_program in formulas:
+            answers.append(_check_formula(text, program, variables, name, formula,
+                                          answer_program, used if at else None, rtol, atol))
+    return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
+                   rtol=rtol, atol=atol, result_name=f,
+                   warnings=list(result.warnings) if result else list(program.warnings))
+
+
+def _shown(answer) -> str:
+    return answer.strip() if isinstance(answer, str) else format_number(answer)
+
+
+def _number(value) -> str:
+    try:
+        return format_number(value)
+    except (TypeError, ValueError):
+        return str(value.tolist() if hasattr(value, "tolist") else value)
+
+
+def _known_variable(name, option, variables, intermediates):
+    if name in variables or name in intermediates:
+        return
+    listed = ", ".join(variables) if variables else "none"
+    raise UsageError(f"{option}: the expression has no variable '{name}'",
+                     hint=f"its variables are: {listed}")
+
+
+# ------------------------------------------------------------- symbolic answers
+
+def parse_answer(formula: str, program: Program, variables, what: str) -> Program:
+    """The student's formula as a program that may use the question's variables and names."""
+    try:
+        answer = parse(formula)
+    except GradcliError as exc:
+        exc.message = f"the answer for {what} does not parse: {exc.message}"
+        exc.source = formula
+        raise
+    defined = set(program.defined)
+    used = api.inputs_of(answer)
+    for name in used:
+        if name not in variables and name not in defined:
+            listed = ", ".join(variables) if variables else "none"
+            span = _first_span(answer, name)
+            raise UnknownName(f"the answer for {what} uses '{name}', which the question "
+                              "does not have", source=formula, span=span,
+                              hint=f"the question's variables are: {listed}")
+    if any(n in defined for n in used):
+        # The answer may name the question's intermediates (z in `z = w*x + b; z**2`).
+        clash = [n for n in answer.defined if n in defined]
+        if clash:
+            raise UsageError(f"the answer for {what} defines '{clash[0]}', which the "
+                             "question already defines", hint="use another name")
+        named = tuple(s for s in program.statements if s.name is not None)
+        answer = Program(named + tuple(answer.statements), formula, answer.warnings)
+    return answer
+
+
+def _first_span(program: Program, name):
+    for stmt in program.statements:
+        stack = [stmt.expr]
+        while stack:
+            node = stack.pop()
+            if getattr(node, "id", None) == name and type(node).__name__ == "Name":
+                return node.span
+            stack.extend(reversed(node.children()))
+    return None
+
+
+def _magnitude(root) -> float:
+    """The largest |value| of any node under `root`: the scale of its rounding error."""
+    biggest, stack, seen = 0.0, [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        try:
+            m = abs(float(node.data))
+        except (TypeError, ValueError):
+            m = 0.0
+        if m > biggest and m < math.inf:
+            biggest = m
+        stack.extend(node._parents)
+    return biggest
+
+
+def _backward_magnitude(root) -> float:
+    """The largest term added into any gradient by the last backward pass."""
+    biggest, stack, seen = 0.0, [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node._op is not None and node.requires_grad:
+            datas = [p.data for p in node._parents]
+            for i, p in enumerate(node._parents):
+                if not p.requires_grad or node._op.vjp is not None:
+                    continue
+                try:
+                    term = abs(float(node.grad * local_derivative(node._op, i, node.data, datas)))
+                except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+                    continue
+                if biggest < term < math.inf:
+                    biggest = term
+        stack.extend(p for p in node._parents if p.requires_grad)
+    return biggest
+
+
+def _true_derivative(program, point, name, strict=False):
+    """(d/dname at point, magnitude) by the engine's backward pass; None where undefined.
+
+    `strict` (the given point): a DomainError propagates, as in eval, and a
+    non-finite derivative is returned as it is.
+    """
+    try:
+        graph = lower(program, point, wrt={name})
+    except DomainError:
+        if strict:
+            raise
+        return None
+    out = graph.output
+    if getattr(out.data, "shape", ()) != ():
+        raise ShapeError("symbolic answers are checked for a scalar expression; this one's "
+                         f"value has shape {tuple(out.data.shape)}",
+                         hint="wrap it in sum(...) or check numbers with --grad")
+    if out.requires_grad:
+        out.backward()
+    t = graph.inputs[name].grad
+    try:
+        t = float(t)
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(t) and not strict:
+        return None
+    return t, _backward_magnitude(out)
+
+
+def _answer_value(answer: Program, point):
+    """(value, magnitude) of the student's formula, or a DomainError where it is undefined."""
+    g = lower(answer, point, wrt=set())
+    return float(g.output.data), _magnitude(g.output)
+
+
+def _ill_conditioned(program, answer_program, point, name, s, t, tol) -> bool:
+    """True where a 1e-11 relative nudge of the point moves either side by more than tol.
+
+    There rounding alone decides the digits (sin of 3**38, say), so the point proves nothing.
+    """
+    nudged = {k: v * (1 + 1e-11) for k, v in point.items()}
+    truth = _true_derivative(program, nudged, name)
+    try:
+        s2, _ = _answer_value(answer_program, nudged)
+    except DomainError:
+        return True
+    return truth is None or abs(truth[0] - t) > tol or not abs(s2 - s) <= tol
+
+
+def _candidates(variables, at, seed):
+    """Points to compare at: the given one, then random ones of both signs and many sizes."""
+    import random
+    if at is not None:
+        yield dict(at), True
+    rng = random.Random(seed)
+    for i in range(MAX_TRIES):
+        point = {}
+        for v in variables:
+            if at is not None and i % 3 == 2:
+                base = at[v]
+                x = base * (1 + rng.uniform(-0.5, 0.5)) + rng.uniform(-1, 1)
+            else:
+                x = rng.choice((-1, 1)) * 10 ** rng.uniform(-1, 1.3)
+            point[v] = float(f"{x:.3g}") or 0.5
+        yield point, False
+
+
+def _check_formula(text, program, variables, name, formula, answer_program, at, rtol,
+                   atol) -> Answer:
+    """Compare a formula with d/d`name` at the given point and at random points."""
+    a = Answer("derivative", name, formula.strip())
+    seed = zlib.crc32(f"{text}\0{name}".encode())
+    rows = []        # (point, given?, yours or None, correct, ok, why-undefined)
+    tol_rtol = max(rtol, FORMULA_RTOL_FLOOR)
+    random_rows = 0
+    nodes = sum(size(stmt.expr) for stmt in program.statements)
+    samples = SAMPLES if nodes < LARGE else SAMPLES_LARGE
+    for point, given in _candidates(variables, at, seed):
+        if random_rows >= samples:
+            break
+        truth = _true_derivative(program, point, name, strict=given)
+        if given:
+            a.expected = truth[0]
+            truth = truth if math.isfinite(truth[0]) else None
+        try:
+            s, s_mag = _answer_value(answer_program, point)
+        except DomainError as exc:
+            if given:
+                a.computed = None
+            if truth is None:
+                continue
+            rows.append((point, given, None, truth[0], False, exc.message))
+            random_rows += not given
+            continue
+        if given:
+            a.computed = s
+        if truth is None:
+            continue
+        t, t_mag = truth
+        scale = max(abs(s) if math.isfinite(s) else 0.0, abs(t), s_mag, t_mag)
+        ok = math.isfinite(s) and abs(s - t) <= atol + tol_rtol * scale
+        if not ok and not given and _ill_conditioned(program, answer_program, point, name,
+                                                     s, t, atol + tol_rtol * scale):
+            continue
+        rows.append((point, given, s, t, ok, ""))
+        random_rows += not given
+    compared = [r for r in rows if r[2] is not None]
+    undefined = [r for r in rows if r[2] is None]
+    a.points = len(compared)
+    # Points where only the answer is undefined are left out of the verdict (the
+    # derivative there may be a limit, as d/dy 0**y = 0), but they are reported.
+    caveat = _undefined_note(undefined, compared, variables)
+    if not compared:
+        a.ok = False
+        a.correct = _correct_formula(text, name)
+        if undefined:
+            point, _, _, t, _, why = undefined[0]
+            a.counterexample = {"at": dict(point), "yours": None, "correct": t}
+            a.reason = (f"your answer is undefined at every point where the derivative is "
+                        f"defined: at {_point_text(point)} ({why}) the derivative is {_num(t)}")
+        else:
+            a.reason = "no point was found where the derivative is defined"
+        return a
+    wrong = [r for r in compared if not r[4]]
+    a.ok = not wrong
+    if a.ok:
+        a.note = caveat
+        return a
+    a.correct = _correct_formula(text, name)
+    shown = next((r for r in wrong if r[1]), wrong[0])
+    point, given, s, t, _, why = shown
+    a.counterexample = {"at": dict(point), "yours": s, "correct": t}
+    where = _point_text(point)
+    a.reason = f"at {where} your answer gives {_num(s)}, but the derivative is {_num(t)}"
+    a.note = "; ".join(n for n in (_diagnose(compared, wrong, variables, tol_rtol, atol),
+                                   caveat) if n)
+    return a
+
+
+def _undefined_note(undefined, compared, variables) -> str:
+    """Where the answer is undefined but the derivative is not."""
+    if not undefined:
+        return ""
+    for v in variables:
+        for sign, word in ((1, ">"), (-1, "<")):
+            if all(sign * r[0][v] > 0 for r in undefined) \
+                    and all(sign * r[0][v] <= 0 for r in compared):
+                return (f"your answer is undefined where {v} {word} 0, where the derivative "
+                        f"is defined (compared where both are defined)")
+    point, _, _, t, _, why = undefined[0]
+    return (f"your answer is undefined at {_point_text(point)} ({why}), where the derivative "
+            f"is {_num(t)} (compared where both are defined)")
+
+
+def _diagnose(rows, wrong, variables, rtol, atol) -> str:
+    """Say what kind of wrong: a constant or a factor off, or right on part of the domain."""
+    right = [r for r in rows if r[4]]
+    defined = [r for r in wrong if math.isfinite(r[2])]
+    if not right and len(defined) == len(wrong) and len(defined) >= 3:
+        truths = [r[3] for r in defined]
+        diffs = [r[2] - r[3] for r in defined]
+        spread = max(abs(r[2]) + abs(r[3]) for r in defined)
+        if all(abs(t - truths[0]) <= atol + rtol * spread for t in truths):
+            return f"the derivative is the constant {_num(truths[0])}"
+        if all(abs(d - diffs[0]) <= atol + rtol * spread for d in diffs):
+            return (f"off by a constant: your answer minus the derivative is {_num(diffs[0])} "
+                    "at every point")
+        if all(r[3] != 0 for r in defined):
+            ratios = [r[2] / r[3] for r in defined]
+            if all(abs(q - ratios[0]) <= 1e-7 * abs(ratios[0]) for q in ratios):
+                if abs(ratios[0] + 1) <= 1e-9:
+                    return "the sign is wrong: your answer is minus the derivative"
+                return f"off by a factor: your answer is {_num(ratios[0])} times the derivative"
+        return ""
+    if right:
+        for v in variables:
+            for sign, word, other in ((1, ">", "<"), (-1, "<", ">")):
+                if all(sign * r[0][v] > 0 for r in right) and all(sign * r[0][v] < 0 for r in wrong):
+                    return f"right only where {v} {word} 0: wrong where {v} {other} 0"
+        if any(r[1] for r in right):
+            return (f"right at the given point but wrong elsewhere ({len(wrong)} of "
+                    f"{len(rows)} points differ)")
+        return f"right on part of the domain only ({len(wrong)} of {len(rows)} points differ)"
+    return ""
+
+
+def _correct_formula(text, name) -> str | None:
+    try:
+        return api.differentiate(text, name)
+    except GradcliError:
+        return None
+
+
+def _num(x) -> str:
+    if isinstance(x, float) and math.isfinite(x):
+        return format_number(float(f"{x:.12g}"))
+    return _number(x)
+
+
+def _point_text(point) -> str:
+    return ", ".join(f"{k} = {format_number(v)}" for k, v in point.items())
+
+
+# ------------------------------------------------------------ eval --check
+
+@dataclass
+class FiniteDifference:
+    """A partial beside its central finite-difference estimate."""
+
+    name: str
+    gradient: object
+    estimate: object          # the central difference (or one-sided where needed)
+    rel_error: object         # |g - fd| / max(|g|, |fd|); 0 when both are 0
+    ok: bool
+    note: str = ""
+
+
+def finite_differences(result) -> dict:
+    """{input: FiniteDifference} for the scalar inputs of an EvalResult (gradcheck).
+
+    h = cbrt(machine epsilon) * max(1, |x|). The two agree when
+    |g - fd| <= 1e-5*max(|g|, |fd|) + 1e-8*max(1, |f|); where they do not and
+    the point is at a kink or jump, the note names it.
+    """
+    graph = result.graph
+    program = graph.program
+    point = {k: v for k, v in result.at.items() if k in graph.inputs}
+    f0 = result.value
+    out = {}
+    kinks = _kinks_by_input(graph)
+    for name in result.inputs:
+        g = result.gradient.get(name)
+        x = point.get(name)
+        if not isinstance(x, float) or not isinstance(g, (int, float)):
+            out[name] = FiniteDifference(name, g, None, None, True,
+                                         "not checked: only scalar inputs are")
+            continue
+        h = 6.0554544523933395e-06 * max(1.0, abs(x))
+        h = (x + h) - x
+        up = _value_at(program, point, name, x + h)
+        down = _value_at(program, point, name, x - h)
+        note = ""
+        if up is not None and down is not None:
+            fd = (up - down) / (2 * h)
+        elif up is not None:
+            fd = (up - f0) / h
+            note = f"one-sided (the expression is undefined at {name} = {_num(x - h)})"
+        elif down is not None:
+            fd = (f0 - down) / h
+            note = f"one-sided (the expression is undefined at {name} = {_num(x + h)})"
+        else:
+            out[name] = FiniteDifference(name, g, math.nan, math.nan, False,
+                                         f"the expression is undefined on both sides of {name}")
+            continue
+        g = float(g)
+        if math.isfinite(g) and math.isfinite(fd):
+            big = max(abs(g), abs(fd))
+            rel = abs(g - fd) / big if big else 0.0
+            ok = abs(g - fd) <= 1e-5 * big + 1e-8 * max(1.0, abs(float(f0)))
+        else:
+            rel = 0.0 if g == fd else math.inf
+            ok = g == fd
+        if not ok:
+            note = "; ".join(n for n in (note, _why_disagree(
+                program, point, name, x, h, f0, up, down, fd, kinks.get(name))) if n)
+        out[name] = FiniteDifference(name, g, fd, rel, ok, note)
+    return out
+
+
+def _why_disagree(program, point, name, x, h, f0, up, down, fd, kinks) -> str:
+    """Explain a finite difference that disagrees with the partial: a kink or a jump."""
+    where = f"{name} = {format_number(x)}"
+    if kinks:
+        text = "; ".join(kinks)
+        if up is not None and down is not None:
+            return (f"{where} is at a kink, where the central difference averages the two "
+                    f"sides (left {_num((f0 - down) / h)}, right {_num((up - f0) / h)}): {text}")
+        return f"{where} is at a kink: {text}"
+    if up is None or down is None:
+        return ""
+    left, right = (f0 - down) / h, (up - f0) / h
+    if abs(left - right) > 1e-3 * max(1.0, abs(left), abs(right)):
+        return (f"the one-sided differences disagree (left {_num(left)}, right {_num(right)}): "
+                f"a kink lies within {_num(h)} of {where}")
+    # A jump makes the difference quotient grow like 1/h; a smooth function does not.
+    small = h / 16
+    up2 = _value_at(program, point, name, x + small)
+    down2 = _value_at(program, point, name, x - small)
+    if up2 is not None and down2 is not None:
+        fd2 = (up2 - down2) / (2 * small)
+        if abs(fd2) > 8 * abs(fd) > 0:
+            return (f"the difference quotient grows as the step shrinks ({_num(fd)} at h = "
+                    f"{_num(h)}, {_num(fd2)} at h/16): the expression jumps at {where}")
+    return ""
+
+
+def _value_at(program, point, name, x):
+    moved = dict(point)
+    moved[name] = x
+    try:
+        v = float(lower(program, moved, wrt=set()).output.data)
+    except (DomainError, TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _kinks_by_input(graph) -> dict:
+    """{input name: [kink messages]} for kinks at the point on a path from that input."""
+    from .engine import backend_for, topo_order
+    order = topo_order(graph.output)  # parents first; only nodes that carry a gradient
+    leaves = {id(leaf): name for name, leaf in graph.inputs.items()}
+    deps = {}
+    found = {}
+    for node in order:
+        names = set()
+        if id(node) in leaves:
+            names.add(leaves[id(node)])
+        for p in node._parents:
+            names |= deps.get(id(p), set())
+        deps[id(node)] = names
+        op = node._op
+        if op is None or not op.kinks:
+            continue
+        datas = [p.data for p in node._parents]
+        B = backend_for(datas)
+        for kink in op.kinks:
+            try:
+                hit = kink.where(B, *datas)
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                continue
+            if B.any(hit):
+                message = api.kink_message(graph, node, kink)
+                for name in names:
+                    if message not in found.setdefault(name, []):
+                        found[name].append(message)
+    return found
+
+
+__all__ = ["Answer", "Verdict", "check", "close", "label", "parse_answer",
+           "FiniteDifference", "finite_differences", "RTOL", "ATOL"]

@@ -1,0 +1,542 @@
+"""The simplifier: what a careful student would write, in linear time.
+
+Every simplified node is hash-consed (one object per structure), so identity is
+structural equality and common sub-expressions are shared for free. Sums are
+kept as a constant plus (coefficient, term) pairs and products as a coefficient
+plus (base, exponent) pairs; that gives constant folding, like terms
+(`x + x` -> `2*x`), like factors (`x*x**2` -> `x**3`), the 0/1 identities,
+`x**1`, `x**0`, `--x` and sign normalisation from one place. A child sum or
+product is flattened into its parent only while it has at most `CAP` parts,
+which keeps the work linear however long a chain of `+` or `*` gets.
+
+The pass runs bottom-up over the DAG with an explicit stack,
+never by recursion.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from . import ops
+from .backends import MathBackend
+from .errors import DomainError
+from .expr import Apply, Const, Expr, Name, Num, Vector
+
+CAP = 8  # the most parts of a child sum/product that are merged into its parent
+_BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
+
+
+def _clean(v):
+    """int for integral Fractions and floats, the number itself otherwise.
+
+    Exact numbers too large to read back as anything but a double become doubles,
+    so folding never builds a huge integer.
+    """
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            v = v.numerator
+        elif not _small(v):
+            return _to_float(v)
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= _BIG:
+        return _to_float(v)
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 53:
+        return int(v)
+    return v
+
+
+def _to_float(v) -> float:
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
+def _finite(v) -> bool:
+    return not isinstance(v, float) or math.isfinite(v)
+
+
+def _small(v) -> bool:
+    if isinstance(v, int):
+        return abs(v) < _BIG
+    if isinstance(v, Fraction):
+        return abs(v.numerator) < _BIG and v.denominator < _BIG
+    return True
+
+
+class Simplifier:
+    """Hash-consing node factory plus the sum/product normal forms of the nodes it built."""
+
+    def __init__(self):
+        self._table: dict = {}
+        self._canon: set = set()  # ids of the interned nodes (kept alive by _table)
+        self._built: dict = {}  # (kind, numbers, ids of interned nodes) -> node: no rebuilding
+        self._sums: dict = {}   # id(node) -> (const, [(coeff, term), ...])
+        self._prods: dict = {}  # id(node) -> (coeff, [(base, exponent), ...])
+
+    # ------------------------------------------------------------ hash-consing
+    def intern(self, node: Expr) -> Expr:
+        """The one shared object for this structure (children must already be interned)."""
+        got = self._table.get(node)
+        if got is None:
+            node.span = None
+            self._table[node] = node
+            self._canon.add(id(node))
+            got = node
+        return got
+
+    def num(self, v) -> Expr:
+        v = _clean(v)
+        if not _finite(v) or v != v:
+            raise DomainError("the derivative has a number too large for a double "
+                              "(about 1.8e308)", overflow=True)
+        if isinstance(v, Fraction):
+            # A rational prints as p/q, a division the views still read as one number.
+            node = self.apply("div", self.intern(Num(v.numerator)), self.intern(Num(v.denominator)))
+            self._prods[id(node)] = (v, [])
+            return node
+        key = ("num", type(v), v)
+        got = self._built.get(key)
+        if got is None:
+            got = self._built[key] = self.intern(Num(v))
+        return got
+
+    def apply(self, op: str, *args) -> Expr:
+        key = ("apply", op, *map(id, args))  # the args are interned: their ids name them
+        node = self._built.get(key)
+        if node is None:
+            node = self._built[key] = self.intern(Apply(op, tuple(args)))
+        return node
+
+    # ------------------------------------------------------------ the pass
+    def simplify(self, roots: list) -> list:
+        """Simplified, interned versions of `roots` (which may share sub-expressions).
+
+        Nodes this simplifier already produced are kept as they are, so simplifying
+        a derivative only visits the parts the derivative rules just built.
+        """
+        memo: dict = {}
+        keep = []  # hold the old nodes so their ids stay unique during the pass
+        canon = self._canon
+        for root in roots:
+            stack = [(root, False)]
+            while stack:
+                node, expanded = stack.pop()
+                if id(node) in memo:
+                    continue
+                if expanded:
+                    keep.append(node)
+                    memo[id(node)] = self._node(node, [memo[id(c)] for c in node.children()])
+                    continue
+                if id(node) in canon:
+                    memo[id(node)] = node
+                    continue
+                stack.append((node, True))
+                for child in reversed(node.children()):
+                    if id(child) not in memo:
+                        stack.append((child, False))
+        return [memo[id(r)] for r in roots]
+
+    def _node(self, node: Expr, args: list) -> Expr:
+        if isinstance(node, Num):
+            return self.num(node.value)
+        if isinstance(node, (Name, Const)):
+            key = (type(node).__name__, node.id)
+            got = self._built.get(key)
+            if got is None:
+                got = self._built[key] = self.intern(type(node)(node.id))
+            return got
+        if isinstance(node, Vector):
+            return self.intern(Vector(tuple(args)))
+        op = node.op
+        if op == "pos":
+            return args[0]
+        if op in ("add", "sub", "neg"):
+            const, terms = self.sum_view(args[0])
+            if op == "neg":
+                return self.sum(-const, [(-c, t) for c, t in terms])
+            c2, t2 = self.sum_view(args[1])
+            sign = 1 if op == "add" else -1
+            return self.sum(const + sign * c2, terms + [(sign * c, t) for c, t in t2])
+        if op == "mul":
+            c1, f1 = self.prod_view(args[0])
+            c2, f2 = self.prod_view(args[1])
+            c = _clean(c1 * c2)
+            return self.product(c if _finite(c) else None, f1 + f2, fallback=(op, args))
+        if op == "div":
+            c1, f1 = self.prod_view(args[0])
+            c2, f2 = self.prod_view(args[1])
+            if c2 == 0:
+                return self.apply("div", *args)
+            inv = Fraction(1, c2) if isinstance(c2, int) else 1 / c2
+            c = _clean(c1 * inv)
+            return self.product(c if _finite(c) else None,
+                                f1 + [(b, self.neg_exp(e)) for b, e in f2], fallback=(op, args))
+        if op == "pow":
+            return self._pow(*args)
+        return self._function(op, args)
+
+    # ------------------------------------------------------------ views
+    def sum_view(self, node: Expr):
+        """(const, [(coeff, term)]) for `node`, flattening a small sum."""
+        if isinstance(node, Num):
+            return node.value, []
+        view = self._sums.get(id(node))
+        if view is not None and len(view[1]) <= CAP:
+            return view
+        coeff, unit = self.split_coeff(node)
+        return 0, [(coeff, unit)]
+
+    def split_coeff(self, node: Expr):
+        """node == coeff * unit with unit free of a numeric factor."""
+        view = self._prods.get(id(node))
+        if view is None or view[0] == 1:
+            return 1, node
+        key = ("unit", id(node))
+        unit = self._built.get(key)
+        if unit is None:
+            unit = self._built[key] = self.product(1, view[1])
+        return view[0], unit
+
+    def prod_view(self, node: Expr):
+        """(coeff, [(base, exponent)]) for `node`, flattening a small product."""
+        if isinstance(node, Num):
+            return node.value, []
+        view = self._prods.get(id(node))
+        if view is not None and len(view[1]) <= CAP:
+            return view
+        return 1, [(node, 1)]
+
+    def neg_exp(self, e):
+        if isinstance(e, Expr):
+            const, terms = self.sum_view(e)
+            return self.sum(-const, [(-c, t) for c, t in terms])
+        return -e
+
+    def add_exp(self, a, b):
+        if not isinstance(a, Expr) and not isinstance(b, Expr):
+            return _clean(a + b)
+        ca, ta = self.sum_view(a) if isinstance(a, Expr) else (a, [])
+        cb, tb = self.sum_view(b) if isinstance(b, Expr) else (b, [])
+        node = self.sum(ca + cb, ta + tb)
+        return node.value if isinstance(node, Num) else node
+
+    def mul_exp(self, a, b):
+        if not isinstance(a, Expr) and not isinstance(b, Expr):
+            return _clean(a * b)
+        node = self.product(1, [(x, 1) if isinstance(x, Expr) else (self.num(x), 1)
+                                for x in (a, b)])
+        return node.value if isinstance(node, Num) else node
+
+    # ------------------------------------------------------------ sums
+    def sum(self, const, terms: list) -> Expr:
+        """const + sum(coeff*term), like terms collected, signs normalised."""
+        const = _clean(const)
+        index, merged = {}, []
+        expanded = []
+        for c, t in terms:
+            inner = self._sums.get(id(t))
+            if inner is not None and len(inner[1]) <= CAP:
+                # c*(a + b) inside a sum is opened up, so that like terms meet: 2*(x + y) + x.
+                const = _clean(const + c * inner[0])
+                expanded.extend((_clean(c * ci), ti) for ci, ti in inner[1])
+            else:
+                expanded.append((c, t))
+        for c, t in expanded:
+            if isinstance(t, Num):
+                const = _clean(const + c * t.value)
+                continue
+            i = index.get(id(t))
+            if i is None:
+                index[id(t)] = len(merged)
+                merged.append([c, t])
+            else:
+                merged[i][0] = _clean(merged[i][0] + c)
+        parts = [(c, t) for c, t in merged if c != 0]
+        key = ("sum", type(const), const, tuple((type(c), c, id(t)) for c, t in parts))
+        node = self._built.get(key)
+        if node is None:
+            node = self._built[key] = self._sum(const, parts)
+        return node
+
+    def _sum(self, const, parts) -> Expr:
+        if not parts:
+            return self.num(const)
+        if len(parts) == 1 and const == 0:
+            c, t = parts[0]
+            if c == 1:
+                return t
+            coeff, factors = self.prod_view(t)
+            return self.product(_clean(c * coeff), factors)
+        if const == 0 and 2 <= len(parts) <= CAP:
+            factored = self._common_factor(parts)
+            if factored is not None:
+                return factored
+        return self._build_sum(const, parts)
+
+    def scaled(self, c, term) -> Expr:
+        """c * term, the number merged into the term's own product."""
+        if c == 1:
+            return term
+        key = ("scaled", type(c), c, id(term))
+        node = self._built.get(key)
+        if node is None:
+            coeff, factors = self.prod_view(term)
+            node = self._built[key] = self.product(_clean(c * coeff), factors)
+        return node
+
+    def _build_sum(self, const, parts) -> Expr:
+        # Big (unflattened) sums first so that the chain reads left to right without parentheses.
+        parts.sort(key=lambda p: 0 if id(p[1]) in self._sums and p[0] > 0 else 1)
+        if parts[0][0] < 0:
+            for i, (c, _) in enumerate(parts):
+                if c > 0:
+                    parts.insert(0, parts.pop(i))
+                    break
+        const_first = const > 0 and all(c < 0 for c, _ in parts)
+        node = self.num(const) if const_first else None
+        for c, t in parts:
+            if node is None:
+                node = self.scaled(c, t)
+            else:
+                node = self.apply("add" if c > 0 else "sub", node, self.scaled(abs(c), t))
+        if const != 0 and not const_first:
+            node = self.apply("add" if const > 0 else "sub", node, self.num(abs(const)))
+        self._sums[id(node)] = (const, parts)
+        return node
+
+    def _common_factor(self, parts):
+        """Pull out a factor every term shares (not a bare name): a*f + b*f -> f*(a + b)."""
+        views = [self.prod_view(t)[1] for _, t in parts]
+        first = views[0]
+        common = []
+        for base, exp in first:
+            found = []
+            for factors in views[1:]:
+                match = next((e for b, e in factors if b is base), None)
+                if match is None:
+                    break
+                found.append(match)
+            else:
+                exps = [exp] + found
+                # Only a factor with the same power everywhere: x**3 - 3*x**2 stays a polynomial.
+                if not all(e is exp or e == exp for e in exps):
+                    continue
+                shared = exp
+                # A bare name or number is not worth it: x*a + x*b stays as it is.
+                if isinstance(base, Apply) or shared != 1:
+                    common.append((base, shared))
+        if not common:
+            return None
+        rest = []
+        for (c, t), factors in zip(parts, views):
+            coeff = self.prod_view(t)[0]
+            remaining = []
+            for b, e in factors:
+                shared = next((ce for cb, ce in common if cb is b), None)
+                if shared is None:
+                    remaining.append((b, e))
+                elif shared is not e:
+                    left = self.add_exp(e, self.neg_exp(shared))
+                    if left != 0:
+                        remaining.append((b, left))
+            rest.append((_clean(c * coeff), self.product(1, remaining)))
+        inner = self.sum(0, rest)
+        return self.product(1, common + [(inner, 1)])
+
+    # ------------------------------------------------------------ products
+    def product(self, coeff, factors: list, fallback=None) -> Expr:
+        """coeff * prod(base**exp), like factors collected, numbers folded."""
+        if coeff is None:
+            return self.apply(fallback[0], *fallback[1])
+        index, merged = {}, []
+        for base, exp in factors:
+            i = index.get(id(base))
+            if i is None:
+                index[id(base)] = len(merged)
+                merged.append([base, exp])
+            else:
+                merged[i][1] = self.add_exp(merged[i][1], exp)
+        kept = []
+        for base, exp in merged:
+            if exp == 0 and not isinstance(exp, Expr):
+                continue
+            if isinstance(base, Num) and not isinstance(exp, Expr):
+                folded = self._fold_power(base.value, exp)
+                if folded is not None and _finite(coeff * folded):
+                    coeff = _clean(coeff * folded)
+                    continue
+            if isinstance(base, Num) and base.value == 1:
+                continue
+            if exp == 1 and not isinstance(exp, Expr) and id(base) in self._sums:
+                # -(a + b) as a factor reads better than (-a - b): the sign joins the number.
+                const, terms = self._sums[id(base)]
+                if const <= 0 and all(c < 0 for c, _ in terms):
+                    base = self.sum(-const, [(-c, t) for c, t in terms])
+                    coeff = -coeff
+            kept.append((base, exp))
+        if coeff == 0:
+            return self.num(0)
+        key = ("product", type(coeff), coeff,
+               tuple((id(b), id(e) if isinstance(e, Expr) else (type(e), e)) for b, e in kept))
+        node = self._built.get(key)
+        if node is None:
+            node = self._built[key] = self._product(coeff, kept)
+        return node
+
+    def _product(self, coeff, kept) -> Expr:
+        if not kept:
+            return self.num(coeff)
+        if len(kept) == 1 and kept[0][1] == 1 and id(kept[0][0]) in self._sums \
+                and coeff == -1 and len(self._sums[id(kept[0][0])][1]) <= CAP:
+            # A negated sum is distributed: -(a - b) -> b - a, -(x + 1) -> -x - 1.
+            const, terms = self._sums[id(kept[0][0])]
+            return self.sum(coeff * const, [(coeff * c, t) for c, t in terms])
+        kept.sort(key=self._rank)
+        return self._build_product(coeff, kept)
+
+    def _rank(self, factor) -> tuple:
+        base = factor[0]
+        if id(base) in self._prods and len(self._prods[id(base)][1]) > CAP:
+            return (-1, "")
+        if isinstance(base, Num):
+            return (0, "")
+        if isinstance(base, (Name, Const)):
+            return (1, base.id)
+        if id(base) in self._sums:
+            return (3, "")
+        return (2, "")
+
+    @staticmethod
+    def _fold_power(b, e):
+        if isinstance(e, int) and isinstance(b, (int, Fraction)) and _small(b):
+            if abs(e) <= 64 and (b != 0 or e > 0):
+                v = Fraction(b) ** e
+                return _clean(v) if _small(v) else None
+            return None
+        if isinstance(e, int) and isinstance(b, float) and (b != 0 or e > 0):
+            try:
+                v = b ** e
+            except OverflowError:
+                return None
+            return v if _finite(v) else None
+        return None
+
+    def _negative(self, e) -> bool:
+        if not isinstance(e, Expr):
+            return e < 0
+        view = self._prods.get(id(e))
+        return view is not None and view[0] < 0
+
+    def _build_product(self, coeff, kept) -> Expr:
+        # Every prefix of the printed chain gets its own view too, so a later rule that
+        # picks up part of this product (a partial derivative of the chain) still sees factors.
+        top, bottom = [], []
+        for base, exp in kept:
+            if self._negative(exp):
+                e = self.neg_exp(exp)
+                bottom.append((self._power(base, e), (base, e)))
+            else:
+                top.append((self._power(base, exp), (base, exp)))
+        num, den = coeff, 1
+        if isinstance(coeff, Fraction):
+            num, den = coeff.numerator, coeff.denominator
+        sign = -1 if num < 0 else 1
+        num = abs(num)
+        if num != 1 or not top:
+            top.insert(0, (self.num(num), None))
+        if den != 1:
+            bottom.insert(0, (self.num(den), None))
+        if sign < 0:
+            first, factor = top[0]
+            if isinstance(first, Num):
+                first = self.num(-first.value)
+            else:
+                first = self.apply("neg", first)
+                self._remember(first, -1, [factor])
+            top[0] = (first, factor)
+        node = self._chain(top, sign * num if top[0][1] is None else sign)
+        if bottom:
+            den_node = self._chain(bottom, den)
+            node = self.apply("div", node, den_node)
+        self._prods[id(node)] = (coeff, kept)
+        return node
+
+    def _chain(self, items, coeff) -> Expr:
+        node = items[0][0]
+        factors = [f for _, f in items[:1] if f is not None]
+        for item, factor in items[1:]:
+            node = self.apply("mul", node, item)
+            factors.append(factor)
+            self._remember(node, coeff, list(factors))
+        return node
+
+    def _remember(self, node, coeff, factors):
+        if id(node) not in self._prods:
+            self._prods[id(node)] = (coeff, factors)
+
+    def _power(self, base, exp) -> Expr:
+        if not isinstance(exp, Expr):
+            if exp == 1:
+                return base
+            if exp == Fraction(1, 2):
+                return self._sqrt(base)
+            if isinstance(base, Apply) and base.op == "exp" and isinstance(exp, int):
+                # exp(u)**n == exp(n*u) for an integer n
+                node = self.apply("exp", self.scaled(exp, base.args[0]))
+                self._remember(node, 1, [(base, exp)])
+                return node
+            exp_node = self._exp_node(exp)
+        else:
+            exp_node = exp
+        node = self.apply("pow", base, exp_node)
+        self._remember(node, 1, [(base, exp)])
+        return node
+
+    def _sqrt(self, base) -> Expr:
+        # sqrt(x) is x**(1/2) to the views, so x*sqrt(x) -> x**(3/2), sqrt(x)**2 -> x.
+        node = self.apply("sqrt", base)
+        self._prods[id(node)] = (1, [(base, Fraction(1, 2))])
+        return node
+
+    def _exp_node(self, e) -> Expr:
+        return self.num(e)
+
+    def _pow(self, base: Expr, exp: Expr) -> Expr:
+        e = exp.value if isinstance(exp, Num) else self._fraction(exp)
+        if e is None:  # a symbolic exponent
+            return self.product(1, [(base, exp)])
+        e = _clean(e)
+        if isinstance(base, Num):
+            folded = self._fold_power(base.value, e)
+            return self.num(folded) if folded is not None else self.apply("pow", base, exp)
+        if isinstance(e, int):
+            # (c*x**a)**n == c**n * x**(a*n) for an integer n, whatever the signs.
+            coeff, factors = self.prod_view(base)
+            c = self._fold_power(coeff, e)
+            if c is not None:
+                return self.product(c, [(b, self.mul_exp(x, e)) for b, x in factors])
+        return self.product(1, [(base, e)])
+
+    def _fraction(self, node):
+        """The exact value of a constant such as 1/2 or -3/4, if node is one."""
+        view = self._prods.get(id(node))
+        if view is not None and not view[1]:
+            return view[0]
+        return None
+
+    # ------------------------------------------------------------ functions
+    def _function(self, op: str, args: list) -> Expr:
+        record = ops.TABLE[op]
+        if args and all(isinstance(a, Num) and isinstance(a.value, int) for a in args):
+            try:
+                v = record.value(MathBackend, *(float(a.value) for a in args))
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                v = None
+            # Only exact results are folded (sqrt(4) -> 2, log(1) -> 0, sin(0) -> 0).
+            if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 31:
+                return self.num(int(v))
+        if op == "log" and len(args) == 1 and isinstance(args[0], Const) and args[0].id == "e":
+            return self.num(1)
+        if op == "sqrt":
+            return self.product(1, [(args[0], Fraction(1, 2))])
+        return self.apply(op, *args)

@@ -1,0 +1,366 @@
+"""The homework checker as a library: check() verdicts and finite_differences()."""
+import math
+
+import pytest
+
+from gradcli import api
+from gradcli.check import ATOL, RTOL, check, close, finite_differences
+from gradcli.errors import DomainError, ParseError, UnknownName, UsageError
+
+AT = {"w": 3, "x": 2, "b": 1}
+Q = "(w*x+b)**2"
+
+
+def one(verdict):
+    assert len(verdict.answers) == 1
+    return verdict.answers[0]
+
+
+# ---------------------------------------------------------------- numbers
+
+def test_right_numeric_answers():
+    v = check(Q, AT, value="49", grad={"w": "28", "x": "42", "b": "14"})
+    assert v.ok
+    assert [(a.kind, a.name, a.expected, a.computed, a.ok) for a in v.answers] == [
+        ("value", "f", 49.0, 49.0, True), ("gradient", "w", 28.0, 28.0, True),
+        ("gradient", "x", 42.0, 42.0, True), ("gradient", "b", 14.0, 14.0, True)]
+
+
+def test_wrong_numeric_answer_gives_the_correct_value():
+    v = check(Q, AT, value=50, grad={"x": "40"})
+    assert not v.ok
+    value, gx = v.answers
+    assert not value.ok and value.reason == "the correct value is 49"
+    assert not gx.ok and gx.expected == 42.0 and gx.computed == 40.0
+    assert gx.reason == "the correct value is 42"
+
+
+def test_numeric_answers_may_be_constant_expressions():
+    a = one(check("sin(x)", {"x": 0}, grad={"x": "cos(0)"}))
+    assert a.ok
+    a = one(check("x**3", {"x": 1 / 3}, grad={"x": "1/3"}))
+    assert a.ok and a.expected == pytest.approx(1 / 3)
+    assert one(check("sqrt(x)", {"x": 0}, grad={"x": "inf"})).ok
+    assert not one(check("sqrt(x)", {"x": 0}, grad={"x": "1e300"})).ok
+
+
+def test_gradient_of_an_intermediate_name():
+    v = check("z = w*x + b\nz**2", AT, grad={"z": 14})
+    assert v.ok
+
+
+@pytest.mark.parametrize("answer,ok", [
+    (28 * (1 + 0.9 * RTOL), True), (28 * (1 - 0.9 * RTOL), True),
+    (28 * (1 + 1.1 * RTOL), False), (28 * (1 - 1.1 * RTOL), False)])
+def test_relative_tolerance_edges(answer, ok):
+    assert one(check(Q, AT, grad={"w": answer})).ok is ok
+
+
+@pytest.mark.parametrize("answer,ok", [(0.9 * ATOL, True), (-0.9 * ATOL, True),
+                                       (1.1 * ATOL, False), (2e-9, False)])
+def test_absolute_tolerance_edges_at_zero(answer, ok):
+    # d/dx x**2 at 0 is 0: only atol can accept a nonzero answer.
+    assert one(check("x**2", {"x": 0}, grad={"x": answer})).ok is ok
+
+
+def test_custom_tolerances():
+    assert one(check(Q, AT, grad={"w": 28.01}, rtol=1e-3)).ok
+    assert not one(check(Q, AT, grad={"w": 28.01}, rtol=1e-4)).ok
+    assert one(check("x**2", {"x": 0}, grad={"x": 0.05}, atol=0.1)).ok
+    assert not one(check(Q, AT, grad={"w": 28 + 1e-12}, rtol=0, atol=0)).ok
+    assert one(check(Q, AT, grad={"w": 28}, rtol=0, atol=0)).ok
+
+
+def test_close_handles_nan_and_inf():
+    assert close(math.nan, math.nan, RTOL, ATOL)
+    assert not close(1.0, math.nan, RTOL, ATOL)
+    assert close(math.inf, math.inf, RTOL, ATOL)
+    assert not close(-math.inf, math.inf, RTOL, ATOL)
+    assert not close(1e308, math.inf, RTOL, ATOL)
+
+
+# ---------------------------------------------------------------- formulas
+
+@pytest.mark.parametrize("formula", ["2*x*(w*x+b)", "2*(w*x+b)*x", "2*x**2*w + 2*x*b",
+                                     "2x*(w*x+b)",
+                                     "(2*w*x**2 + 2*b*x)", "4*x*(w*x+b)/2"])
+def test_equivalent_forms_are_right(formula):
+    a = one(check(Q, AT, derivatives=[("w", formula)]))
+    assert a.ok, a.reason
+    assert a.expected == 28.0 and a.computed == 28.0
+    assert a.points == 17  # the given point and 16 random ones
+
+
+def test_equivalent_forms_without_a_point():
+    v = check(Q, None, derivatives={"w": "2*x**2*w + 2*x*b", "x": "2*w*(w*x+b)",
+                                    "b": "2*(b + x*w)"})
+    assert v.ok
+    assert all(a.expected is None and a.points == 16 for a in v.answers)
+
+
+def test_wrong_formula_shows_a_point_and_both_values():
+    a = one(check(Q, AT, derivatives=[("x", "2*x*(w*x+b)")]))
+    assert not a.ok
+    ce = a.counterexample
+    assert ce["at"] == {"w": 3.0, "x": 2.0, "b": 1.0}  # it already differs at the given point
+    assert (ce["yours"], ce["correct"]) == (28.0, 42.0)
+    assert a.reason == "at w = 3, x = 2, b = 1 your answer gives 28, but the derivative is 42"
+
+
+def test_right_at_the_given_point_only():
+    # 2 + (x-1)*5 equals 2x at x = 1 and nowhere else.
+    a = one(check("x**2", {"x": 1}, derivatives=[("x", "2 + (x-1)*5")]))
+    assert not a.ok
+    assert a.computed == a.expected == 2.0
+    assert a.counterexample["at"] != {"x": 1.0}
+    assert a.note.startswith("right at the given point but wrong elsewhere")
+
+
+def test_right_only_for_positive_x():
+    a = one(check("sqrt(x**2)", None, derivatives=[("x", "1")]))
+    assert not a.ok
+    assert a.note == "right only where x > 0: wrong where x < 0"
+    assert a.counterexample["at"]["x"] < 0
+    assert a.counterexample["correct"] == -1.0 and a.counterexample["yours"] == 1.0
+    # sqrt(x**2) versus x: the classic
+    a = one(check("x**2/2", None, derivatives=[("x", "sqrt(x**2)")]))
+    assert not a.ok and a.note == "right only where x > 0: wrong where x < 0"
+
+
+def test_right_only_for_negative_x():
+    a = one(check("abs(x)", None, derivatives=[("x", "-1")]))
+    assert not a.ok and a.note == "right only where x < 0: wrong where x > 0"
+
+
+def test_answer_undefined_where_the_derivative_is_defined():
+    # Compared where both are defined (x > 0): right there, and the gap is reported.
+    a = one(check("x**2", {"x": 1}, derivatives=[("x", "2*sqrt(x)**2")]))
+    assert a.ok
+    assert a.note == ("your answer is undefined where x < 0, where the derivative is defined "
+                      "(compared where both are defined)")
+    # d/dy 0**y is 0 (a limit); the formula x**y*log(x) is undefined at x = 0.
+    a = one(check("relu(x)**y", None, derivatives=[("y", "relu(x)**y*log(relu(x))")]))
+    assert a.ok and "your answer is undefined where x < 0" in a.note
+
+
+def test_answer_undefined_everywhere_the_derivative_is_defined():
+    a = one(check("x**2", None, derivatives=[("x", "log(-x**2 - 1)")]))
+    assert not a.ok and a.points == 0
+    assert a.reason.startswith("your answer is undefined at every point")
+    assert a.correct == "2*x"
+
+
+def test_compared_only_where_both_are_defined():
+    # d/dx log(x) = 1/x; log is undefined for x <= 0, so only x > 0 is compared.
+    a = one(check("log(x)", None, derivatives=[("x", "1/x")]))
+    assert a.ok and a.points == 16
+    a = one(check("log(abs(x))", None, derivatives=[("x", "1/x")]))
+    assert a.ok
+
+
+def test_off_by_a_constant():
+    a = one(check(Q, AT, derivatives=[("w", "2*x*(w*x+b) + 3")]))
+    assert not a.ok
+    assert a.note == "off by a constant: your answer minus the derivative is 3 at every point"
+
+
+def test_off_by_a_factor_and_wrong_sign():
+    a = one(check(Q, AT, derivatives=[("w", "x*(w*x+b)")]))
+    assert a.note == "off by a factor: your answer is 0.5 times the derivative"
+    a = one(check("sin(x)", None, derivatives=[("x", "-cos(x)")]))
+    assert a.note == "the sign is wrong: your answer is minus the derivative"
+
+
+def test_constant_derivative_answered_with_another_constant():
+    a = one(check("3*x", {"x": 1}, derivatives=[("x", "4")]))
+    assert not a.ok and a.note == "the derivative is the constant 3"
+
+
+def test_cancellation_in_an_equivalent_form_is_not_a_mistake():
+    # (x+1)**2 - x**2 - 2*x == 1: the expanded derivative cancels large terms.
+    a = one(check("(x + 1e4)**2", None, derivatives=[("x", "2*x + 2e4")]))
+    assert a.ok
+    a = one(check("x**8 - x**8 + x", None, derivatives=[("x", "1")]))
+    assert a.ok
+    # Rounding of x + 1e10 is ~1e-6, far above rtol relative to 2x; relative to the
+    # magnitudes of the terms it is nothing.
+    assert one(check("(x+1e10)**2 - 2e10*x", None, derivatives=[("x", "2*x")])).ok
+    assert one(check("x**2", None, derivatives=[("x", "(x+1e10)*2 - 2e10")])).ok
+
+
+def test_a_small_error_is_caught():
+    a = one(check("exp(x)", None, derivatives=[("x", "exp(x) + 1e-6")]))
+    assert not a.ok
+
+
+def test_answer_may_use_the_questions_names():
+    v = check("z = w*x + b\nloss = z**2", AT, derivatives=[("w", "2*z*x"), ("b", "2*z")])
+    assert v.ok
+    assert v.result_name == "loss"
+
+
+def test_answer_may_be_a_program():
+    assert one(check(Q, AT, derivatives=[("w", "u = w*x + b; 2*x*u")])).ok
+
+
+def test_points_are_the_same_on_every_run():
+    a1 = one(check(Q, None, derivatives=[("w", "x*(w*x+b)")]))
+    a2 = one(check(Q, None, derivatives=[("w", "x*(w*x+b)")]))
+    assert a1.counterexample == a2.counterexample
+
+
+def test_both_signs_and_several_magnitudes_are_sampled():
+    from gradcli.check import _candidates
+    points = [p for p, _ in zip((p for p, _ in _candidates(["x", "y"], None, 7)), range(40))]
+    xs = [p["x"] for p in points]
+    assert any(x < 0 for x in xs) and any(x > 0 for x in xs)
+    assert any(abs(x) < 1 for x in xs) and any(abs(x) > 5 for x in xs)
+
+
+# ---------------------------------------------------------------- bad input
+
+def test_answer_that_does_not_parse_says_so():
+    with pytest.raises(ParseError) as info:
+        check(Q, AT, derivatives=[("w", "2*x*(w*x+b")])
+    err = info.value
+    assert err.message.startswith("the answer for ∂f/∂w does not parse: missing ')'")
+    assert err.source == "2*x*(w*x+b" and err.span == (4, 5)
+    assert err.exit_code == 2
+
+
+def test_misspelled_function_in_answer_suggests_the_name():
+    with pytest.raises(UnknownName) as info:
+        check("sin(x)", None, derivatives=[("x", "coss(x)")])
+    assert "does not parse" in info.value.message and info.value.hint == "did you mean cos?"
+
+
+def test_answer_with_a_variable_the_question_lacks():
+    with pytest.raises(UnknownName) as info:
+        check(Q, AT, derivatives=[("w", "2*x*(w*x+c)")])
+    err = info.value
+    assert err.message == "the answer for ∂f/∂w uses 'c', which the question does not have"
+    assert err.span == (9, 10) and err.hint == "the question's variables are: w, x, b"
+    assert err.exit_code == 2
+
+
+def test_numeric_answer_errors():
+    with pytest.raises(ParseError, match="the answer --grad w does not parse"):
+        check(Q, AT, grad={"w": "2*("})
+    with pytest.raises(UsageError, match="'x' is not a constant"):
+        check(Q, AT, grad={"w": "2*x"})
+
+
+def test_usage_errors():
+    with pytest.raises(UsageError, match="nothing to check"):
+        check(Q, AT)
+    with pytest.raises(UsageError, match="no variable 'q'"):
+        check(Q, AT, grad={"q": 1})
+    with pytest.raises(UsageError, match="no variable 'q'"):
+        check(Q, AT, derivatives=[("q", "1")])
+    with pytest.raises(UsageError, match="two answers"):
+        check(Q, AT, derivatives=[("w", "1"), ("w", "2")])
+    with pytest.raises(UsageError, match="need the point"):
+        check(Q, None, grad={"w": 28})
+    with pytest.raises(UsageError, match="zero or positive"):
+        check(Q, AT, value=49, rtol=-1)
+
+
+def test_question_undefined_at_the_point_is_a_domain_error():
+    with pytest.raises(DomainError) as info:
+        check("log(x)", {"x": -1}, derivatives=[("x", "1/x")])
+    assert info.value.exit_code == 3
+
+
+# ---------------------------------------------------------------- eval --check
+
+def fd(text, **at):
+    return finite_differences(api.evaluate(text, at))
+
+
+def test_finite_differences_agree_on_smooth_functions():
+    checks = fd("(w*x+b)**2", w=3, x=2, b=1)
+    assert set(checks) == {"w", "x", "b"}
+    for c in checks.values():
+        assert c.ok and c.rel_error < 1e-8 and not c.note
+    assert checks["w"].estimate == pytest.approx(28, rel=1e-8)
+    c = fd("sigmoid(x)*exp(-x**2) + atan2(y, x)", x=0.3, y=-2)
+    assert all(v.ok for v in c.values())
+
+
+def test_finite_difference_at_a_kink_names_it():
+    c = fd("relu(x)*y", x=0, y=2)["x"]
+    assert not c.ok
+    assert c.gradient == 0 and c.estimate == pytest.approx(1, rel=1e-6)
+    assert c.rel_error == pytest.approx(1)
+    assert "x = 0 is at a kink" in c.note and "relu at 0" in c.note
+    assert "left 0, right 2" in c.note
+    assert fd("relu(x)*y", x=0, y=2)["y"].ok
+
+
+def test_finite_difference_one_sided_at_a_domain_edge():
+    c = fd("sqrt(x)", x=0)["x"]
+    assert not c.ok and c.note.startswith("one-sided")
+    assert "sqrt at 0" in c.note
+
+
+def test_finite_difference_at_a_jump():
+    c = fd("sign(y) + y", y=0)["y"]
+    assert not c.ok and "jumps at y = 0" in c.note
+
+
+def test_finite_difference_near_a_kink():
+    c = fd("relu(x - 1e-7)", x=0)["x"]
+    assert not c.ok and "a kink lies within" in c.note
+
+
+# ---------------------------------------------------------------- diff output is accepted
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+UNARY = ["sin", "cos", "exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "softplus",
+         "atan", "cbrt", "sinh", "asinh"]
+BINARY = ["+", "-", "*", "/"]
+
+
+def _expressions():
+    leaves = st.sampled_from(["x", "y", "z", "2", "0.5", "3", "pi"])
+
+    def extend(children):
+        return st.one_of(
+            st.tuples(st.sampled_from(UNARY), children).map(lambda t: f"{t[0]}({t[1]})"),
+            st.tuples(children, st.sampled_from(BINARY), children)
+              .map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(children, st.integers(2, 4)).map(lambda t: f"({t[0]})**{t[1]}"),
+            st.tuples(children, children).map(lambda t: f"max({t[0]}, {t[1]})"),
+        )
+    return st.recursive(leaves, extend, max_leaves=6)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_expressions())
+def test_the_output_of_differentiate_is_always_accepted(text):
+    variables = api.inputs_of(__import__("gradcli.parser", fromlist=["parse"]).parse(text))
+    assume(variables)
+    for v in variables:
+        formula = api.differentiate(text, v)
+        a = one(check(text, None, derivatives=[(v, formula)]))
+        assume(a.points > 0)
+        assert a.ok, (text, v, formula, a.reason, a.note)
+
+
+@pytest.mark.parametrize("text", ["(w*x+b)**2", "sigmoid(w*x + b)", "z = w*x + b\nloss = z**2",
+                                  "sqrt(x**2)", "abs(x)**3", "x**y", "log(x, b)",
+                                  "atan2(y, x)", "max(x, y, 0)", "relu(x)*y"])
+def test_differentiate_output_is_accepted_for_known_cases(text):
+    from gradcli.parser import parse
+    for v in api.inputs_of(parse(text)):
+        formula = api.differentiate(text, v)
+        a = one(check(text, None, derivatives=[(v, formula)]))
+        assert a.ok and a.points >= 10, (v, formula, a.reason)
+
+
+def test_a_wrong_formula_shows_the_correct_one_from_differentiate():
+    a = one(check(Q, AT, derivatives=[("x", "w*(w*x+b)")]))
+    assert a.correct == api.differentiate(Q, "x") == "2*w*(w*x + b)"

@@ -1,0 +1,175 @@
+"""Plot sampling (gaps, kinks, one vectorised pass) and drawing (terminal, PNG, SVG)."""
+import math
+import struct
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from gradcli.errors import DomainError, ShapeError, UnknownName, UsageError
+from gradcli.plot import parse_over, sample, save_plot, terminal_plot
+
+np = pytest.importorskip("numpy")
+
+
+def test_values_and_derivatives_match_the_formula():
+    data = sample("sin(a*x)", "x=0:2*pi", {"a": 2.0}, points=101)
+    assert data.xs[0] == 0 and data.xs[-1] == pytest.approx(2 * math.pi)
+    assert np.allclose(data.f, np.sin(2 * data.xs), rtol=1e-14, atol=1e-14)
+    assert np.allclose(data.df, 2 * np.cos(2 * data.xs), rtol=1e-14, atol=1e-14)
+    assert data.warnings == []
+
+
+def test_undefined_points_are_gaps_not_errors():
+    data = sample("log(x)", "x=-1:1", points=21)
+    left = data.xs <= 0
+    assert np.isnan(data.f[left]).all() and np.isnan(data.df[left]).all()
+    assert np.allclose(data.f[~left], np.log(data.xs[~left]))
+    assert np.allclose(data.df[~left], 1 / data.xs[~left])
+    assert any("undefined at 11 of 21 points" in w and "log(x)" in w for w in data.warnings)
+
+
+def test_several_undefined_pieces_and_overflow():
+    data = sample("sqrt(x) + exp(x)", "x=-2:1000", points=11)
+    assert np.isnan(data.f[0])  # sqrt(-2)
+    assert np.isnan(data.f[-1])  # exp(1000) overflows
+    assert np.isfinite(data.f[1:3]).all()
+    assert len([w for w in data.warnings if "undefined" in w]) == 1
+
+
+def test_kink_is_marked_and_derivative_jumps():
+    data = sample("abs(x)", "x=-1:1", points=21)
+    assert np.array_equal(data.df, np.sign(data.xs))
+    assert data.kinks == [0.0]
+    assert any(w.startswith("abs at 0") and "(at x = 0)" in w for w in data.warnings)
+
+
+def test_each_kink_names_its_own_points():
+    data = sample("sqrt(x) + abs(x - 0.5)", "x=-1:1", points=201)
+    assert "sqrt at 0: the derivative is +inf (right-sided only); using inf as PyTorch does " \
+        "(at x = 0)" in data.warnings
+    assert "abs at 0: left -1, right 1; using 0 as PyTorch does (at x = 0.5)" in data.warnings
+    assert sorted(data.kinks) == [0.0, 0.5]
+
+
+def test_infinite_derivative_is_a_gap_in_the_derivative_only():
+    data = sample("sqrt(x)", "x=0:1", points=5)
+    assert data.f[0] == 0 and math.isinf(data.df[0])
+    assert any("infinite or undefined at 1 point" in w for w in data.warnings)
+
+
+def test_undefined_everywhere_is_an_error():
+    with pytest.raises(DomainError, match="log needs a positive argument"):
+        sample("log(a)*x", "x=0:1", {"a": -1.0})
+
+
+def test_reduction_over_x_is_refused():
+    with pytest.raises(ShapeError, match="reduces over x"):
+        sample("sum(x**2)", "x=0:1")
+
+
+def test_expression_without_x_is_constant():
+    data = sample("a**2", "x=0:1", {"a": 3.0}, points=4)
+    assert data.f.tolist() == [9.0] * 4 and data.df.tolist() == [0.0] * 4
+    assert any("does not depend on x" in w for w in data.warnings)
+
+
+def test_missing_and_doubly_bound_inputs():
+    with pytest.raises(UnknownName, match="no value for 'y'"):
+        sample("x*y", "x=0:1")
+    with pytest.raises(UsageError, match="plotted variable"):
+        sample("x", "x=0:1", {"x": 1.0})
+
+
+@pytest.mark.parametrize("spec,fragment", [
+    ("x", "NAME=A:B"),
+    ("=0:1", "NAME=A:B"),
+    ("x=1", "a range A:B"),
+    ("x=0:", "a range A:B"),
+    ("x=0:1:2", "a range A:B"),
+    ("x=1:0", "smaller to a larger"),
+    ("x=0:y", "not a constant"),
+    ("2x=0:1", "not a valid name"),
+])
+def test_bad_ranges(spec, fragment):
+    with pytest.raises(UsageError, match=fragment):
+        parse_over(spec)
+
+
+def test_range_bounds_are_constant_expressions():
+    assert parse_over("t=-pi:2*pi") == ("t", -math.pi, 2 * math.pi)
+    assert parse_over(" x = -1/2 : max(1, 2) ") == ("x", -0.5, 2.0)
+
+
+def test_points_must_be_at_least_two():
+    with pytest.raises(UsageError, match="--points"):
+        sample("x", "x=0:1", points=1)
+
+
+# ------------------------------------------------------------------ drawing
+
+def test_terminal_plot_renders_at_a_fixed_width():
+    pytest.importorskip("plotext")
+    data = sample("relu(x) - x**2/4", "x=-2:3", points=201)
+    text = terminal_plot(data, width=60, height=24, color=False)
+    lines = text.splitlines()
+    assert len(lines) == 24
+    assert max(len(line) for line in lines) <= 60
+    assert "\x1b[" not in text
+    assert "f = relu(x) - x**2/4" in text and "∂f/∂x" in text
+    assert "x" in lines[-1]
+
+
+def test_terminal_plot_with_gaps_and_colour():
+    pytest.importorskip("plotext")
+    data = sample("log(x)", "x=-1:1", points=51)
+    text = terminal_plot(data, width=50, height=20, color=True)
+    assert "\x1b[" in text
+    plain = terminal_plot(data, width=50, height=20, color=False)
+    assert "-1.0" in plain  # the axis spans the whole range, gap included
+
+
+def png_size(path):
+    with open(path, "rb") as fh:
+        head = fh.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    assert head[12:16] == b"IHDR"
+    return struct.unpack(">II", head[16:24])
+
+
+@pytest.mark.parametrize("size", [(800, 600), (640, 480)])
+def test_png_is_a_valid_image_of_the_requested_size(tmp_path, size):
+    pytest.importorskip("matplotlib")
+    data = sample("log(x) + abs(x - 1)", "x=-1:3")
+    path = tmp_path / "f.png"
+    assert save_plot(data, str(path), *size) == "png"
+    assert png_size(path) == size
+
+
+def test_svg_is_valid_xml_of_the_requested_size(tmp_path):
+    pytest.importorskip("matplotlib")
+    data = sample("sin(x)", "x=0:2*pi")
+    path = tmp_path / "f.svg"
+    assert save_plot(data, str(path), 800, 600) == "svg"
+    root = ET.parse(path).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    # 100 pixels per inch, 72 points per inch.
+    assert (root.get("width"), root.get("height")) == ("576pt", "432pt")
+
+
+def test_output_file_type_is_checked(tmp_path):
+    data = sample("x", "x=0:1", points=3)
+    with pytest.raises(UsageError, match=r"\.png or \.svg"):
+        save_plot(data, str(tmp_path / "f.pdf"))
+
+
+def test_missing_libraries_give_an_install_hint(monkeypatch, tmp_path):
+    data = sample("x", "x=0:1", points=3)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    monkeypatch.setitem(sys.modules, "plotext", None)
+    with pytest.raises(UsageError) as info:
+        save_plot(data, str(tmp_path / "f.png"))
+    assert "matplotlib" in info.value.message and "gradcli[plot]" in info.value.hint
+    with pytest.raises(UsageError) as info:
+        terminal_plot(data)
+    assert "plotext" in info.value.message and "gradcli[plot]" in info.value.hint

@@ -1,0 +1,114 @@
+"""The printer: to_text round-trips through the parser; to_latex prints homework LaTeX."""
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gradcli import ops
+from gradcli.expr import Apply, Const, Name, Num
+from gradcli.parser import parse_expr
+from gradcli.printer import to_latex, to_text
+
+FUNCTIONS = sorted(n for n, op in ops.TABLE.items() if not op.is_operator and op.vjp is None)
+
+
+def _arity(name):
+    op = ops.TABLE[name]
+    if isinstance(op.arity, int):
+        return op.arity
+    return op.arity[0] + 1 if op.arity[1] is None else op.arity[1]
+
+
+@st.composite
+def asts(draw, depth=4):
+    """Random ASTs of the shapes the parser builds (a negative number is a literal)."""
+    leaves = st.one_of(
+        st.sampled_from(["x", "y", "w_1", "θ"]).map(Name),
+        st.sampled_from(["pi", "e"]).map(Const),
+        st.integers(0, 99).map(Num),
+        st.integers(-9, -1).map(Num),
+        st.sampled_from([0.5, 2.25, 1e-7, 3e20]).map(Num))
+    if depth == 0:
+        return draw(leaves)
+    kind = draw(st.integers(0, 9))
+    if kind <= 2:
+        return draw(leaves)
+    if kind <= 6:
+        op = draw(st.sampled_from(["add", "sub", "mul", "div", "pow"]))
+        return Apply(op, (draw(asts(depth - 1)), draw(asts(depth - 1))))
+    if kind == 7:
+        arg = draw(asts(depth - 1))
+        op = draw(st.sampled_from(["neg", "pos"]))
+        if isinstance(arg, Num) and op == "neg":
+            return Num(-arg.value) if arg.value >= 0 else Apply("pos", (arg,))
+        return Apply(op, (arg,))
+    name = draw(st.sampled_from(FUNCTIONS))
+    return Apply(name, tuple(draw(asts(depth - 1)) for _ in range(_arity(name))))
+
+
+@settings(max_examples=300, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(asts())
+def test_parse_of_printed_text_is_the_same_tree(expr):
+    text = to_text(expr)
+    assert parse_expr(text) == expr, text
+
+
+@settings(max_examples=100, derandomize=True, deadline=None)
+@given(asts())
+def test_clarified_text_reads_back_the_same(expr):
+    assert parse_expr(to_text(expr, clarify=True)) == expr
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("a - (b - c)", "a - (b - c)"),
+    ("(a - b) - c", "a - b - c"),
+    ("a/(b*c)", "a/(b*c)"),
+    ("(a/b)*c", "a/b*c"),
+    ("-x**2", "-x**2"),
+    ("(-x)**2", "(-x)**2"),
+    ("2**3**2", "2**3**2"),
+    ("(2**3)**2", "(2**3)**2"),
+    ("x*(-3)", "x*(-3)"),
+    ("2^-1", "2**(-1)"),
+    ("2x", "2*x"),
+])
+def test_parentheses_only_where_needed(text, expected):
+    assert to_text(parse_expr(text)) == expected
+
+
+def test_deep_expression_prints_without_recursion():
+    text = "(" * 20000 + "x" + "+1)" * 20000
+    expr = parse_expr(text)
+    printed = to_text(expr)
+    assert printed.startswith("x + 1 + 1") and len(printed) == 1 + 4 * 20000
+    assert to_latex(expr).startswith("x + 1")
+    assert len(to_latex(parse_expr("sin(" * 10000 + "x" + ")" * 10000))) > 10000
+
+
+@pytest.mark.parametrize("text,latex", [
+    ("2*x*(w*x + b)", r"2 \cdot x \cdot \left(w \cdot x + b\right)"),
+    ("cos(x)/x - sin(x)/x**2",
+     r"\frac{\cos\left(x\right)}{x} - \frac{\sin\left(x\right)}{x^{2}}"),
+    ("sqrt(1 - x**2)", r"\sqrt{1 - x^{2}}"),
+    ("cbrt(x)", r"\sqrt[3]{x}"),
+    ("sin(x)**2", r"\left(\sin\left(x\right)\right)^{2}"),
+    ("x**(y + 1)", r"x^{y + 1}"),
+    ("log(x, 2)", r"\log_{2}\left(x\right)"),
+    ("abs(x - 1)", r"\left|x - 1\right|"),
+    ("-(a + b)", r"-\left(a + b\right)"),
+    ("a - (b - c)", r"a - \left(b - c\right)"),
+    ("x1*theta + pi", r"x_{1} \cdot \theta + \pi"),
+    ("sigmoid(z)", r"\sigma\left(z\right)"),
+    ("relu(loss)", r"\operatorname{relu}\left(\mathrm{loss}\right)"),
+    ("1e-7*x", r"10^{-7} \cdot x"),
+    ("x*(-3)", r"x \cdot \left(-3\right)"),
+])
+def test_latex(text, latex):
+    assert to_latex(parse_expr(text)) == latex
+
+
+def test_latex_uses_the_table_for_every_function():
+    for name in FUNCTIONS:
+        args = ", ".join("xyz"[i] for i in range(_arity(name)))
+        out = to_latex(parse_expr(f"{name}({args})"))
+        assert out and "(" not in out.replace(r"\left(", "").replace(r"\right)", "")
