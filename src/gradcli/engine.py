@@ -161,9 +161,11 @@ class Value:
             parents = node._parents
             g = node.grad
             rules = _FLOAT_RULES.get(id(op))
-            if rules is not None and type(g) is float_ and not (op.kinks and on_kink is not None):
+            if rules is not None and type(g) is float_ and on_step is None \
+                    and not (op.kinks and on_kink is not None):
                 # Float scalars: the table's rules called straight on floats (what
-                # local_derivative does for them) without its dispatch per call.
+                # local_derivative does for them) without its dispatch per call; a
+                # first contribution replaces the int 0, as below.
                 try:
                     if len(parents) == 2:
                         a, b = parents
@@ -173,16 +175,20 @@ class Value:
                             da = rules[0](D, out, x, y) if a.requires_grad else None
                             db = rules[1](D, out, x, y) if b.requires_grad else None
                             if da is not None:
-                                a.grad = a.grad + g * da
+                                ga = a.grad
+                                a.grad = g * da if type(ga) is int and ga == 0 else ga + g * da
                             if db is not None:
-                                b.grad = b.grad + g * db
+                                gb = b.grad
+                                b.grad = g * db if type(gb) is int and gb == 0 else gb + g * db
                             continue
                     elif len(parents) == 1:
                         (a,) = parents
                         x = a.data
                         if type(x) is float_:
                             if a.requires_grad:
-                                a.grad = a.grad + g * rules[0](D, node.data, x)
+                                c = g * rules[0](D, node.data, x)
+                                ga = a.grad
+                                a.grad = c if type(ga) is int and ga == 0 else ga + c
                             continue
                 except (ZeroDivisionError, OverflowError, ValueError):
                     pass  # IEEE inf/nan through the general path below
