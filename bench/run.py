@@ -502,7 +502,7 @@ def targets(startup: dict | None, graph: dict | None) -> list[str]:
 # ------------------------------------------------------------------ 3, 4. hooks
 
 def run_hook(script: str, env, quick: bool) -> list[str]:
-    """Run bench/<script> if it exists; it prints its Markdown section on stdout."""
+    """Run bench/<script> if it exists; its report (stdout) goes into RESULTS.md as is."""
     path = os.path.join(BENCH, script)
     if not os.path.exists(path):
         return [f"bench/{script} is not present: skipped."]
@@ -514,7 +514,9 @@ def run_hook(script: str, env, quick: bool) -> list[str]:
     if proc.returncode != 0:
         return [f"bench/{script} failed (exit {proc.returncode}):", "", "```",
                 proc.stderr.strip()[-2000:], "```"]
-    return proc.stdout.rstrip().splitlines()
+    # Its own report, verbatim (aligned plain text reads best as a code block).
+    return [f"`python bench/{script}`:", "", "```text"] + proc.stdout.rstrip().splitlines() \
+        + ["```"]
 
 
 # ------------------------------------------------------------------ main
