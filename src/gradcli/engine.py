@@ -287,7 +287,11 @@ def as_value(x) -> Value:
 
 def apply(op: ops.Op, *args) -> Value:
     """Run one op forward: domain checks, value rule, overflow check, a new node."""
-    parents = tuple([a if isinstance(a, Value) else as_value(a) for a in args])
+    parents = args
+    for a in args:
+        if not isinstance(a, Value):
+            parents = tuple([a if isinstance(a, Value) else as_value(a) for a in args])
+            break
     datas = [p.data for p in parents]
     B = MathBackend
     for d in datas:
@@ -305,7 +309,8 @@ def apply(op: ops.Op, *args) -> Value:
             raise DomainError.overflow(op, datas) from None
         except (ValueError, ZeroDivisionError) as exc:
             raise DomainError.at(op, datas, None, str(exc)) from None
-        if not (-_INF < out < _INF) and all(-_INF < d < _INF for d in datas):
+        # out - out is nan exactly when out is inf or nan.
+        if out - out != 0 and all(-_INF < d < _INF for d in datas):
             raise DomainError.overflow(op, datas)
     else:
         out = B.apply(op, datas) if hasattr(B, "apply") else _apply_other(B, op, datas)
