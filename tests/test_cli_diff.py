@@ -162,6 +162,7 @@ def test_readme_examples_are_real(command, expected, tmp_path, monkeypatch):
     import shlex
     monkeypatch.chdir(tmp_path)
     (tmp_path / "neuron.txt").write_text("z = w*x + b\ny = sigmoid(z)\nloss = (y - t)**2\n")
+    (tmp_path / "xy.csv").write_text("x,y\n1,2\n-1,0.5\n0,3\n")
     args = shlex.split(command, comments=True)[1:]
     if "-o" not in args:
         args += ["-o", "table"]

@@ -367,9 +367,14 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
               help="Relative tolerance: right when |answer - expected| <= atol + "
                    "rtol*|expected|. Default 1e-6.")
 @click.option("--atol", type=float, metavar="A", help="Absolute tolerance. Default 1e-9.")
+@click.option("--points", metavar="FILE",
+              help="Check at every row of FILE (CSV with a header, or JSON Lines; '-' for "
+                   "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).")
+@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
+              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
 @output_options(("table", "plain", "json"))
-def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt, precision,
-                  debug):
+def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
+                  fmt, precision, debug):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -386,6 +391,9 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
       df/dw   right   28      28
       df/dx   wrong   40      42      the correct value is 42
       d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
+    \b
+    At every row of a file (answers as constants or as columns value, grad_w, ...):
+      $ gradcli check "(w*x+b)**2" --at b=1 --points answers.csv -o plain
     """
     from . import api, formats
     from .check import check
@@ -415,6 +423,13 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
         raise UsageError(f"{len(derivative)} --derivative answer(s) but {len(names)} --wrt "
                          "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
     tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
+    if points is not None:
+        if file == "-" and points == "-":
+            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
+                             "come from stdin")
+        _check_points(text, bindings, value, grads, list(zip(names, derivative)), tolerances,
+                      points, chunk_rows, fmt, precision)
+        return
     verdict = check(text, bindings, value=value, grad=grads,
                     derivatives=list(zip(names, derivative)), **tolerances)
     warn(verdict.warnings)
@@ -437,8 +452,13 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, fmt,
               help="Order of the derivatives: 2 gives every second partial (xx, xy, yy).")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
               help="Also evaluate each derivative at this point (repeatable).")
-@output_options(("table", "plain", "json", "latex"))
-def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
+@click.option("--points", metavar="FILE",
+              help="Evaluate each derivative at every row of FILE (CSV with a header, or "
+                   "JSON Lines; '-' for stdin), vectorised, one output row per point.")
+@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
+              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
+@output_options(("table", "plain", "json", "csv", "latex"))
+def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision, debug):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
@@ -451,11 +471,24 @@ def diff_command(expr, file, wrt, order, at, fmt, precision, debug):
       $ gradcli diff "(w*x+b)**2" --wrt w -o plain
       df/dw   2*x*(w*x + b)
       $ gradcli diff "x**2*y**3" --order 2 --at x=1,y=2 -o plain
+      $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
     """
     from . import api, formats
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
     bindings = api.parse_bindings(at) if at else None
+    if points is not None:
+        if fmt == "latex":
+            raise UsageError("-o latex prints formulas; with --points use csv, json, plain "
+                             "or table")
+        if file == "-" and points == "-":
+            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
+                             "come from stdin")
+        _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision)
+        return
+    if fmt == "csv":
+        raise UsageError("-o csv is for --points (one row per point)",
+                         hint="use -o plain or -o json for the formulas")
     result = api.diff(text, wrt_names, order, bindings)
     warn(result.warnings)
     fmt = output_format(fmt)
@@ -597,20 +630,40 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
-    import time
-
     from . import batch, formats
     from .parser import parse
     program = parse(text)
     warn(program.warnings)
     job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
+    name = program.statements[-1].name or "f"
+    _stream_points(job, fmt, precision, formats.batch_keys(job, name),
+                   lambda chunk, result: formats.batch_table(job, chunk, result),
+                   lambda chunk, result, errors: formats.batch_jsonl(
+                       job, chunk, result, precision, name, errors))
+
+
+def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision):
+    """diff --points: each derivative at every row, streamed as eval --points streams."""
+    from . import batch, formats
+    job = batch.diff_run(text, points, wrt_names, order, bindings,
+                         chunk_rows or batch.CHUNK_ROWS)
+    warn(job.batch.program.warnings)
+    _stream_points(job, fmt, precision, formats.diff_batch_keys(job),
+                   lambda chunk, result: formats.diff_batch_table(job, chunk, result),
+                   lambda chunk, result, errors: formats.diff_batch_jsonl(
+                       job, chunk, result, precision, errors))
+
+
+def _stream_points(job, fmt, precision, keys, table, jsonl):
+    """Print a batch chunk by chunk (`table` gives rows of floats, `jsonl` JSON lines)."""
+    import time
+
+    from . import batch, formats
     if job.unused:
         listed = ", ".join(f"'{c}'" for c in job.unused)
         warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
               "not used by the expression"])
     fmt = output_format(fmt)
-    name = program.statements[-1].name or "f"
-    keys = formats.batch_keys(job, name)
     if fmt in ("csv", "plain"):
         sep = "," if fmt == "csv" else "\t"
         emit(formats.batch_header(keys, sep))
@@ -629,9 +682,9 @@ def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
             for message in result.kinks:
                 _limited(counts, "warning", message)
             if fmt == "json":
-                emit(formats.batch_jsonl(job, chunk, result, precision, name, errors))
+                emit(jsonl(chunk, result, errors))
             else:
-                rows = formats.batch_table(job, chunk, result)
+                rows = table(chunk, result)
                 if fmt == "table":
                     from . import render
                     print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))
@@ -658,6 +711,57 @@ def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
                          "undefined")
         _stderr(f"{'error' if job.bad_rows else 'warning'}: {' and '.join(parts)} of "
                 f"{job.rows} (shown as nan)")
+        click.get_current_context().exit(job.exit_code)
+
+
+def _check_points(text, bindings, value, grads, derivatives, tolerances, points, chunk_rows,
+                  fmt, precision):
+    """check --points: a verdict per row and answer, then the summary; exit 0, 1, 2 or 3."""
+    from . import batch, formats
+    from .check import check_points
+    job = check_points(text, points, bindings, value, grads, derivatives,
+                       chunk_rows=chunk_rows, **tolerances)
+    warn(job.warnings)
+    if job.unused:
+        listed = ", ".join(f"'{c}'" for c in job.unused)
+        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
+              "not used by the expression"])
+    fmt = output_format(fmt)
+    if fmt == "plain":
+        emit(formats.check_points_header())
+    counts = {"error": 0, "warning": 0}
+    for checked in job:
+        errors = {}
+        for row, message in checked.chunk.problems:
+            errors[row] = message
+            _limited(counts, "error", message)
+        for row, message in checked.result.problems:
+            errors[row] = f"row {row}: {message}"
+            _limited(counts, "warning", f"row {row}: {message}")
+        for message in checked.result.kinks:
+            _limited(counts, "warning", message)
+        if fmt == "json":
+            emit(formats.check_points_jsonl(job, checked, precision, errors))
+        elif fmt == "plain":
+            emit(formats.check_points_lines(job, checked, precision))
+        else:
+            from . import render
+            print_rich(render.check_points_rows(job, checked, precision,
+                                                checked.chunk.first_row == 1))
+    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
+        hidden = counts[kind] - batch.MAX_MESSAGES
+        if hidden > 0:
+            _stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
+    summary = formats.check_points_summary(job, precision)
+    lines = formats.check_points_summary_lines(summary)
+    if fmt == "json":
+        emit(formats.dumps({"summary": summary}) + "\n")
+    elif fmt == "plain":
+        emit("".join(f"# {line}\n" for line in lines))
+    else:
+        from . import render
+        print_rich(render.check_points_summary(lines, job.ok))
+    if job.exit_code:
         click.get_current_context().exit(job.exit_code)
 
 

@@ -165,6 +165,35 @@ def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",
     return "\n".join(lines) + "\n" if lines else ""
 
 
+def diff_batch_keys(run) -> list[str]:
+    """Column names of `diff --points` output: the columns used, then df/dw, d2f/dx2, ..."""
+    return list(run.columns_used) + [diff_label(run.result_name, d.wrt)
+                                     for d in run.derivatives]
+
+
+def diff_batch_table(run, chunk, result):
+    """The output rows of one chunk of `diff --points` as lists of floats."""
+    cols = [chunk.columns[n] for n in run.columns_used]
+    cols += [result.gradient[d.key] for d in run.derivatives]
+    return [list(r) for r in zip(*(c.tolist() for c in cols))]
+
+
+def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str:
+    """One JSON object per point: row, at, and each derivative's value keyed as diff's JSON."""
+    lines = []
+    k = len(run.columns_used)
+    for i, r in enumerate(diff_batch_table(run, chunk, result)):
+        row = chunk.first_row + i
+        record = {"row": row,
+                  "at": {n: json_number(v) for n, v in zip(run.columns_used, r[:k])},
+                  "values": {d.key: json_number(v, precision)
+                             for d, v in zip(run.derivatives, r[k:])}}
+        if errors and row in errors:
+            record["error"] = errors[row]
+        lines.append(dumps(record))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 def functions_records() -> list[dict]:
     """One record per function of the op table, derivative rules printed from the rules."""
     from . import ops
@@ -262,6 +291,129 @@ def check_lines(verdict, precision=None) -> str:
             fields.append(a.note)
         lines.append("\t".join(f.replace("\t", " ").replace("\n", "; ") for f in fields))
     return "".join(line + "\n" for line in lines)
+
+
+def _verdicts(checked, i):
+    """Per row of a checked chunk: right, wrong, unreadable or undefined for answer i."""
+    chunk = checked.chunk
+    out = []
+    for r in range(chunk.n):
+        if chunk.invalid[r]:
+            out.append("unreadable")
+        elif not checked.checked[r]:
+            out.append("undefined")
+        elif not checked.compared[i][r]:
+            out.append("not compared")
+        else:
+            out.append("right" if checked.ok[i][r] else "wrong")
+    return out
+
+
+def check_points_header() -> str:
+    """The header of `check --points -o plain`: one line per row and answer follows."""
+    return "row\tanswer\tverdict\tgiven\texpected\n"
+
+
+def check_points_lines(run, checked, precision=None) -> str:
+    """One tab-separated line per row and answer: row, key, verdict, given, expected."""
+    from .check import label
+    f = run.result_name
+    columns = []
+    for i, a in enumerate(run.answers):
+        columns.append((label(a, f), _verdicts(checked, i), checked.given[i].tolist(),
+                        checked.expected[i].tolist()))
+    lines = []
+    for r in range(checked.chunk.n):
+        row = str(checked.chunk.first_row + r)
+        for key, verdicts, given, expected in columns:
+            lines.append(f"{row}\t{key}\t{verdicts[r]}\t{number_text(given[r], precision)}"
+                         f"\t{number_text(expected[r], precision)}\n")
+    return "".join(lines)
+
+
+def check_points_jsonl(run, checked, precision=None, errors=None) -> str:
+    """One JSON object per row: row, at, ok (null where unchecked) and each answer."""
+    from .check import label
+    f = run.result_name
+    chunk = checked.chunk
+    verdicts = [_verdicts(checked, i) for i in range(len(run.answers))]
+    lines = []
+    for r in range(chunk.n):
+        row = chunk.first_row + r
+        answers = {}
+        for i, a in enumerate(run.answers):
+            answers[label(a, f)] = {"given": json_number(float(checked.given[i][r]), precision),
+                                   "expected": json_number(float(checked.expected[i][r]),
+                                                           precision),
+                                   "verdict": verdicts[i][r]}
+        ok = bool(all(v[r] == "right" for v in verdicts)) if checked.checked[r] else None
+        record = {"row": row,
+                  "at": {n: json_number(float(chunk.columns[n][r])) for n in run.columns_used},
+                  "ok": ok, "answers": answers}
+        if errors and row in errors:
+            record["error"] = errors[row]
+        lines.append(dumps(record))
+    return "".join(line + "\n" for line in lines)
+
+
+def check_points_summary(run, precision=None) -> dict:
+    """The tally of `check --points`: per answer right and wrong rows, and the whole verdict."""
+    from .check import label
+    answers = []
+    for a in run.answers:
+        item = {"key": label(a, run.result_name), "kind": a.kind, "name": a.name,
+                "answer": a.answer, "right": a.right, "wrong": a.wrong, "ok": a.ok}
+        if a.skipped:
+            item["skipped"] = a.skipped
+            item["skipped_rows"] = list(a.skipped_rows)
+        if a.wrong:
+            row, given, expected = a.first_wrong
+            item["wrong_rows"] = list(a.wrong_rows)
+            item["first_wrong"] = {"row": row, "given": json_number(given, precision),
+                                   "expected": json_number(expected, precision)}
+        if not a.ok and a.correct is not None:
+            item["correct"] = a.correct
+        answers.append(item)
+    return {"ok": run.ok, "rows": run.rows, "unreadable_rows": run.bad_rows,
+            "undefined_rows": run.undefined_rows,
+            "right": sum(a.right for a in run.answers),
+            "total": sum(a.right + a.wrong for a in run.answers),
+            "rtol": run.rtol, "atol": run.atol, "answers": answers}
+
+
+def check_points_summary_lines(summary) -> list[str]:
+    """The summary in words, one line per answer and a last line for the whole check."""
+    lines = []
+    for item in summary["answers"]:
+        checked = item["right"] + item["wrong"]
+        line = f"{item['key']}: {item['right']} of {checked} rows right"
+        if item["wrong"]:
+            rows = ", ".join(str(r) for r in item["wrong_rows"])
+            more = " and more" if item["wrong"] > len(item["wrong_rows"]) else ""
+            first = item["first_wrong"]
+            given, expected = (v if isinstance(v, str) else number_text(v)
+                               for v in (first["given"], first["expected"]))
+            line += (f"; wrong at row{'s' if item['wrong'] > 1 else ''} {rows}{more} (at row "
+                     f"{first['row']} the answer is {given}, the correct value {expected})")
+        if item.get("skipped"):
+            rows = ", ".join(str(r) for r in item["skipped_rows"])
+            more = " and more" if item["skipped"] > len(item["skipped_rows"]) else ""
+            line += (f"; not compared at row{'s' if item['skipped'] > 1 else ''} {rows}{more}, "
+                     "where your formula or the derivative is undefined")
+        if "correct" in item:
+            line += f"; the correct derivative is {item['correct']}"
+        lines.append(line)
+    good = sum(item["ok"] for item in summary["answers"])
+    total = (f"{good} of {len(summary['answers'])} answers right ({summary['right']} of "
+             f"{summary['total']} checks in {summary['rows']} rows")
+    skipped = [f"{summary[k]} {k.split('_')[0]}" for k in ("unreadable_rows", "undefined_rows")
+               if summary[k]]
+    if skipped:
+        many = summary["unreadable_rows"] + summary["undefined_rows"] > 1
+        total += f"; {' and '.join(skipped)} row{'s' if many else ''} not checked"
+    total += ")"
+    lines.append(("all right: " if summary["ok"] else "wrong: ") + total)
+    return lines
 
 
 def gradcheck_record(checks, precision=None) -> dict:

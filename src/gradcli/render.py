@@ -130,6 +130,46 @@ def batch_rows(keys, rows, precision=None, header=True):
     return table
 
 
+def check_points_rows(run, checked, precision=None, header=True):
+    """One chunk of `check --points`: a row per point, a ✓/✗ cell per answer."""
+    from .check import label
+    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
+    table.add_column("row", justify="right", style="dim", no_wrap=True)
+    for n in run.columns_used:
+        table.add_column(Text(n), justify="right", no_wrap=True)
+    for a in run.answers:
+        table.add_column(Text(label(a, run.result_name)), justify="right")
+    chunk = checked.chunk
+    for r in range(chunk.n):
+        cells = [Text(str(chunk.first_row + r))]
+        cells += [Text(number_text(float(chunk.columns[n][r]), precision))
+                  for n in run.columns_used]
+        for i in range(len(run.answers)):
+            given = number_text(float(checked.given[i][r]), precision)
+            if chunk.invalid[r]:
+                cells.append(Text("unreadable", style="red"))
+            elif not checked.checked[r]:
+                cells.append(Text("undefined", style="yellow"))
+            elif not checked.compared[i][r]:
+                cells.append(Text.assemble(given + " ", ("–", "yellow")))
+            elif checked.ok[i][r]:
+                cells.append(Text.assemble(given + " ", ("✓", "bold green")))
+            else:
+                expected = number_text(float(checked.expected[i][r]), precision)
+                cells.append(Text.assemble(given + " ", ("✗", "bold red"),
+                                           (f" ({expected})", "dim")))
+        table.add_row(*cells)
+    return table
+
+
+def check_points_summary(lines, ok):
+    """The closing lines of `check --points`, the last in green or red."""
+    parts = [Text("")]
+    parts += [Text(line) for line in lines[:-1]]
+    parts.append(Text(lines[-1], style="bold green" if ok else "bold red"))
+    return Group(*parts)
+
+
 class _Bar:
     """A transient progress bar on stderr, by bytes of the points file read."""
 
