@@ -29,6 +29,7 @@ import importlib.util
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -161,41 +162,56 @@ def startup_commands() -> tuple[list, list[str]]:
     return cmds, notes
 
 
-def time_process(argv, env) -> tuple[float, str]:
-    t0 = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_process(argv, env) -> tuple[float, float, str]:
+    """(CPU seconds, wall seconds, stdout) of one run of argv as a fresh process.
+
+    CPU time (user + system of the child) is what the ratios use: on a shared
+    machine the wall time also counts the time the process waited for a core.
+    """
+    c0, t0 = _children_cpu(), time.perf_counter()
     proc = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           stdin=subprocess.DEVNULL, text=True, cwd=tempfile.gettempdir())
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, _children_cpu() - c0
     if proc.returncode != 0:
         raise RuntimeError(f"{argv[:3]} exited {proc.returncode}: {proc.stderr.strip()[-300:]}")
-    return elapsed, proc.stdout
+    return cpu, elapsed, proc.stdout
 
 
 def bench_startup(rounds: int, env) -> tuple[list[str], dict]:
     cmds, notes = startup_commands()
     for name, argv, expect in cmds:  # warm-up: byte-code, parser tables, the OS cache
-        _, out = time_process(argv, env)
+        _, _, out = time_process(argv, env)
         if expect not in out:
             raise RuntimeError(f"{name}: unexpected output {out!r}")
     times = {name: [] for name, _, _ in cmds}
+    walls = {name: [] for name, _, _ in cmds}
     ratios = {name: [] for name, _, _ in cmds}
     for _ in range(rounds):
         floor = None
         for name, argv, _ in cmds:
-            t, _ = time_process(argv, env)
+            t, wall, _ = time_process(argv, env)
             times[name].append(t)
+            walls[name].append(wall)
             if floor is None:
                 floor = t
             ratios[name].append(t / floor)
     floor_name = cmds[0][0]
     lines = [f"{rounds} rounds; in each round every command runs once, in turn, as a fresh "
-             "process; the ratio is taken against the floor of the same round, and the "
-             "medians are shown.", "",
-             "| command | median wall time | min | ratio to floor (median) |",
-             "|---|---:|---:|---:|"]
+             "process. Times are CPU time (user + system) of the process, which a busy "
+             "machine does not inflate; the wall time is shown beside it. The ratio is taken "
+             "against the floor of the same round, and the medians are shown.", "",
+             "| command | median CPU time | min | median wall time | ratio to floor "
+             "(median, CPU) |",
+             "|---|---:|---:|---:|---:|"]
     for name, _, _ in cmds:
         med = statistics.median(times[name])
         lines.append(f"| {name} | {med * 1e3:.0f} ms | {min(times[name]) * 1e3:.0f} ms | "
+                     f"{statistics.median(walls[name]) * 1e3:.0f} ms | "
                      f"{statistics.median(ratios[name]):.2f}× |")
     summary = {name: statistics.median(ratios[name]) for name in ratios}
     summary["_floor_ms"] = statistics.median(times[floor_name]) * 1e3
@@ -249,7 +265,12 @@ def build_values(x, shape: str, n: int):
 
 
 def worker(tool: str, shape: str, n: int, repeats: int) -> dict:
-    """Runs inside a fresh process: time build + backward `repeats` times."""
+    """Runs inside a fresh process: time build + backward `repeats` times.
+
+    The clock is this process's CPU time (every tool runs on one thread), which
+    a busy machine does not inflate the way it does wall time.
+    """
+    clock = time.process_time
     x0 = 0.3
     timings, phases, grad = [], [], None
     if tool == "gradcli-text":
@@ -258,13 +279,13 @@ def worker(tool: str, shape: str, n: int, repeats: int) -> dict:
         from gradcli.parser import parse
         text = wide_text(n) if shape == "wide" else deep_text(n)
         for _ in range(repeats):
-            t0 = time.perf_counter()
+            t0 = clock()
             program = parse(text)
-            t1 = time.perf_counter()
+            t1 = clock()
             graph = lower(program, {"x": x0})
-            t2 = time.perf_counter()
+            t2 = clock()
             graph.output.backward()
-            t3 = time.perf_counter()
+            t3 = clock()
             grad = graph.inputs["x"].grad
             timings.append(t3 - t0)
             phases.append((t1 - t0, t2 - t1, t3 - t2))
@@ -291,11 +312,11 @@ def worker(tool: str, shape: str, n: int, repeats: int) -> dict:
             raise SystemExit(f"unknown tool {tool}")
         for _ in range(repeats):
             x = leaf()
-            t0 = time.perf_counter()
+            t0 = clock()
             out = build_values(x, shape, n)
-            t1 = time.perf_counter()
+            t1 = clock()
             out.backward()
-            t2 = time.perf_counter()
+            t2 = clock()
             grad = float(x.grad)
             timings.append(t2 - t0)
             phases.append((t1 - t0, t2 - t1))
@@ -365,7 +386,7 @@ def bench_graph(sizes, env, timeout, repeats_for) -> tuple[list[str], dict]:
                          f"{statistics.median(r['times']) * 1e3:10.1f} ms  grad={r['grad']!r}"),
                       file=sys.stderr, flush=True)
     lines = notes + ([""] if notes else [])
-    lines += ["Time per operation (build + backward, median of the repeats, µs per node); "
+    lines += ["CPU time per operation (build + backward, median of the repeats, µs per node); "
               "`wide` is a balanced sum of n/2 products c*x (depth ~log2 n), `deep` the chain "
               "h = h*0.5 + x repeated n/2 times (depth n). Each measurement is a fresh process; "
               "the tools take turns, round by round, and ratios are medians of the per-round "
