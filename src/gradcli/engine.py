@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from . import ops
 from .backends import MathBackend, numpy_backend
-from .errors import DomainError
+from .errors import DomainError, InexactError
 
 _INF = math.inf
 _SCALARS = (float, int, Fraction)
@@ -122,7 +122,8 @@ class Value:
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
-    def backward(self, seed=None, on_kink=None, on_step=None) -> None:
+    def backward(self, seed=None, on_kink=None, on_step=None,
+                 create_graph: bool = False) -> None:
         """Fill .grad of every node this one depends on, in reverse topological order.
 
         Leaves accumulate across calls (as in PyTorch); intermediate nodes are
@@ -131,6 +132,9 @@ class Value:
         `on_step(node, i, local, contribution)` is told of every gradient added to
         an input, just after it is added (local is None for a vjp rule): trace
         reads this very pass instead of computing its own.
+        With `create_graph=True` every gradient is itself a Value, built from the
+        op table's derivative rules applied to Values, so it can be differentiated
+        again (second derivatives, the Hessian), as in PyTorch.
         """
         order = topo_order(self)
         arrays = False
@@ -139,7 +143,14 @@ class Value:
                 node.grad = 0
             if not arrays and type(node.data) not in _SCALARS:
                 arrays = True
-        if arrays:
+        if seed is None:
+            seed = Fraction(1) if type(self.data) is Fraction else 1.0
+        if create_graph:
+            if not isinstance(seed, Value):
+                seed = Value(seed, requires_grad=False)
+            self.grad = seed if self._parents or _is_zero(self.grad) else self.grad + seed
+            _backward_graph(order, on_kink)
+        elif arrays:
             # Arrays: inf and nan in derivatives are answers (reported by the caller), not noise.
             import numpy as np
             with np.errstate(all="ignore"):
@@ -149,9 +160,9 @@ class Value:
 
     def _backward(self, order, seed, on_kink, on_step=None) -> None:
         if self._parents:
-            self.grad = 1.0 if seed is None else seed
+            self.grad = seed
         else:
-            self.grad = self.grad + (1.0 if seed is None else seed)
+            self.grad = seed if _is_zero(self.grad) else self.grad + seed
         float_ = float
         D = _MATH_D
         for node in reversed(order):
@@ -206,7 +217,11 @@ class Value:
                 continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
-                    d = local_derivative(op, i, node.data, datas)
+                    try:
+                        d = local_derivative(op, i, node.data, datas)
+                    except InexactError as exc:
+                        exc.node, exc.wrt_index = node, i
+                        raise
                     # A local derivative of exactly 1 passes the gradient on untouched
                     # (nothing is updated in place, so sharing the array is safe).
                     c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
@@ -245,6 +260,67 @@ _FLOAT_RULES = {id(op): op.partials for op in ops.TABLE.values()
                 if op.numeric_partials is None and op.vjp is None
                 and isinstance(op.partials, tuple)}
 _MATH_D = numeric_d(MathBackend)
+
+
+def _is_zero(g) -> bool:
+    return type(g) is int and g == 0
+
+
+class _ValueD:
+    """The namespace `D` over Values: D.cos(x) applies the table's cos to a Value."""
+
+    def __getattr__(self, name):
+        op = ops.lookup(name)
+        if op is None:
+            raise AttributeError(name)
+
+        def fn(*args):
+            return apply(op, *args)
+        setattr(self, name, fn)
+        return fn
+
+
+VALUE_D = _ValueD()
+
+
+class Unformed(Value):
+    """A local derivative that could not be built as a graph (its rule is undefined here).
+
+    It holds the number the engine uses (PyTorch's inf/nan convention) and is a
+    leaf that needs a gradient, so a later pass can tell which second
+    derivatives went through it and report them as undefined.
+    """
+
+    __slots__ = ()
+
+
+def _backward_graph(order, on_kink) -> None:
+    """The backward pass of `backward(create_graph=True)`: gradients as Values."""
+    for node in reversed(order):
+        op = node._op
+        if op is None:
+            continue
+        parents = node._parents
+        g = node.grad
+        if _is_zero(g):
+            continue
+        if op.kinks and on_kink is not None:
+            _report_kinks(node, op, [p.data for p in parents], on_kink)
+        if op.vjp is not None:
+            from .errors import UsageError
+            raise UsageError(f"second derivatives through {op.name} are not supported")
+        for i, p in enumerate(parents):
+            if not p.requires_grad:
+                continue
+            try:
+                local = op.partial(VALUE_D, i, node, parents)
+            except DomainError:
+                # The rule is undefined here (1/(2*sqrt(x)) at 0): keep the engine's
+                # number, marked so that second derivatives through it become nan.
+                datas = [q.data for q in parents]
+                local = Unformed(local_derivative(op, i, node.data, datas), label=op.name)
+            contribution = g * local
+            p.grad = contribution if _is_zero(p.grad) else p.grad + contribution
 
 
 def topo_order(root: Value) -> list:
@@ -352,6 +428,10 @@ def _apply_other(B, op, datas):
 def local_derivative(op: ops.Op, i: int, out, datas):
     """d out / d datas[i] as a number (or array); inf/nan where the rule divides by zero."""
     B = backend_for(datas)
+    if B.name == "exact":
+        from .exact import to_exact
+        datas = [to_exact(d) for d in datas]
+        out = to_exact(out)
     numeric = op.numeric_partials
     try:
         if numeric is not None:

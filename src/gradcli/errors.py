@@ -89,6 +89,14 @@ class LimitError(GradcliError):
     """Input beyond a documented size limit: exit 2."""
 
 
+class InexactError(GradcliError):
+    """--exact met an operation whose result is not a rational number (sin(1), sqrt(2)): exit 2.
+
+    Exit 2, not 3: the value exists (it is not undefined at the point); it just
+    cannot be written as a fraction, so the request for exact arithmetic fails.
+    """
+
+
 def nearest(word: str, choices, cutoff: float = 0.6) -> str | None:
     """The closest spelling among `choices`, for "did you mean" hints."""
     found = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)

@@ -217,6 +217,37 @@ def postorder(root: Expr) -> Iterator[Expr]:
 _EMIT = object()  # postorder's marker: the node under it is complete
 
 
+def replace_leaves(root: Expr, leaf) -> Expr:
+    """`root` with each leaf node replaced by `leaf(node)`, no recursion.
+
+    Subtrees in which nothing changed are kept as they are (same objects); the
+    rebuilt nodes are made directly, not through `make`, so nothing is folded.
+    """
+    done: dict = {}
+    for node in postorder(root):
+        if isinstance(node, (Apply, Vector)):
+            kids = node.children()
+            new = tuple(done[id(c)] for c in kids)
+            if all(a is b for a, b in zip(new, kids)):
+                done[id(node)] = node
+            elif isinstance(node, Apply):
+                done[id(node)] = Apply(node.op, new)
+            else:
+                done[id(node)] = Vector(new)
+        else:
+            done[id(node)] = leaf(node)
+    return done[id(root)]
+
+
+def first_span(program: "Program", name: str):
+    """Where the variable `name` first appears in the program's source (None if nowhere)."""
+    for stmt in program.statements:
+        for node in postorder(stmt.expr):
+            if isinstance(node, Name) and node.id == name:
+                return node.span
+    return None
+
+
 def free_names(root: Expr) -> list[str]:
     """Variable names in order of first appearance (left to right)."""
     names, seen, stack = [], set(), [root]

@@ -19,6 +19,8 @@ _PREFIX = {"-": "neg", "+": "pos"}
 # Characters people paste that look like operators: what they are, what to type.
 LOOKALIKES = {
     "\u2212": ("the Unicode minus sign (U+2212)", "-"),
+    "\u00a0": ("a non-breaking space (U+00A0)", "a plain space"),
+    "\u2009": ("a thin space (U+2009)", "a plain space"),
     "\u2013": ("an en dash (U+2013)", "-"),
     "\u2014": ("an em dash (U+2014)", "-"),
     "\u00d7": ("the multiplication sign × (U+00D7)", "*"),
@@ -175,7 +177,8 @@ def _get_parser():
                 span = _Span.join(name, close)
                 op = ops.lookup_function(str(name))
                 if op is None:
-                    raise _unknown_function(str(name), _Span.of(name), args)
+                    raise _unknown_function(str(name), _Span.of(name), args,
+                                            _source[c[1].end_pos:close.start_pos])
                 if not op.accepts(len(args)):
                     plural = "" if op.arity == 1 else "s"
                     raise ParseError(
@@ -362,12 +365,16 @@ def parse_expr(text: str):
     return program.result
 
 
-def _unknown_function(name, span, args):
+def _unknown_function(name, span, args, inner_text=""):
     close = nearest(name, ops.function_names())
     if close:
         return UnknownName(f"unknown function '{name}'", span=span,
                            hint=f"did you mean {close}?")
-    inner = "…" if args else ""
+    # x(y+1) -> suggest x*(y+1) with the user's own text, when it is short.
+    if len(args) != 1:
+        return UnknownName(f"'{name}' is not a function", span=span,
+                           hint="`gradcli functions` lists the functions")
+    inner = inner_text.strip() if len(inner_text.strip()) <= 40 else "…"
     return UnknownName(f"'{name}' is not a function", span=span,
                        hint=f"to multiply, write {name}*({inner}); "
                             "`gradcli functions` lists the functions")
@@ -534,4 +541,8 @@ def _token_error(text: str, exc) -> ParseError:
         return ParseError(f"unexpected {what} after '{prev}': expected {expected}",
                           source=text, span=span,
                           hint=f"put an operand between '{prev}' and '{shown}'")
-    return ParseError(f"unexpected {what}: expected {expected}", source=text, span=span)
+    hint = None
+    if tok.type in _OPERATOR and (prev is None or prev.type == "_SEP"):
+        hint = f"put an operand before '{shown}', or remove it"
+    return ParseError(f"unexpected {what}: expected {expected}", source=text, span=span,
+                      hint=hint)
