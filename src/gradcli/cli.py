@@ -13,6 +13,8 @@ import click
 
 from . import __version__
 from .errors import GradcliError, UsageError, caret_lines
+# The stream helpers live in launch.py, which answers the common `eval` without click.
+from .launch import _stderr, emit, output_format, warn  # noqa: F401
 
 FORMATS = ("table", "plain", "json", "csv")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -104,25 +106,6 @@ def report_error(exc: GradcliError) -> None:
     _stderr("\n".join(lines))
 
 
-def _stderr(text: str) -> None:
-    try:
-        sys.stderr.write(text + "\n")
-    except UnicodeEncodeError:
-        sys.stderr.write(text.encode("ascii", "backslashreplace").decode("ascii") + "\n")
-    sys.stderr.flush()
-
-
-def warn(messages) -> None:
-    for m in messages:
-        _stderr(f"warning: {m}")
-
-
-def output_format(fmt: str | None) -> str:
-    if fmt:
-        return fmt
-    return "table" if sys.stdout.isatty() else "plain"
-
-
 def read_source(expr: str | None, file: str | None) -> str:
     """The expression from the argument, a file, or stdin (-f -)."""
     if expr is not None and file is not None:
@@ -142,11 +125,6 @@ def read_source(expr: str | None, file: str | None) -> str:
         raise UsageError("no expression given",
                          hint='for example: gradcli eval "x**2" --at x=3  (or -f FILE)')
     return expr
-
-
-def emit(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
 
 
 def print_rich(renderable) -> None:
@@ -836,15 +814,6 @@ def _limited(counts, kind, message):
 
 
 def run() -> None:
-    """Console entry point: clean exits on a closed pipe or Ctrl-C."""
-    try:
-        main(prog_name="gradcli")
-    except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        sys.exit(0)
-    except KeyboardInterrupt:
-        _stderr("interrupted")
-        sys.exit(130)
+    """Console entry point (launch.run): the click-free fast path for `eval`, else click."""
+    from .launch import run as launch
+    launch()

@@ -163,12 +163,46 @@ class Value:
             self.grad = seed
         else:
             self.grad = seed if _is_zero(self.grad) else self.grad + seed
+        float_ = float
+        D = _MATH_D
         for node in reversed(order):
             op = node._op
             if op is None:
                 continue
             parents = node._parents
             g = node.grad
+            rules = _FLOAT_RULES.get(id(op))
+            if rules is not None and type(g) is float_ and on_step is None \
+                    and not (op.kinks and on_kink is not None):
+                # Float scalars: the table's rules called straight on floats (what
+                # local_derivative does for them) without its dispatch per call; a
+                # first contribution replaces the int 0, as below.
+                try:
+                    if len(parents) == 2:
+                        a, b = parents
+                        x, y = a.data, b.data
+                        if type(x) is float_ and type(y) is float_:
+                            out = node.data
+                            da = rules[0](D, out, x, y) if a.requires_grad else None
+                            db = rules[1](D, out, x, y) if b.requires_grad else None
+                            if da is not None:
+                                ga = a.grad
+                                a.grad = g * da if type(ga) is int and ga == 0 else ga + g * da
+                            if db is not None:
+                                gb = b.grad
+                                b.grad = g * db if type(gb) is int and gb == 0 else gb + g * db
+                            continue
+                    elif len(parents) == 1:
+                        (a,) = parents
+                        x = a.data
+                        if type(x) is float_:
+                            if a.requires_grad:
+                                c = g * rules[0](D, node.data, x)
+                                ga = a.grad
+                                a.grad = c if type(ga) is int and ga == 0 else ga + c
+                            continue
+                except (ZeroDivisionError, OverflowError, ValueError):
+                    pass  # IEEE inf/nan through the general path below
             datas = [p.data for p in parents]
             if op.kinks and on_kink is not None:
                 _report_kinks(node, op, datas, on_kink)
@@ -218,6 +252,14 @@ def _methods():
 
 
 _methods()
+
+# Ops (by id: records are not hashable) whose derivative on floats is one rule per
+# argument, with no numeric override:
+# backward calls these directly for float scalars.
+_FLOAT_RULES = {id(op): op.partials for op in ops.TABLE.values()
+                if op.numeric_partials is None and op.vjp is None
+                and isinstance(op.partials, tuple)}
+_MATH_D = numeric_d(MathBackend)
 
 
 def _is_zero(g) -> bool:
@@ -285,20 +327,31 @@ def topo_order(root: Value) -> list:
     """Nodes that need a gradient, parents before children, with an explicit stack."""
     order = []
     visited = set()
-    stack = [(root, False)]
+    mark = visited.add
+    stack = [root]
+    push = stack.append
+    pop = stack.pop
     while stack:
-        node, done = stack.pop()
-        if done:
-            order.append(node)
+        node = pop()
+        if node is _EMIT:
+            order.append(pop())
             continue
         if id(node) in visited:
             continue
-        visited.add(id(node))
-        stack.append((node, True))
-        for p in node._parents:
+        mark(id(node))
+        parents = node._parents
+        if not parents:
+            order.append(node)
+            continue
+        push(node)
+        push(_EMIT)  # below the parents: popped once they are all in the order
+        for p in parents:
             if p.requires_grad and id(p) not in visited:
-                stack.append((p, False))
+                push(p)
     return order
+
+
+_EMIT = object()  # topo_order's marker: the node under it is complete
 
 
 def as_value(x) -> Value:
@@ -310,9 +363,17 @@ def as_value(x) -> Value:
 
 def apply(op: ops.Op, *args) -> Value:
     """Run one op forward: domain checks, value rule, overflow check, a new node."""
-    parents = tuple(a if isinstance(a, Value) else as_value(a) for a in args)
+    parents = args
+    for a in args:
+        if not isinstance(a, Value):
+            parents = tuple([a if isinstance(a, Value) else as_value(a) for a in args])
+            break
     datas = [p.data for p in parents]
-    B = backend_for(datas)
+    B = MathBackend
+    for d in datas:
+        if type(d) is not float:
+            B = backend_for(datas)
+            break
     if B is MathBackend:
         for check in op.domain:
             if len(datas) > max(check.show):
@@ -324,7 +385,8 @@ def apply(op: ops.Op, *args) -> Value:
             raise DomainError.overflow(op, datas) from None
         except (ValueError, ZeroDivisionError) as exc:
             raise DomainError.at(op, datas, None, str(exc)) from None
-        if not (-_INF < out < _INF) and all(-_INF < d < _INF for d in datas):
+        # out - out is nan exactly when out is inf or nan.
+        if out - out != 0 and all(-_INF < d < _INF for d in datas):
             raise DomainError.overflow(op, datas)
     else:
         out = B.apply(op, datas) if hasattr(B, "apply") else _apply_other(B, op, datas)

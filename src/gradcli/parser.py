@@ -7,7 +7,7 @@ ParseError with a position, the expected input in words, and a suggestion.
 """
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from . import ops
 from .errors import ParseError, UnknownName, nearest
@@ -55,11 +55,12 @@ _OPERAND = {"NUMBER", "NAME", "LPAR", "LSQB", "MINUS", "PLUS"}
 _OPERATOR = {"PLUS", "MINUS", "TIMES", "DIVIDE", "MATMUL", "POW"}
 
 
-def _grammar_path() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "grammar" / "gradcli.lark",
-                      here.parent.parent / "grammar" / "gradcli.lark"):
-        if candidate.is_file():
+def _grammar_path() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(here, "grammar", "gradcli.lark"),
+                      os.path.join(os.path.dirname(os.path.dirname(here)), "grammar",
+                                   "gradcli.lark")):
+        if os.path.isfile(candidate):
             return candidate
     raise FileNotFoundError("gradcli.lark is missing from the installation")
 
@@ -85,7 +86,7 @@ _parser = None
 def _get_parser():
     global _parser
     if _parser is None:
-        from lark import Lark, Transformer, Token
+        from .lalr import Token, Transformer
 
         class PostLex:
             """Drops blank statements and inserts IMPLICIT multiplication tokens."""
@@ -197,13 +198,130 @@ def _get_parser():
             def args(self, c):
                 return [x for x in c if not hasattr(x, "type")]
 
-        grammar = _grammar_path()
         builder = Builder()
-        lark = Lark(grammar.read_text(encoding="utf-8"), parser="lalr", lexer="basic",
-                    postlex=PostLex(), transformer=builder, maybe_placeholders=True,
-                    cache=True)
+        lark = _TwoStage(PostLex(), builder)
         _parser = (lark, builder)
     return _parser
+
+
+class _TwoStage:
+    """The small LALR runtime (lalr.py) for text it reads; Lark itself for the rest.
+
+    Lark's tables, computed from the grammar, drive both. Text the runtime
+    cannot read (a syntax error, most likely) is parsed again by Lark, whose
+    exceptions (`UnexpectedToken`, ... as attributes here, imported only then)
+    carry what the error messages need.
+    """
+
+    def __init__(self, postlex, builder):
+        from . import lalr
+        self._postlex = postlex
+        self._builder = builder
+        self._lark = None
+        self._unreadable = lalr.Unreadable
+        with open(_grammar_path(), encoding="utf-8") as f:
+            self._grammar = f.read()
+        try:
+            self._fast = lalr.Parser(lalr.tables(self._grammar, _lalr_tables), postlex, builder)
+        except lalr.Unreadable:  # a grammar beyond the runtime: Lark does everything
+            self._fast = None
+
+    def parse(self, text):
+        if self._fast is not None:
+            try:
+                return self._fast.parse(text)
+            except self._unreadable:
+                self._builder.warnings = []
+        return self.full().parse(text)
+
+    def lex(self, text, dont_ignore=False):
+        return self.full().lex(text, dont_ignore=dont_ignore)
+
+    def full(self):
+        """Lark's own parser for the grammar (cached on disk by lark between processes)."""
+        if self._lark is None:
+            from lark import Lark
+            self._lark = Lark(self._grammar, parser="lalr", lexer="basic",
+                              postlex=self._postlex, transformer=self._builder,
+                              maybe_placeholders=True, cache=True)
+        return self._lark
+
+    @property
+    def UnexpectedCharacters(self):
+        from lark.exceptions import UnexpectedCharacters
+        return UnexpectedCharacters
+
+    @property
+    def UnexpectedToken(self):
+        from lark.exceptions import UnexpectedToken
+        return UnexpectedToken
+
+    @property
+    def UnexpectedInput(self):
+        from lark.exceptions import UnexpectedInput
+        return UnexpectedInput
+
+
+def _lalr_tables(grammar: str) -> dict:
+    """The lexer and LALR tables Lark computes for `grammar`, as plain data for lalr.py."""
+    import functools
+
+    import lark
+
+    from . import lalr
+    from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlaceholders,
+                                         maybe_create_child_filter)
+    from lark.parsers.lalr_analysis import Shift
+
+    lk = lark.Lark(grammar, parser="lalr", lexer="basic", maybe_placeholders=True)
+    lexer = lk.parser.lexer
+    scanner = lexer.scanner
+    if lexer.callback or lexer.user_callbacks:
+        raise lalr.Unreadable("the grammar needs lexer callbacks this runtime does not have")
+    patterns = tuple((str(m.pattern), int(m.flags)) for m in scanner._mres)
+    table = lk.parser.parser.parser.parse_table
+    rules, index = [], {}
+
+    def rule_id(rule):
+        if id(rule) not in index:
+            opts = rule.options
+            made = maybe_create_child_filter(rule.expansion, opts.keep_all_tokens, False,
+                                             opts.empty_indices)
+            if made is None:
+                include, append_none = None, 0
+            else:
+                assert isinstance(made, functools.partial)
+                if made.func is ChildFilterLALR:
+                    include = tuple((int(i), bool(x), int(n)) for i, x, n in made.args[0])
+                    append_none = int(made.args[1])
+                elif made.func is ChildFilterLALR_NoPlaceholders:
+                    include = tuple((int(i), bool(x), 0) for i, x in made.args[0])
+                    append_none = 0
+                else:
+                    raise lalr.Unreadable(f"unexpected child filter {made.func}")
+            name = str(rule.alias or opts.template_source or rule.origin.name)
+            rules.append((str(rule.origin.name), len(rule.expansion), name,
+                          bool(opts.expand1 and not rule.alias), include, append_none))
+            index[id(rule)] = len(rules) - 1
+        return index[id(rule)]
+
+    states = {}
+    for state, actions in table.states.items():
+        row = {}
+        for symbol, (action, arg) in actions.items():
+            row[str(symbol)] = (0, int(arg)) if action is Shift else (1, rule_id(arg))
+        states[int(state)] = row
+    return {
+        "format": lalr.FORMAT,
+        "grammar": grammar,
+        "patterns": patterns,
+        "ignore": tuple(sorted(str(t) for t in lexer.ignore_types)),
+        "newline": tuple(sorted(str(t) for t in lexer.newline_types)),
+        "states": states,
+        "rules": tuple(rules),
+        "start": int(table.start_states["start"]),
+        "end": int(table.end_states["start"]),
+    }
 
 
 _source = ""
@@ -213,7 +331,6 @@ def parse(text: str) -> Program:
     """Parse a program (or a single expression) into a validated Program."""
     global _source
     lark, builder = _get_parser()
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
     if not text.strip():
         raise ParseError("the expression is empty", source=text, span=(0, 0),
@@ -222,11 +339,11 @@ def parse(text: str) -> Program:
     builder.warnings = []
     try:
         statements = lark.parse(text)
-    except UnexpectedCharacters as exc:
+    except lark.UnexpectedCharacters as exc:
         raise _character_error(text, exc.pos_in_stream) from None
-    except UnexpectedToken as exc:
+    except lark.UnexpectedToken as exc:
         raise _token_error(text, exc) from None
-    except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
+    except lark.UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ParseError(f"cannot read the input here: {exc}", source=text,
                          span=(getattr(exc, "pos_in_stream", 0) or 0,) * 2) from None
     except (ParseError, UnknownName) as exc:
