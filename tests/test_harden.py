@@ -108,7 +108,7 @@ def test_array_axes_limit():
     assert ok.exit_code == 0 and ok.stdout.startswith("f\t1\n")
     result = cli("eval", "[" * 70 + "x" + "]" * 70, "--at", "x=1")
     assert result.exit_code == 2
-    assert "error: this literal nests vectors 33 deep; arrays have at most 32 axes" \
+    assert "error: brackets nested more than 32 deep: an array has at most 32 axes" \
         in result.stderr
 
 

@@ -1,4 +1,4 @@
 """`python -m gradcli`."""
-from gradcli.cli import run
+from gradcli.launch import run
 
 run()

@@ -5,10 +5,17 @@ object; nothing here prints.
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+<<<<<<< HEAD
 from . import limits, ops
 from .errors import GradcliError, UsageError
+=======
+from . import ops
+from .errors import GradcliError, InexactError, UsageError
+>>>>>>> main
 from .expr import Const, Name, Program, free_names
 from .lower import Graph, lower
 from .parser import parse
@@ -28,12 +35,16 @@ class EvalResult:
     result_name: str = "f"
     warnings: list = field(default_factory=list)
     graph: Graph | None = None
+    hessian: dict | None = None
     seed: object = None  # the upstream gradient given with --seed
     jacobian: dict | None = None  # name -> d result / d name, shape result.shape + name.shape
 
 
-def split_top_level(text: str, sep: str = ",") -> list[str]:
-    """Split at `sep` outside brackets and parentheses: 'x=[1,2],y=3' -> ['x=[1,2]', 'y=3']."""
+def split_top_level(text: str, sep: str = ",", keep_empty: bool = False) -> list[str]:
+    """Split at `sep` outside brackets and parentheses: 'x=[1,2],y=3' -> ['x=[1,2]', 'y=3'].
+
+    The parts are stripped; empty ones are dropped unless `keep_empty`.
+    """
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch in "([":
@@ -44,10 +55,11 @@ def split_top_level(text: str, sep: str = ",") -> list[str]:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])
-    return [p for p in (p.strip() for p in parts) if p]
+    parts = [p.strip() for p in parts]
+    return parts if keep_empty else [p for p in parts if p]
 
 
-def constant_value(text: str, what: str):
+def constant_value(text: str, what: str, exact: bool = False):
     """The number (or array) a constant expression such as `pi/4` or `[1, 2]` denotes."""
     try:
         program = parse(text)
@@ -60,7 +72,7 @@ def constant_value(text: str, what: str):
     if names:
         raise UsageError(f"{what}: '{names[0]}' is not a constant; a value may use numbers, "
                          "pi, e and functions, but no variables", source=text)
-    return lower(program, {}).output.data
+    return lower(program, {}, exact=exact).output.data
 
 
 def parse_bindings(specs, exact: bool = False) -> dict:
@@ -86,7 +98,7 @@ def parse_bindings(specs, exact: bool = False) -> dict:
                                  hint=f"keep one of the values for {name}")
             if not text.strip():
                 raise UsageError(f"--at {name}= has no value", hint=f"for example --at {name}=1")
-            bindings[name] = constant_value(text.strip(), f"--at {name}")
+            bindings[name] = constant_value(text.strip(), f"--at {name}", exact)
     if exact:
         from .exact import to_exact
         bindings = {k: to_exact(v) for k, v in bindings.items()}
@@ -107,6 +119,21 @@ def inputs_of(program: Program) -> list[str]:
     return names
 
 
+def unused_bindings(names, variables) -> list[str]:
+    """A warning for each name given with --at that the expression does not use."""
+    return [f"--at binds '{name}', which the expression does not use"
+            for name in names if name not in variables]
+
+
+def prepare(program: Program, bindings: dict, wrt):
+    """(inputs, warnings, the inputs to differentiate, the bindings used) for a run."""
+    variables = inputs_of(program)
+    warnings = list(program.warnings) + unused_bindings(bindings, variables)
+    wanted = check_wrt(wrt, variables)
+    used = {k: v for k, v in bindings.items() if k in variables}
+    return variables, warnings, wanted, used
+
+
 def check_wrt(wrt, variables: list[str]) -> list[str]:
     """Validate `--wrt` names against the variables an expression has."""
     if not wrt:
@@ -120,16 +147,43 @@ def check_wrt(wrt, variables: list[str]) -> list[str]:
 
 
 def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=False,
-             program=None, seed=None, jacobian=False, **kw) -> EvalResult:
+             hessian=False, program=None, seed=None, jacobian=False, **kw) -> EvalResult:
     """Value and partial derivatives of `text` at a point.
 
     Values may be numbers or (nested lists of) arrays. A non-scalar result needs
     `seed` (the upstream gradient, as PyTorch's backward(gradient=...)) or
-    `jacobian=True`; otherwise it is a ShapeError.
+    `jacobian=True`; otherwise it is a ShapeError. `exact`: compute with
+    Fractions (InexactError where an operation has no rational result).
+    `hessian`: also the matrix of second partials over the inputs, as
+    `result.hessian[a][b]`.
 
     >>> evaluate("(w*x+b)**2", w=3, x=2, b=1).gradient
     {'w': 28.0, 'x': 42.0, 'b': 14.0}
     """
+    with _gc_paused():
+        return _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
+                         jacobian, kw)
+
+
+@contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while a graph is built.
+
+    A large expression allocates millions of small objects and no cycles; the
+    collector's repeated full scans made a 100,000-term sum several times
+    slower than linear. Reference counting still frees everything.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed, jacobian,
+              kw) -> EvalResult:
     program = program or parse(text)
     bindings = dict(bindings or {})
     bindings.update(kw)
@@ -146,14 +200,9 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     if seed is not None and jacobian:
         raise UsageError("--seed and --jacobian cannot be combined",
                          hint="--jacobian already holds every vector-Jacobian product")
-    variables = inputs_of(program)
-    warnings = list(program.warnings)
-    for name in bindings:
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
-    wanted = check_wrt(wrt, variables)
-    used = {k: v for k, v in bindings.items() if k in variables}
-    graph = lower(program, used, wrt=set(wanted))
+    variables, warnings, wanted, used = prepare(program, bindings, wrt)
+    # Exact mode keeps every node's Expr so that an inexact derivative can be named.
+    graph = lower(program, used, wrt=set(wanted), exact=exact, keep_exprs=exact)
     kinks = []
 
     skipped = [0]
@@ -180,7 +229,10 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
         from .vectors import nonscalar_error
         raise nonscalar_error(out.data.shape)
     elif out.requires_grad:
-        out.backward(on_kink=on_kink)
+        try:
+            out.backward(on_kink=on_kink)
+        except InexactError as exc:
+            raise _inexact_derivative(graph, exc) from None
     for message in kinks:
         if message not in warnings:
             warnings.append(message)
@@ -196,12 +248,89 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
         for name, node in graph.intermediates.items():
             if node is not out:
                 gradient[name] = node.grad
+    matrix = None
+    if hessian:
+        matrix = hessian_of(graph, wanted, warnings)
     last = program.statements[-1]
-    return EvalResult(expression=text, read_as=read_as(program),
+    return EvalResult(hessian=matrix, expression=text, read_as=read_as(program),
                       at={k: bindings[k] for k in bindings},
                       value=out.data, gradient=gradient, inputs=wanted,
                       result_name=last.name or "f", warnings=warnings, graph=graph,
                       seed=seed, jacobian=jac)
+
+
+def _inexact_derivative(graph: Graph, exc: InexactError) -> InexactError:
+    """An exact derivative that is not rational, in the user's terms."""
+    node = getattr(exc, "node", None)
+    expr = graph.exprs.get(id(node)) if node is not None else None
+    needs = exc.message.removeprefix("--exact: ").split(" has no", 1)[0]
+    if expr is None:
+        where = "a derivative"
+    else:
+        arg = expr.args[exc.wrt_index] if exc.wrt_index < len(expr.args) else None
+        where = f"the derivative of {to_text(expr)}" + (
+            f" with respect to {to_text(arg)}" if arg is not None else "")
+    return InexactError(f"--exact: {where} needs {needs}, which has no exact rational value",
+                        source=graph.program.source if expr is not None else None,
+                        span=expr.span if expr is not None else None, hint=exc.hint)
+
+
+def hessian_of(graph: Graph, wanted: list, warnings: list) -> dict:
+    """Second partials by differentiating the backward pass itself (double backward).
+
+    The gradient is built as a graph of Values (`create_graph=True`), then each
+    partial is differentiated again. Rows that pass through a derivative rule
+    undefined at the point (`1/(2*sqrt(x))` at 0) are nan, with a warning.
+    """
+    from .engine import Unformed, topo_order
+    out = graph.output
+    leaves = [graph.inputs[name] for name in wanted]
+    for node in [out, *leaves]:
+        if getattr(node.data, "shape", ()) != ():
+            what = "the result" if node is out else f"'{node.label}'"
+            raise UsageError(f"--hessian needs scalars, but {what} is not a scalar",
+                             hint="for vectors use --jacobian, or sum(...) the result")
+    zero = _zero_like(out.data)
+    matrix = {a: {b: zero for b in wanted} for a in wanted}
+    if not out.requires_grad or not leaves:
+        return matrix
+    saved = [leaf.grad for leaf in leaves]
+    for leaf in leaves:
+        leaf.grad = 0
+    out.backward(create_graph=True)
+    first = [leaf.grad for leaf in leaves]
+    for a, g in zip(wanted, first):
+        for leaf in leaves:
+            leaf.grad = 0
+        if not hasattr(g, "backward") or not g.requires_grad:
+            continue
+        unformed = [n for n in topo_order(g) if type(n) is Unformed]
+        for n in unformed:
+            n.grad = 0
+        g.backward()
+        if any(n.grad != 0 for n in unformed):
+            nan = float("nan")
+            matrix[a] = {b: nan for b in wanted}
+            names = sorted({n.label for n in unformed if n.grad != 0})
+            warnings.append(f"the second derivatives of the partial with respect to {a} "
+                            f"go through the derivative of {', '.join(names)}, which is "
+                            "undefined at this point: they are nan")
+            continue
+        for b, leaf in zip(wanted, leaves):
+            # `+ zero` also turns IEEE -0.0 (from terms like -x**2*sin(0)) into 0.
+            matrix[a][b] = leaf.grad + zero if not _is_int_zero(leaf.grad) else zero
+    for leaf, g in zip(leaves, saved):
+        leaf.grad = g
+    return matrix
+
+
+def _is_int_zero(g) -> bool:
+    return type(g) is int and g == 0
+
+
+def _zero_like(data):
+    from fractions import Fraction
+    return Fraction(0) if type(data) is Fraction else 0.0
 
 
 def _finite(g) -> bool:

@@ -33,13 +33,19 @@ import math
 import zlib
 from dataclasses import dataclass, field
 
+<<<<<<< HEAD
 from . import api, limits
 from .engine import local_derivative
+=======
+from . import api
+from .engine import local_derivative, topo_order
+>>>>>>> main
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
-from .expr import Program, size
+from .expr import Program, first_span, size
 from .lower import lower
 from .parser import parse
 from .printer import format_number, read_as
+from .trace import graph_nodes
 
 RTOL = 1e-6
 ATOL = 1e-9
@@ -158,7 +164,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
         raise UsageError("--rtol and --atol must be zero or positive")
     program = program or parse(text)
     variables = api.inputs_of(program)
-    pairs = list(derivatives.items()) if isinstance(derivatives, dict) else list(derivatives or ())
+    pairs = _pairs(derivatives)
     grad = dict(grad or {})
     if value is None and not grad and not pairs:
         raise UsageError("nothing to check: give --value, --grad or --derivative",
@@ -168,13 +174,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     intermediates = [n for n in program.defined if n != last]
     for name in grad:
         _known_variable(name, "--grad", variables, intermediates)
-    seen = set()
-    for name, _ in pairs:
-        _known_variable(name, "--wrt", variables, ())
-        if name in seen:
-            raise UsageError(f"two answers for the derivative with respect to '{name}'",
-                             hint="give one --derivative per variable")
-        seen.add(name)
+    _check_pairs(pairs, variables)
 
     # Every answer is read before any computing: bad input (exit 2) comes first.
     f = program.statements[-1].name or "f"
@@ -220,6 +220,22 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
                    warnings=list(result.warnings) if result else list(program.warnings))
 
 
+def _pairs(derivatives) -> list:
+    """(variable, formula) pairs from a list of pairs or a dict."""
+    return list(derivatives.items()) if isinstance(derivatives, dict) else list(derivatives or ())
+
+
+def _check_pairs(pairs, variables) -> None:
+    """Each --wrt names a variable of the expression, and no variable twice."""
+    seen = set()
+    for name, _ in pairs:
+        _known_variable(name, "--wrt", variables, ())
+        if name in seen:
+            raise UsageError(f"two answers for the derivative with respect to '{name}'",
+                             hint="give one --derivative per variable")
+        seen.add(name)
+
+
 def _shown(answer) -> str:
     return answer.strip() if isinstance(answer, str) else format_number(answer)
 
@@ -254,7 +270,7 @@ def parse_answer(formula: str, program: Program, variables, what: str) -> Progra
     for name in used:
         if name not in variables and name not in defined:
             listed = ", ".join(variables) if variables else "none"
-            span = _first_span(answer, name)
+            span = first_span(answer, name)
             raise UnknownName(f"the answer for {what} uses '{name}', which the question "
                               "does not have", source=formula, span=span,
                               hint=f"the question's variables are: {listed}")
@@ -269,56 +285,41 @@ def parse_answer(formula: str, program: Program, variables, what: str) -> Progra
     return answer
 
 
-def _first_span(program: Program, name):
-    for stmt in program.statements:
-        stack = [stmt.expr]
-        while stack:
-            node = stack.pop()
-            if getattr(node, "id", None) == name and type(node).__name__ == "Name":
-                return node.span
-            stack.extend(reversed(node.children()))
-    return None
+def _largest(values) -> float:
+    """The largest finite magnitude among `values` (0 if none)."""
+    biggest = 0.0
+    for m in values:
+        if biggest < m < math.inf:
+            biggest = m
+    return biggest
 
 
 def _magnitude(root) -> float:
     """The largest |value| of any node under `root`: the scale of its rounding error."""
-    biggest, stack, seen = 0.0, [root], set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        try:
-            m = abs(float(node.data))
-        except (TypeError, ValueError):
-            m = 0.0
-        if m > biggest and m < math.inf:
-            biggest = m
-        stack.extend(node._parents)
-    return biggest
+    def sizes():
+        for node in graph_nodes(root):
+            try:
+                yield abs(float(node.data))
+            except (TypeError, ValueError):
+                pass
+    return _largest(sizes())
 
 
 def _backward_magnitude(root) -> float:
     """The largest term added into any gradient by the last backward pass."""
-    biggest, stack, seen = 0.0, [root], set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if node._op is not None and node.requires_grad:
+    def terms():
+        for node in topo_order(root):
+            if node._op is None or not node.requires_grad or node._op.vjp is not None:
+                continue
             datas = [p.data for p in node._parents]
             for i, p in enumerate(node._parents):
-                if not p.requires_grad or node._op.vjp is not None:
+                if not p.requires_grad:
                     continue
                 try:
-                    term = abs(float(node.grad * local_derivative(node._op, i, node.data, datas)))
+                    yield abs(float(node.grad * local_derivative(node._op, i, node.data, datas)))
                 except (TypeError, ValueError, OverflowError, ZeroDivisionError):
                     continue
-                if biggest < term < math.inf:
-                    biggest = term
-        stack.extend(p for p in node._parents if p.requires_grad)
-    return biggest
+    return _largest(terms())
 
 
 def _true_derivative(program, point, name, strict=False):
@@ -606,8 +607,7 @@ class PointsCheck:
         variables = api.inputs_of(program)
         f = program.statements[-1].name or "f"
         self.result_name = f
-        pairs = list(derivatives.items()) if isinstance(derivatives, dict) \
-            else list(derivatives or ())
+        pairs = _pairs(derivatives)
         grad = dict(grad or {})
         for name in grad:
             if name in program.defined:
@@ -615,13 +615,7 @@ class PointsCheck:
                                  f"inputs are checked, and '{name}' is defined by the program",
                                  hint="check it at one point with --at")
             _known_variable(name, "--grad", variables, ())
-        seen = set()
-        for name, _ in pairs:
-            _known_variable(name, "--wrt", variables, ())
-            if name in seen:
-                raise UsageError(f"two answers for the derivative with respect to '{name}'",
-                                 hint="give one --derivative per variable")
-            seen.add(name)
+        _check_pairs(pairs, variables)
         answers = []
         if value is not None:
             answers.append(PointAnswer("value", f, _shown(value),
@@ -761,6 +755,11 @@ class FiniteDifference:
     note: str = ""
 
 
+def _as_double(v):
+    from fractions import Fraction
+    return float(v) if isinstance(v, Fraction) else v
+
+
 def finite_differences(result) -> dict:
     """{input: FiniteDifference} for the scalar inputs of an EvalResult (gradcheck).
 
@@ -770,12 +769,13 @@ def finite_differences(result) -> dict:
     """
     graph = result.graph
     program = graph.program
-    point = {k: v for k, v in result.at.items() if k in graph.inputs}
-    f0 = result.value
+    # Exact (--exact) results are checked in doubles, like any other.
+    point = {k: _as_double(v) for k, v in result.at.items() if k in graph.inputs}
+    f0 = _as_double(result.value)
     out = {}
     kinks = _kinks_by_input(graph)
     for name in result.inputs:
-        g = result.gradient.get(name)
+        g = _as_double(result.gradient.get(name))
         x = point.get(name)
         if not isinstance(x, float) or not isinstance(g, (int, float)):
             out[name] = FiniteDifference(name, g, None, None, True,
@@ -852,7 +852,7 @@ def _value_at(program, point, name, x):
 
 def _kinks_by_input(graph) -> dict:
     """{input name: [kink messages]} for kinks at the point on a path from that input."""
-    from .engine import backend_for, topo_order
+    from .engine import backend_for
     order = topo_order(graph.output)  # parents first; only nodes that carry a gradient
     leaves = {id(leaf): name for name, leaf in graph.inputs.items()}
     deps = {}

@@ -13,6 +13,8 @@ import click
 
 from . import __version__
 from .errors import GradcliError, UsageError, caret_lines
+# The stream helpers live in launch.py, which answers the common `eval` without click.
+from .launch import _stderr, emit, output_format, warn  # noqa: F401
 
 FORMATS = ("table", "plain", "json", "csv")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -66,15 +68,22 @@ def _expression_first(params, args):
             known.update(names)
             if not p.is_flag and not p.count:
                 takes_value.update(p.opts)
-    out, moved, skip = [], [], False
+    out, moved, skip, skip_next = [], [], False, False
     for i, arg in enumerate(args):
+        if skip_next:
+            skip_next = False
+            continue
         if skip:
             out.append(arg)
             skip = False
             continue
         if arg == "--":
-            out.extend(args[i:])
-            break
+            # Everything after `--` is an argument, as in every Unix tool; options
+            # may still follow the expression (`eval -- -x --at x=2`), so keep parsing.
+            if i + 1 < len(args):
+                moved.append(args[i + 1])
+                skip_next = True
+            continue
         if arg.startswith("-") and len(arg) > 1:
             head = arg.split("=", 1)[0]
             if head in known or arg[:2] in known:
@@ -102,6 +111,7 @@ def report_error(exc: GradcliError) -> None:
     _stderr("\n".join(lines))
 
 
+<<<<<<< HEAD
 def _stderr(text: str) -> None:
     try:
         sys.stderr.write(text + "\n")
@@ -123,6 +133,8 @@ def output_format(fmt: str | None) -> str:
     return "table" if sys.stdout.isatty() else "plain"
 
 
+=======
+>>>>>>> main
 def read_source(expr: str | None, file: str | None) -> str:
     """The expression from the argument, a file, or stdin (-f -)."""
     if expr is not None and file is not None:
@@ -149,11 +161,6 @@ def read_source(expr: str | None, file: str | None) -> str:
         raise UsageError("no expression given",
                          hint='for example: gradcli eval "x**2" --at x=3  (or -f FILE)')
     return expr
-
-
-def emit(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
 
 
 def print_rich(renderable) -> None:
@@ -198,6 +205,9 @@ def main():
 @click.option("--wrt", metavar="A,B", help="Only these partial derivatives.")
 @click.option("--all", "show_all", is_flag=True,
               help="Also the gradients of a program's intermediate names.")
+@click.option("--hessian", is_flag=True, help="Also the matrix of second partial derivatives.")
+@click.option("--exact", is_flag=True,
+              help="Exact rational arithmetic (prints fractions such as 3/4).")
 @click.option("--check", "gradcheck", is_flag=True,
               help="Beside each partial, a central finite-difference estimate and the "
                    "relative error.")
@@ -212,8 +222,8 @@ def main():
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
 @output_options()
-def eval_command(expr, file, at, wrt, show_all, gradcheck, seed, jacobian, points, chunk_rows,
-                 fmt, precision, debug):
+def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed, jacobian, points,
+                 chunk_rows, fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
 
     \b
@@ -225,6 +235,9 @@ def eval_command(expr, file, at, wrt, show_all, gradcheck, seed, jacobian, point
       df/db   14
 
     \b
+    Second derivatives, and exact fractions:
+      $ gradcli eval "x**3/3 + x*y" --at x=1/2,y=2 --exact --hessian -o plain
+    \b
     Vectors, and a batch of points (one row each):
       $ gradcli eval "sum(x*w)" --at x=[1,2,3],w=[0.5,1,1.5]
       $ gradcli eval "x**2" --at x=[1,2,3] --jacobian
@@ -232,20 +245,20 @@ def eval_command(expr, file, at, wrt, show_all, gradcheck, seed, jacobian, point
     """
     from . import api, formats
     text = read_source(expr, file)
-    bindings = api.parse_bindings(at)
+    bindings = api.parse_bindings(at, exact=exact)
     wrt_names = api.split_top_level(wrt) if wrt else None
     if points is not None:
-        if seed is not None or jacobian or show_all or gradcheck:
-            raise UsageError("--points cannot be combined with --seed, --jacobian, --all or "
-                             "--check")
+        if seed is not None or jacobian or show_all or gradcheck or hessian or exact:
+            raise UsageError("--points cannot be combined with --seed, --jacobian, --all, "
+                             "--check, --hessian or --exact")
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                              "come from stdin")
         _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision)
         return
-    seed_value = api.constant_value(seed, "--seed") if seed is not None else None
+    seed_value = api.constant_value(seed, "--seed", exact) if seed is not None else None
     result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
-                          seed=seed_value, jacobian=jacobian)
+                          seed=seed_value, jacobian=jacobian, exact=exact, hessian=hessian)
     warn(result.warnings)
     checks = None
     if gradcheck:
@@ -276,7 +289,9 @@ def functions_command(fmt, precision, debug):
 
     \b
     Example:
-      gradcli functions -o plain | grep sigmoid
+      $ gradcli functions -o plain | grep sigmoid
+      sigmoid(x)      1       d/dx = sigmoid(x)*(1 - sigmoid(x))      all reals
+      softplus(x)     1       d/dx = sigmoid(x)       all reals
     """
     from . import formats
     records = formats.functions_records()
@@ -309,6 +324,17 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
 
     \b
     Example:
+      $ gradcli trace "x*x + x" --at x=3 -o plain
+      read as x*x + x
+      forward x       input   3
+      forward v1      x*x     9
+      forward f       v1 + x  12
+      backward        f       1       v1      1       1       1       1       1
+      backward        f       1       x       1       1       1       1       1
+      backward        v1      1       x       x       3       3       3       4
+      backward        v1      1       x       x       3       3       3       7
+      f       12
+      df/dx   7
       $ gradcli trace "(w*x+b)**2" --at w=3,x=2,b=1 -o markdown
     """
     from . import api, ledger
@@ -350,6 +376,16 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
 
     \b
     Example:
+      $ gradcli graph "x*x + x" --at x=3
+      read as x*x + x
+      at      x = 3
+
+    \b
+      f = v1 + x   value 12   grad 1
+      ├── v1 = x*x   value 9   grad 1
+      │   ├── x   value 3   grad 7
+      │   └── x   value 3   grad 7
+      └── x   value 3   grad 7
       $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1
       $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1 --output graph.svg
     """
@@ -509,6 +545,9 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
       $ gradcli diff "(w*x+b)**2" --wrt w -o plain
       df/dw   2*x*(w*x + b)
       $ gradcli diff "x**2*y**3" --order 2 --at x=1,y=2 -o plain
+      d2f/dx2 2*y**3  16
+      d2f/dxdy        6*x*y**2        24
+      d2f/dy2 6*x**2*y        12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
     """
     from . import api, formats
@@ -539,6 +578,8 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
     else:
         from . import render
         print_rich(render.diff_table(result, precision))
+
+
 @main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
@@ -642,8 +683,8 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
 
     \b
     Examples:
-      gradcli plot "relu(x) - x**2/4" --over x=-2:3
-      gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
+      $ gradcli plot "relu(x) - x**2/4" --over x=-2:3
+      $ gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
     """
     import shutil
     from . import api, formats
@@ -811,15 +852,6 @@ def _limited(counts, kind, message):
 
 
 def run() -> None:
-    """Console entry point: clean exits on a closed pipe or Ctrl-C."""
-    try:
-        main(prog_name="gradcli")
-    except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        sys.exit(0)
-    except KeyboardInterrupt:
-        _stderr("interrupted")
-        sys.exit(130)
+    """Console entry point (launch.run): the click-free fast path for `eval`, else click."""
+    from .launch import run as launch
+    launch()

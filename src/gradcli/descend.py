@@ -18,8 +18,9 @@ import os
 from dataclasses import dataclass, field
 
 from . import ops
-from .api import check_wrt, inputs_of, kink_text
+from .api import check_wrt, inputs_of, kink_text, unused_bindings
 from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
+from .expr import first_span
 from .lower import lower, missing_input
 from .parser import parse
 from .formats import number_text
@@ -146,13 +147,11 @@ def descend(text, start, wrt=None, lr=0.1, steps=100, data=None, tol=None, momen
                 listed = ", ".join(columns) or "none"
                 raise UsageError(f"'{name}' is neither a column of {where} (its columns: "
                                  f"{listed}) nor given a starting value with --at",
-                                 source=program.source, span=_span_of(program, name),
+                                 source=program.source, span=first_span(program, name),
                                  hint=f"add --at {name}=VALUE to train it, or a column "
                                       f"'{name}' to {where}")
-            raise missing_input(name, program, _span_of(program, name))
-    for name in start:
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
+            raise missing_input(name, program, first_span(program, name))
+    warnings.extend(unused_bindings(start, variables))
     if data is not None:
         for name in columns:
             if name not in variables:
@@ -282,15 +281,6 @@ def _show(value) -> str:
     except (TypeError, ValueError):
         return str(value)
 
-
-def _span_of(program, name):
-    """Where `name` first appears in the source, for the caret line."""
-    from .expr import Name, postorder
-    for stmt in program.statements:
-        for node in postorder(stmt.expr):
-            if isinstance(node, Name) and node.id == name:
-                return node.span
-    return None
 
 
 # ------------------------------------------------------------------ data files

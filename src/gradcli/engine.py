@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from . import ops
 from .backends import MathBackend, numpy_backend
-from .errors import DomainError
+from .errors import DomainError, InexactError
 
 _INF = math.inf
 _SCALARS = (float, int, Fraction)
@@ -122,7 +122,8 @@ class Value:
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
-    def backward(self, seed=None, on_kink=None, on_step=None) -> None:
+    def backward(self, seed=None, on_kink=None, on_step=None,
+                 create_graph: bool = False) -> None:
         """Fill .grad of every node this one depends on, in reverse topological order.
 
         Leaves accumulate across calls (as in PyTorch); intermediate nodes are
@@ -131,6 +132,9 @@ class Value:
         `on_step(node, i, local, contribution)` is told of every gradient added to
         an input, just after it is added (local is None for a vjp rule): trace
         reads this very pass instead of computing its own.
+        With `create_graph=True` every gradient is itself a Value, built from the
+        op table's derivative rules applied to Values, so it can be differentiated
+        again (second derivatives, the Hessian), as in PyTorch.
         """
         order = topo_order(self)
         arrays = False
@@ -139,7 +143,14 @@ class Value:
                 node.grad = 0
             if not arrays and type(node.data) not in _SCALARS:
                 arrays = True
-        if arrays:
+        if seed is None:
+            seed = Fraction(1) if type(self.data) is Fraction else 1.0
+        if create_graph:
+            if not isinstance(seed, Value):
+                seed = Value(seed, requires_grad=False)
+            self.grad = seed if self._parents or _is_zero(self.grad) else self.grad + seed
+            _backward_graph(order, on_kink)
+        elif arrays:
             # Arrays: inf and nan in derivatives are answers (reported by the caller), not noise.
             import numpy as np
             with np.errstate(all="ignore"):
@@ -149,15 +160,49 @@ class Value:
 
     def _backward(self, order, seed, on_kink, on_step=None) -> None:
         if self._parents:
-            self.grad = 1.0 if seed is None else seed
+            self.grad = seed
         else:
-            self.grad = self.grad + (1.0 if seed is None else seed)
+            self.grad = seed if _is_zero(self.grad) else self.grad + seed
+        float_ = float
+        D = _MATH_D
         for node in reversed(order):
             op = node._op
             if op is None:
                 continue
             parents = node._parents
             g = node.grad
+            rules = _FLOAT_RULES.get(id(op))
+            if rules is not None and type(g) is float_ and on_step is None \
+                    and not (op.kinks and on_kink is not None):
+                # Float scalars: the table's rules called straight on floats (what
+                # local_derivative does for them) without its dispatch per call; a
+                # first contribution replaces the int 0, as below.
+                try:
+                    if len(parents) == 2:
+                        a, b = parents
+                        x, y = a.data, b.data
+                        if type(x) is float_ and type(y) is float_:
+                            out = node.data
+                            da = rules[0](D, out, x, y) if a.requires_grad else None
+                            db = rules[1](D, out, x, y) if b.requires_grad else None
+                            if da is not None:
+                                ga = a.grad
+                                a.grad = g * da if type(ga) is int and ga == 0 else ga + g * da
+                            if db is not None:
+                                gb = b.grad
+                                b.grad = g * db if type(gb) is int and gb == 0 else gb + g * db
+                            continue
+                    elif len(parents) == 1:
+                        (a,) = parents
+                        x = a.data
+                        if type(x) is float_:
+                            if a.requires_grad:
+                                c = g * rules[0](D, node.data, x)
+                                ga = a.grad
+                                a.grad = c if type(ga) is int and ga == 0 else ga + c
+                            continue
+                except (ZeroDivisionError, OverflowError, ValueError):
+                    pass  # IEEE inf/nan through the general path below
             datas = [p.data for p in parents]
             if op.kinks and on_kink is not None:
                 _report_kinks(node, op, datas, on_kink)
@@ -172,7 +217,11 @@ class Value:
                 continue
             for i, p in enumerate(parents):
                 if p.requires_grad:
-                    d = local_derivative(op, i, node.data, datas)
+                    try:
+                        d = local_derivative(op, i, node.data, datas)
+                    except InexactError as exc:
+                        exc.node, exc.wrt_index = node, i
+                        raise
                     # A local derivative of exactly 1 passes the gradient on untouched
                     # (nothing is updated in place, so sharing the array is safe).
                     c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
@@ -204,25 +253,105 @@ def _methods():
 
 _methods()
 
+# Ops (by id: records are not hashable) whose derivative on floats is one rule per
+# argument, with no numeric override:
+# backward calls these directly for float scalars.
+_FLOAT_RULES = {id(op): op.partials for op in ops.TABLE.values()
+                if op.numeric_partials is None and op.vjp is None
+                and isinstance(op.partials, tuple)}
+_MATH_D = numeric_d(MathBackend)
+
+
+def _is_zero(g) -> bool:
+    return type(g) is int and g == 0
+
+
+class _ValueD:
+    """The namespace `D` over Values: D.cos(x) applies the table's cos to a Value."""
+
+    def __getattr__(self, name):
+        op = ops.lookup(name)
+        if op is None:
+            raise AttributeError(name)
+
+        def fn(*args):
+            return apply(op, *args)
+        setattr(self, name, fn)
+        return fn
+
+
+VALUE_D = _ValueD()
+
+
+class Unformed(Value):
+    """A local derivative that could not be built as a graph (its rule is undefined here).
+
+    It holds the number the engine uses (PyTorch's inf/nan convention) and is a
+    leaf that needs a gradient, so a later pass can tell which second
+    derivatives went through it and report them as undefined.
+    """
+
+    __slots__ = ()
+
+
+def _backward_graph(order, on_kink) -> None:
+    """The backward pass of `backward(create_graph=True)`: gradients as Values."""
+    for node in reversed(order):
+        op = node._op
+        if op is None:
+            continue
+        parents = node._parents
+        g = node.grad
+        if _is_zero(g):
+            continue
+        if op.kinks and on_kink is not None:
+            _report_kinks(node, op, [p.data for p in parents], on_kink)
+        if op.vjp is not None:
+            from .errors import UsageError
+            raise UsageError(f"second derivatives through {op.name} are not supported")
+        for i, p in enumerate(parents):
+            if not p.requires_grad:
+                continue
+            try:
+                local = op.partial(VALUE_D, i, node, parents)
+            except DomainError:
+                # The rule is undefined here (1/(2*sqrt(x)) at 0): keep the engine's
+                # number, marked so that second derivatives through it become nan.
+                datas = [q.data for q in parents]
+                local = Unformed(local_derivative(op, i, node.data, datas), label=op.name)
+            contribution = g * local
+            p.grad = contribution if _is_zero(p.grad) else p.grad + contribution
+
 
 def topo_order(root: Value) -> list:
     """Nodes that need a gradient, parents before children, with an explicit stack."""
     order = []
     visited = set()
-    stack = [(root, False)]
+    mark = visited.add
+    stack = [root]
+    push = stack.append
+    pop = stack.pop
     while stack:
-        node, done = stack.pop()
-        if done:
-            order.append(node)
+        node = pop()
+        if node is _EMIT:
+            order.append(pop())
             continue
         if id(node) in visited:
             continue
-        visited.add(id(node))
-        stack.append((node, True))
-        for p in node._parents:
+        mark(id(node))
+        parents = node._parents
+        if not parents:
+            order.append(node)
+            continue
+        push(node)
+        push(_EMIT)  # below the parents: popped once they are all in the order
+        for p in parents:
             if p.requires_grad and id(p) not in visited:
-                stack.append((p, False))
+                push(p)
     return order
+
+
+_EMIT = object()  # topo_order's marker: the node under it is complete
 
 
 def as_value(x) -> Value:
@@ -234,9 +363,17 @@ def as_value(x) -> Value:
 
 def apply(op: ops.Op, *args) -> Value:
     """Run one op forward: domain checks, value rule, overflow check, a new node."""
-    parents = tuple(a if isinstance(a, Value) else as_value(a) for a in args)
+    parents = args
+    for a in args:
+        if not isinstance(a, Value):
+            parents = tuple([a if isinstance(a, Value) else as_value(a) for a in args])
+            break
     datas = [p.data for p in parents]
-    B = backend_for(datas)
+    B = MathBackend
+    for d in datas:
+        if type(d) is not float:
+            B = backend_for(datas)
+            break
     if B is MathBackend:
         for check in op.domain:
             if len(datas) > max(check.show):
@@ -248,7 +385,8 @@ def apply(op: ops.Op, *args) -> Value:
             raise DomainError.overflow(op, datas) from None
         except (ValueError, ZeroDivisionError) as exc:
             raise DomainError.at(op, datas, None, str(exc)) from None
-        if not (-_INF < out < _INF) and all(-_INF < d < _INF for d in datas):
+        # out - out is nan exactly when out is inf or nan.
+        if out - out != 0 and all(-_INF < d < _INF for d in datas):
             raise DomainError.overflow(op, datas)
     else:
         out = B.apply(op, datas) if hasattr(B, "apply") else _apply_other(B, op, datas)
@@ -290,6 +428,10 @@ def _apply_other(B, op, datas):
 def local_derivative(op: ops.Op, i: int, out, datas):
     """d out / d datas[i] as a number (or array); inf/nan where the rule divides by zero."""
     B = backend_for(datas)
+    if B.name == "exact":
+        from .exact import to_exact
+        datas = [to_exact(d) for d in datas]
+        out = to_exact(out)
     numeric = op.numeric_partials
     try:
         if numeric is not None:

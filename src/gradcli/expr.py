@@ -101,7 +101,7 @@ class Apply(Expr):
         self.op = op
         self.args = args
         self.span = span
-        self._hash = hash((op, tuple(a._hash for a in args)))
+        self._hash = hash((op, tuple([a._hash for a in args])))
 
     def children(self) -> tuple:
         return self.args
@@ -115,7 +115,7 @@ class Vector(Expr):
     def __init__(self, items: tuple, span=None):
         self.items = items
         self.span = span
-        self._hash = hash(("vec", tuple(a._hash for a in items)))
+        self._hash = hash(("vec", tuple([a._hash for a in items])))
 
     def children(self) -> tuple:
         return self.items
@@ -191,36 +191,82 @@ def same(a: Expr, b: Expr) -> bool:
 def postorder(root: Expr) -> Iterator[Expr]:
     """Each distinct node (by identity) once, children before parents, no recursion."""
     seen = set()
-    stack = [(root, False)]
+    mark = seen.add
+    stack = [root]
+    push = stack.append
+    pop = stack.pop
     while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            yield node
+        node = pop()
+        if node is _EMIT:
+            yield pop()
             continue
         if id(node) in seen:
             continue
-        seen.add(id(node))
-        stack.append((node, True))
-        for child in reversed(node.children()):
+        mark(id(node))
+        children = node.children()
+        if not children:
+            yield node
+            continue
+        push(node)
+        push(_EMIT)  # below the children: popped once they have all been yielded
+        for child in reversed(children):
             if id(child) not in seen:
-                stack.append((child, False))
+                push(child)
+
+
+_EMIT = object()  # postorder's marker: the node under it is complete
+
+
+def replace_leaves(root: Expr, leaf) -> Expr:
+    """`root` with each leaf node replaced by `leaf(node)`, no recursion.
+
+    Subtrees in which nothing changed are kept as they are (same objects); the
+    rebuilt nodes are made directly, not through `make`, so nothing is folded.
+    """
+    done: dict = {}
+    for node in postorder(root):
+        if isinstance(node, (Apply, Vector)):
+            kids = node.children()
+            new = tuple(done[id(c)] for c in kids)
+            if all(a is b for a, b in zip(new, kids)):
+                done[id(node)] = node
+            elif isinstance(node, Apply):
+                done[id(node)] = Apply(node.op, new)
+            else:
+                done[id(node)] = Vector(new)
+        else:
+            done[id(node)] = leaf(node)
+    return done[id(root)]
+
+
+def first_span(program: "Program", name: str):
+    """Where the variable `name` first appears in the program's source (None if nowhere)."""
+    for stmt in program.statements:
+        for node in postorder(stmt.expr):
+            if isinstance(node, Name) and node.id == name:
+                return node.span
+    return None
 
 
 def free_names(root: Expr) -> list[str]:
     """Variable names in order of first appearance (left to right)."""
     names, seen, stack = [], set(), [root]
     visited = set()
+    visit = visited.add
+    pop, extend = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         if id(node) in visited:
             continue
-        visited.add(id(node))
+        visit(id(node))
         if isinstance(node, Name):
             if node.id not in seen:
                 seen.add(node.id)
                 names.append(node.id)
         else:
-            stack.extend(reversed(node.children()))
+            children = node.children()
+            if children:
+                extend(reversed(children))
     return names
 
 

@@ -16,6 +16,13 @@ from fractions import Fraction
 from .printer import format_number
 
 
+def non_finite_text(value: float) -> str:
+    """nan, inf or -inf as text (JSON has no literal for them)."""
+    if math.isnan(value):
+        return "nan"
+    return "inf" if value > 0 else "-inf"
+
+
 def number_text(value, precision: int | None = None) -> str:
     """A number (or nested list/array of numbers) as display text."""
     if hasattr(value, "tolist"):
@@ -25,10 +32,8 @@ def number_text(value, precision: int | None = None) -> str:
     if isinstance(value, Fraction):
         return format_number(value)
     if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
+        if not math.isfinite(value):
+            return non_finite_text(value)
         if precision is not None:
             text = f"{value:.{precision}g}"
             return format_number(float(text)) if "e" not in text else text
@@ -48,10 +53,8 @@ def json_number(value, precision: int | None = None):
     if isinstance(value, int):
         return float(value)
     if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
+        if not math.isfinite(value):
+            return non_finite_text(value)
         if precision is not None:
             return float(f"{value:.{precision}g}")
     return value
@@ -81,6 +84,9 @@ def eval_record(result, precision=None) -> dict:
         if not result.gradient:
             del record["gradient"]
         record["jacobian"] = {k: json_number(v, precision) for k, v in result.jacobian.items()}
+    if getattr(result, "hessian", None) is not None:
+        record["hessian"] = {a: {b: json_number(v, precision) for b, v in row.items()}
+                             for a, row in result.hessian.items()}
     if result.warnings:
         record["warnings"] = list(result.warnings)
     return record
@@ -95,6 +101,11 @@ def eval_rows(result, precision=None) -> list[tuple[str, str]]:
     if getattr(result, "jacobian", None) is not None and not result.gradient:
         for name, j in result.jacobian.items():
             rows.append((f"d{f}/d{name}", number_text(j, precision)))
+    # The Hessian is symmetric: its upper triangle, labelled as `diff --order 2` labels it.
+    names = list(getattr(result, "hessian", None) or {})
+    for i, a in enumerate(names):
+        for b in names[i:]:
+            rows.append((diff_label(f, (a, b)), number_text(result.hessian[a][b], precision)))
     return rows
 
 

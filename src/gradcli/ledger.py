@@ -9,8 +9,8 @@ the ledgers (they appear inside the formulas); JSON keeps every node.
 """
 from __future__ import annotations
 
-from .expr import Apply, Num, Vector, postorder
-from .formats import json_number, number_text
+from .expr import Num, replace_leaves
+from .formats import eval_rows, json_number, number_text
 from .printer import latex_name, to_latex, to_text
 
 
@@ -38,17 +38,11 @@ def at_point(c, precision=None) -> str | None:
 
 def rounded(expr, precision):
     """`expr` with each float literal rounded to `precision` significant digits."""
-    done = {}
-    for node in postorder(expr):
+    def rounded_leaf(node):
         if isinstance(node, Num) and isinstance(node.value, float):
-            done[id(node)] = Num(float(f"{node.value:.{precision}g}"))
-        elif isinstance(node, Apply):
-            done[id(node)] = Apply(node.op, tuple(done[id(a)] for a in node.args))
-        elif isinstance(node, Vector):
-            done[id(node)] = Vector(tuple(done[id(a)] for a in node.items))
-        else:
-            done[id(node)] = node
-    return done[id(expr)]
+            return Num(float(f"{node.value:.{precision}g}"))
+        return node
+    return replace_leaves(expr, rounded_leaf)
 
 
 def local_parts(c, precision=None) -> list[str]:
@@ -109,15 +103,6 @@ def total_text(c, precision=None) -> str:
             f"{_factor(number_text(c.contribution, precision))} = {total}")
 
 
-def partial_rows(t, precision=None) -> list[tuple[str, str]]:
-    """(key, value) pairs as eval prints them: f, then df/dx for each partial."""
-    f = t.result_name
-    rows = [(f, number_text(t.value, precision))]
-    for name, g in t.gradient.items():
-        rows.append((f"d{f}/d{name}", number_text(g, precision)))
-    return rows
-
-
 # ---------------------------------------------------------------- plain
 
 def plain(t, precision=None) -> str:
@@ -138,7 +123,7 @@ def plain(t, precision=None) -> str:
                                     "convention" if c.convention else at_point(c, precision) or "",
                                     local,
                                     n(c.contribution), n(c.total)]))
-    lines.extend(f"{k}\t{v}" for k, v in partial_rows(t, precision))
+    lines.extend(f"{k}\t{v}" for k, v in eval_rows(t, precision))
     return "\n".join(lines) + "\n"
 
 
@@ -329,4 +314,4 @@ def record(t, precision=None) -> dict:
 
 
 __all__ = ["plain", "markdown", "latex", "record", "at_text", "definition", "shown_nodes",
-           "local_parts", "local_text", "contribution_text", "total_text", "partial_rows", "tex_number"]
+           "local_parts", "local_text", "contribution_text", "total_text", "tex_number"]

@@ -30,6 +30,7 @@ MAX_EXACT_BITS = 1_000_000
 MAX_ELEMENTS = 10_000_000
 
 # Axes of one array ([[[...]]] nesting of vector literals); NumPy's own bound is 32 or 64.
+# vectors.MAX_DIMS reads it; beyond it is a ShapeError.
 MAX_AXES = 32
 
 # Characters of one row of a --points or --data file (CSV line or JSON line).
@@ -120,14 +121,6 @@ def check_elements(count: int, what: str = "the result") -> None:
         raise LimitError(f"{what} would have {_count(count)} elements; the limit is "
                          f"{_count(MAX_ELEMENTS)}",
                          hint="use smaller vectors, or --points FILE for many points")
-
-
-def check_axes(axes: int, span=None) -> None:
-    """Raise before building an array of more than MAX_AXES axes."""
-    if axes > MAX_AXES:
-        raise LimitError(f"this literal nests vectors {axes} deep; arrays have at most "
-                         f"{MAX_AXES} axes", span=span,
-                         hint="vectors and matrices need one or two levels of [ ]")
 
 
 def check_row(chars: int, line: int, where: str) -> None:

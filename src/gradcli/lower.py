@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import limits, ops
 from .engine import Value, apply
-from .errors import DomainError, ShapeError, UnknownName
+from .errors import DomainError, InexactError, ShapeError, UnknownName
 from .expr import Apply, Const, Name, Num, Program, Vector, postorder
 from .printer import format_number, to_text
 
@@ -33,11 +33,13 @@ class Graph:
 
 
 def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
-          make_vector=None) -> Graph:
+          make_vector=None, exact: bool = False) -> Graph:
     """Build the graph for `program` with inputs bound to `bindings` (name -> number/array).
 
     `wrt`: the inputs that need gradients (default: all). `keep_exprs`: remember
     the Expr of every node (for trace and graph), not only of kink-prone ones.
+    `exact`: number literals become Fractions read from their source text, so
+    the whole graph computes with exact rationals (pi and e are refused).
     """
     inputs = {}
     for name, data in bindings.items():
@@ -55,6 +57,11 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                     value = apply(op, *args)
                 except DomainError as exc:
                     raise _in_terms_of(exc, node, program) from None
+                except InexactError as exc:
+                    if exc.span is None:
+                        exc.message = f"{exc.message} (in {to_text(node)})"
+                        exc.source, exc.span = program.source, node.span
+                    raise
                 except ShapeError as exc:
                     if exc.span is None:
                         exc.message = f"in {to_text(node)}: {exc.message}"
@@ -71,8 +78,15 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
             elif isinstance(node, Num):
                 value = constants.get(node.value)
                 if value is None:
-                    value = constants[node.value] = Value(node.value, requires_grad=False)
+                    data = node.value
+                    if exact:
+                        data = _exact_literal(node, program.source)
+                    value = constants[node.value] = Value(data, requires_grad=False)
             elif isinstance(node, Const):
+                if exact:
+                    raise InexactError(f"--exact: {node.id} has no exact rational value",
+                                       source=program.source, span=node.span,
+                                       hint="drop --exact, or write a fraction such as 355/113")
                 value = constants.get(node.id)
                 if value is None:
                     value = constants[node.id] = Value(node.value, requires_grad=False,
@@ -101,6 +115,14 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
             result.label = stmt.name if result.label is None else result.label
             env[stmt.name] = result
     return Graph(result, inputs, env, exprs, program)
+
+
+def _exact_literal(node: Num, source: str):
+    from .exact import literal
+    if node.span is not None and source:
+        return literal(source[node.span[0]:node.span[1]], node.value)
+    from .exact import to_exact
+    return to_exact(node.value)
 
 
 def missing_input(name: str, program: Program, span) -> UnknownName:

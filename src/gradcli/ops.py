@@ -148,7 +148,8 @@ _add(Op("pos", 1, lambda B, x: x, (lambda D, out, x: 1,),
         "arithmetic", "unary plus", symbol="+", prec=UNARY))
 _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
         # d/dx x**y = y*x**(y-1) ; d/dy x**y = x**y*log(x)
-        (lambda D, out, x, y: y * x ** (y - 1), lambda D, out, x, y: out * D.log(x)),
+        # (D.pow, not **, so that exact mode keeps its size limits and exact roots)
+        (lambda D, out, x, y: y * D.pow(x, y - 1), lambda D, out, x, y: out * D.log(x)),
         "arithmetic", "power (also written ^)",
         domain=(Check(_nonneg_base_or_integer_exponent,
                       "a negative base needs an integer exponent", (0, 1)),

@@ -7,7 +7,7 @@ ParseError with a position, the expected input in words, and a suggestion.
 """
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from . import limits, ops
 from .errors import LimitError, ParseError, UnknownName, nearest
@@ -36,6 +36,7 @@ _QUOTE = "remove it: quotes are not part of expressions (only the shell's plain 
          "around the whole expression)"
 # Characters people paste that gradcli does not read: what they are, what to type.
 LOOKALIKES = {
+<<<<<<< HEAD
     "\u2013": ("an en dash (U+2013)", "type - for minus"),
     "\u2014": ("an em dash (U+2014)", "type - for minus"),
     "\u2010": ("a hyphen (U+2010)", "type - for minus"),
@@ -94,6 +95,33 @@ _LATEX = {
     "the plain name", "tanh": "tanh(x)", "sinh": "sinh(x)", "cosh": "cosh(x)",
     "arcsin": "asin(x)", "arccos": "acos(x)", "arctan": "atan(x)", "max": "max(a, b)",
     "min": "min(a, b)", "sigma": "a name such as sigma", "theta": "a name such as theta",
+=======
+    "\u2212": ("the Unicode minus sign (U+2212)", "-"),
+    "\u00a0": ("a non-breaking space (U+00A0)", "a plain space"),
+    "\u2009": ("a thin space (U+2009)", "a plain space"),
+    "\u2013": ("an en dash (U+2013)", "-"),
+    "\u2014": ("an em dash (U+2014)", "-"),
+    "\u00d7": ("the multiplication sign × (U+00D7)", "*"),
+    "\u22c5": ("the dot operator ⋅ (U+22C5)", "*"),
+    "\u00b7": ("a middle dot · (U+00B7)", "*"),
+    "\u2217": ("the asterisk operator ∗ (U+2217)", "*"),
+    "\u00f7": ("the division sign ÷ (U+00F7)", "/"),
+    "\u2215": ("the division slash ∕ (U+2215)", "/"),
+    "\u00b2": ("a superscript two ²", "**2"),
+    "\u00b3": ("a superscript three ³", "**3"),
+    "\u221a": ("the square root sign √", "sqrt(...)"),
+    "\u2018": ("a curly quote ‘", "nothing: quotes are not part of expressions"),
+    "\u2019": ("a curly quote ’", "nothing: quotes are not part of expressions"),
+    "\u201c": ("a curly quote “", "nothing: quotes are not part of expressions"),
+    "\u201d": ("a curly quote ”", "nothing: quotes are not part of expressions"),
+    "'": ("a quote", "nothing: quotes are not part of expressions"),
+    '"': ("a double quote", "nothing: quotes are not part of expressions"),
+    "\\": ("a backslash, as in LaTeX", r"plain text: sqrt(x) for \sqrt{x}, (a)/(b) for \frac{a}{b}"),
+    "{": ("a brace, as in LaTeX", "parentheses ( )"),
+    "}": ("a brace, as in LaTeX", "parentheses ( )"),
+    "\u2264": ("≤", "nothing: comparisons are not part of the language"),
+    "!": ("'!'", "nothing: factorials are not part of the language"),
+>>>>>>> main
 }
 
 _WORDS = {
@@ -106,11 +134,12 @@ _OPERAND = {"NUMBER", "NAME", "LPAR", "LSQB", "MINUS", "PLUS"}
 _OPERATOR = {"PLUS", "MINUS", "TIMES", "DIVIDE", "MATMUL", "POW"}
 
 
-def _grammar_path() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "grammar" / "gradcli.lark",
-                      here.parent.parent / "grammar" / "gradcli.lark"):
-        if candidate.is_file():
+def _grammar_path() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(here, "grammar", "gradcli.lark"),
+                      os.path.join(os.path.dirname(os.path.dirname(here)), "grammar",
+                                   "gradcli.lark")):
+        if os.path.isfile(candidate):
             return candidate
     raise FileNotFoundError("gradcli.lark is missing from the installation")
 
@@ -136,7 +165,7 @@ _parser = None
 def _get_parser():
     global _parser
     if _parser is None:
-        from lark import Lark, Transformer, Token
+        from .lalr import Token, Transformer
 
         class PostLex:
             """Drops blank statements and inserts IMPLICIT multiplication tokens."""
@@ -248,7 +277,8 @@ def _get_parser():
                 span = _Span.join(name, close)
                 op = ops.lookup_function(str(name))
                 if op is None:
-                    raise _unknown_function(str(name), _Span.of(name), args)
+                    raise _unknown_function(str(name), _Span.of(name), args,
+                                            _source[c[1].end_pos:close.start_pos])
                 if not op.accepts(len(args)):
                     plural = "" if op.arity == 1 else "s"
                     raise ParseError(
@@ -268,13 +298,130 @@ def _get_parser():
             def args(self, c):
                 return [x for x in c if not hasattr(x, "type")]
 
-        grammar = _grammar_path()
         builder = Builder()
-        lark = Lark(grammar.read_text(encoding="utf-8"), parser="lalr", lexer="basic",
-                    postlex=PostLex(), transformer=builder, maybe_placeholders=True,
-                    cache=True)
+        lark = _TwoStage(PostLex(), builder)
         _parser = (lark, builder)
     return _parser
+
+
+class _TwoStage:
+    """The small LALR runtime (lalr.py) for text it reads; Lark itself for the rest.
+
+    Lark's tables, computed from the grammar, drive both. Text the runtime
+    cannot read (a syntax error, most likely) is parsed again by Lark, whose
+    exceptions (`UnexpectedToken`, ... as attributes here, imported only then)
+    carry what the error messages need.
+    """
+
+    def __init__(self, postlex, builder):
+        from . import lalr
+        self._postlex = postlex
+        self._builder = builder
+        self._lark = None
+        self._unreadable = lalr.Unreadable
+        with open(_grammar_path(), encoding="utf-8") as f:
+            self._grammar = f.read()
+        try:
+            self._fast = lalr.Parser(lalr.tables(self._grammar, _lalr_tables), postlex, builder)
+        except lalr.Unreadable:  # a grammar beyond the runtime: Lark does everything
+            self._fast = None
+
+    def parse(self, text):
+        if self._fast is not None:
+            try:
+                return self._fast.parse(text)
+            except self._unreadable:
+                self._builder.warnings = []
+        return self.full().parse(text)
+
+    def lex(self, text, dont_ignore=False):
+        return self.full().lex(text, dont_ignore=dont_ignore)
+
+    def full(self):
+        """Lark's own parser for the grammar (cached on disk by lark between processes)."""
+        if self._lark is None:
+            from lark import Lark
+            self._lark = Lark(self._grammar, parser="lalr", lexer="basic",
+                              postlex=self._postlex, transformer=self._builder,
+                              maybe_placeholders=True, cache=True)
+        return self._lark
+
+    @property
+    def UnexpectedCharacters(self):
+        from lark.exceptions import UnexpectedCharacters
+        return UnexpectedCharacters
+
+    @property
+    def UnexpectedToken(self):
+        from lark.exceptions import UnexpectedToken
+        return UnexpectedToken
+
+    @property
+    def UnexpectedInput(self):
+        from lark.exceptions import UnexpectedInput
+        return UnexpectedInput
+
+
+def _lalr_tables(grammar: str) -> dict:
+    """The lexer and LALR tables Lark computes for `grammar`, as plain data for lalr.py."""
+    import functools
+
+    import lark
+
+    from . import lalr
+    from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlaceholders,
+                                         maybe_create_child_filter)
+    from lark.parsers.lalr_analysis import Shift
+
+    lk = lark.Lark(grammar, parser="lalr", lexer="basic", maybe_placeholders=True)
+    lexer = lk.parser.lexer
+    scanner = lexer.scanner
+    if lexer.callback or lexer.user_callbacks:
+        raise lalr.Unreadable("the grammar needs lexer callbacks this runtime does not have")
+    patterns = tuple((str(m.pattern), int(m.flags)) for m in scanner._mres)
+    table = lk.parser.parser.parser.parse_table
+    rules, index = [], {}
+
+    def rule_id(rule):
+        if id(rule) not in index:
+            opts = rule.options
+            made = maybe_create_child_filter(rule.expansion, opts.keep_all_tokens, False,
+                                             opts.empty_indices)
+            if made is None:
+                include, append_none = None, 0
+            else:
+                assert isinstance(made, functools.partial)
+                if made.func is ChildFilterLALR:
+                    include = tuple((int(i), bool(x), int(n)) for i, x, n in made.args[0])
+                    append_none = int(made.args[1])
+                elif made.func is ChildFilterLALR_NoPlaceholders:
+                    include = tuple((int(i), bool(x), 0) for i, x in made.args[0])
+                    append_none = 0
+                else:
+                    raise lalr.Unreadable(f"unexpected child filter {made.func}")
+            name = str(rule.alias or opts.template_source or rule.origin.name)
+            rules.append((str(rule.origin.name), len(rule.expansion), name,
+                          bool(opts.expand1 and not rule.alias), include, append_none))
+            index[id(rule)] = len(rules) - 1
+        return index[id(rule)]
+
+    states = {}
+    for state, actions in table.states.items():
+        row = {}
+        for symbol, (action, arg) in actions.items():
+            row[str(symbol)] = (0, int(arg)) if action is Shift else (1, rule_id(arg))
+        states[int(state)] = row
+    return {
+        "format": lalr.FORMAT,
+        "grammar": grammar,
+        "patterns": patterns,
+        "ignore": tuple(sorted(str(t) for t in lexer.ignore_types)),
+        "newline": tuple(sorted(str(t) for t in lexer.newline_types)),
+        "states": states,
+        "rules": tuple(rules),
+        "start": int(table.start_states["start"]),
+        "end": int(table.end_states["start"]),
+    }
 
 
 _source = ""
@@ -284,7 +431,6 @@ def parse(text: str) -> Program:
     """Parse a program (or a single expression) into a validated Program."""
     global _source
     lark, builder = _get_parser()
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
     if len(text) > limits.MAX_INPUT_CHARS:
         raise limits.input_too_large(len(text))
@@ -298,6 +444,7 @@ def parse(text: str) -> Program:
     builder.warnings = []
     builder.skipped = 0
     try:
+<<<<<<< HEAD
         statements = lark.parse(plain)
     except UnexpectedCharacters as exc:
         raise _character_error(text, exc.pos_in_stream) from None
@@ -305,6 +452,15 @@ def parse(text: str) -> Program:
         raise _token_error(plain, exc, text) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ParseError("cannot read the input here", source=text,
+=======
+        statements = lark.parse(text)
+    except lark.UnexpectedCharacters as exc:
+        raise _character_error(text, exc.pos_in_stream) from None
+    except lark.UnexpectedToken as exc:
+        raise _token_error(text, exc) from None
+    except lark.UnexpectedInput as exc:  # pragma: no cover - other lark input errors
+        raise ParseError(f"cannot read the input here: {exc}", source=text,
+>>>>>>> main
                          span=(getattr(exc, "pos_in_stream", 0) or 0,) * 2) from None
     except (ParseError, UnknownName, LimitError) as exc:
         exc.source = text
@@ -327,12 +483,16 @@ def parse_expr(text: str):
     return program.result
 
 
-def _unknown_function(name, span, args):
+def _unknown_function(name, span, args, inner_text=""):
     close = nearest(name, ops.function_names())
     if close:
         return UnknownName(f"unknown function '{name}'", span=span,
                            hint=f"did you mean {close}?")
-    inner = "…" if args else ""
+    # x(y+1) -> suggest x*(y+1) with the user's own text, when it is short.
+    if len(args) != 1:
+        return UnknownName(f"'{name}' is not a function", span=span,
+                           hint="`gradcli functions` lists the functions")
+    inner = inner_text.strip() if len(inner_text.strip()) <= 40 else "…"
     return UnknownName(f"'{name}' is not a function", span=span,
                        hint=f"to multiply, write {name}*({inner}); "
                             "`gradcli functions` lists the functions")
@@ -615,6 +775,7 @@ def _token_error(text: str, exc, source: str | None = None) -> ParseError:
         return ParseError(f"unexpected {what} after '{prev}': expected {expected}",
                           source=source, span=span,
                           hint=f"put an operand between '{prev}' and '{shown}'")
+<<<<<<< HEAD
     return ParseError(f"unexpected {what}: expected {expected}", source=source, span=span)
 
 
@@ -629,3 +790,10 @@ def _open_brackets(toks, pos: int) -> list:
         elif t.type in ("RPAR", "RSQB") and stack:
             stack.pop()
     return stack
+=======
+    hint = None
+    if tok.type in _OPERATOR and (prev is None or prev.type == "_SEP"):
+        hint = f"put an operand before '{shown}', or remove it"
+    return ParseError(f"unexpected {what}: expected {expected}", source=text, span=span,
+                      hint=hint)
+>>>>>>> main

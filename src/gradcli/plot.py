@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .api import constant_value, inputs_of, kink_text
+from .api import constant_value, inputs_of, kink_text, split_top_level, unused_bindings
 from .errors import DomainError, ShapeError, UsageError
+from .expr import first_span
 from .lower import missing_input
 from .parser import parse
 from .printer import read_as
@@ -53,22 +54,12 @@ def parse_over(text: str):
         raise UsageError(f"--over expects NAME=A:B, got '{text}'", hint="for example --over x=-3:3")
     if not name.isidentifier():
         raise UsageError(f"--over: '{name}' is not a valid name")
-    depth, cut = 0, -1
-    for i, ch in enumerate(rest):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == ":" and depth == 0:
-            if cut >= 0:
-                cut = -2
-                break
-            cut = i
-    if cut < 0 or not rest[:cut].strip() or not rest[cut + 1:].strip():
+    bounds = split_top_level(rest, ":", keep_empty=True)
+    if len(bounds) != 2 or not all(bounds):
         raise UsageError(f"--over {name}= expects a range A:B, got '{rest}'",
                          hint=f"for example --over {name}=-pi:pi")
-    lo = _bound(rest[:cut], f"--over {name} (start)")
-    hi = _bound(rest[cut + 1:], f"--over {name} (end)")
+    lo = _bound(bounds[0], f"--over {name} (start)")
+    hi = _bound(bounds[1], f"--over {name} (end)")
     if not lo < hi:
         raise UsageError(f"--over {name}: the range must go from a smaller to a larger number, "
                          f"got {_fmt(lo)}:{_fmt(hi)}")
@@ -105,11 +96,10 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     warnings = list(program.warnings)
     for name in variables:
         if name != var and name not in bindings:
-            raise missing_input(name, program, _span_of(program, name))
+            raise missing_input(name, program, first_span(program, name))
+    warnings.extend(unused_bindings(bindings, variables))
     for name, value in bindings.items():
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
-        elif getattr(value, "ndim", 0):
+        if name in variables and getattr(value, "ndim", 0):
             raise UsageError(f"--at {name}: plot needs a number for every input but {var}")
     _check_pointwise(program, var)
     if var not in variables:
@@ -171,14 +161,6 @@ def _check_pointwise(program, var):
                                  source=program.source, span=node.span,
                                  hint="plot the expression inside the reduction")
 
-
-def _span_of(program, name):
-    from .expr import Name, postorder
-    for stmt in program.statements:
-        for node in postorder(stmt.expr):
-            if isinstance(node, Name) and node.id == name:
-                return node.span
-    return None
 
 
 # ------------------------------------------------------------------ drawing

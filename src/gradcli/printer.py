@@ -57,6 +57,8 @@ def _needs_parens(parent: Apply, index: int, child: Expr, clarify: bool) -> bool
         if clarify and isinstance(child, Apply) and child.op == "pow":
             return True
         return cp < ops.POWER
+    if clarify and parent.op == "mul" and isinstance(child, Apply) and child.op == "pow":
+        return True  # 2x^2 reads as 2*(x**2), 2^2x as (2**2)*x
     if index == 0:
         if clarify and op.prec == ops.PRODUCT and isinstance(child, Apply) and child.op == "div":
             return True
@@ -64,49 +66,59 @@ def _needs_parens(parent: Apply, index: int, child: Expr, clarify: bool) -> bool
     return cp <= op.prec
 
 
-def tokens(root: Expr, clarify: bool = False):
-    """Yield the text pieces of `root`, iteratively (linear in the size)."""
+def _pieces(root: Expr, leaf, parts):
+    """Yield the pieces of `root`, iteratively: text as it is, a leaf (Num, Name, Const)
+    through `leaf`, a Vector or Apply through `parts` (its pieces, children still as nodes)."""
     stack = [root]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             yield item
-            continue
-        node = item
-        if isinstance(node, Num):
-            yield format_number(node.value)
-        elif isinstance(node, (Name, Const)):
-            yield node.id
-        elif isinstance(node, Vector):
-            stack.append("]")
-            for i in range(len(node.items) - 1, -1, -1):
-                stack.append(node.items[i])
-                if i:
-                    stack.append(", ")
-            stack.append("[")
-        elif isinstance(node, Apply):
-            op = ops.TABLE[node.op]
-            if not op.is_operator:
-                stack.append(")")
-                for i in range(len(node.args) - 1, -1, -1):
-                    stack.append(node.args[i])
-                    if i:
-                        stack.append(", ")
-                stack.append(node.op + "(")
-                continue
-            parts = []
-            if len(node.args) == 1:
-                parts.append(op.symbol)
-            for i, arg in enumerate(node.args):
-                if i:
-                    parts.append(f" {op.symbol} " if node.op in _SPACED else op.symbol)
-                if _needs_parens(node, i, arg, clarify):
-                    parts.extend(("(", arg, ")"))
-                else:
-                    parts.append(arg)
-            stack.extend(reversed(parts))
+        elif isinstance(item, (Num, Name, Const)):
+            yield leaf(item)
+        elif isinstance(item, (Vector, Apply)):
+            stack.extend(reversed(parts(item)))
         else:
-            raise TypeError(f"cannot print {node!r}")
+            raise TypeError(f"cannot print {item!r}")
+
+
+def _joined(open_: str, items, close: str) -> list:
+    parts = [open_]
+    for i, item in enumerate(items):
+        if i:
+            parts.append(", ")
+        parts.append(item)
+    parts.append(close)
+    return parts
+
+
+def _text_leaf(node) -> str:
+    return format_number(node.value) if isinstance(node, Num) else node.id
+
+
+def _text_parts(node, clarify: bool) -> list:
+    """The pieces for one node in the language, its children still as nodes."""
+    if isinstance(node, Vector):
+        return _joined("[", node.items, "]")
+    op = ops.TABLE[node.op]
+    if not op.is_operator:
+        return _joined(node.op + "(", node.args, ")")
+    parts = []
+    if len(node.args) == 1:
+        parts.append(op.symbol)
+    for i, arg in enumerate(node.args):
+        if i:
+            parts.append(f" {op.symbol} " if node.op in _SPACED else op.symbol)
+        if _needs_parens(node, i, arg, clarify):
+            parts.extend(("(", arg, ")"))
+        else:
+            parts.append(arg)
+    return parts
+
+
+def tokens(root: Expr, clarify: bool = False):
+    """Yield the text pieces of `root`, iteratively (linear in the size)."""
+    return _pieces(root, _text_leaf, lambda node: _text_parts(node, clarify))
 
 
 def to_text(root: Expr, clarify: bool = False) -> str:
@@ -121,15 +133,6 @@ def read_as(program: Program) -> str:
         text = to_text(stmt.expr, clarify=True)
         parts.append(f"{stmt.name} = {text}" if stmt.name is not None else text)
     return "; ".join(parts)
-
-
-def program_text(program: Program) -> str:
-    """A program as lines `name = expr`, the result last."""
-    lines = []
-    for stmt in program.statements:
-        text = to_text(stmt.expr)
-        lines.append(f"{stmt.name} = {text}" if stmt.name is not None else text)
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- LaTeX
@@ -199,31 +202,13 @@ def _latex_parens(parent: Apply, index: int, child: Expr) -> bool:
     return False
 
 
+def _latex_leaf(node) -> str:
+    return latex_number(node.value) if isinstance(node, Num) else latex_name(node.id)
+
+
 def latex_tokens(root: Expr):
     """Yield the LaTeX pieces of `root`, iteratively."""
-    stack = [root]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-            continue
-        node = item
-        if isinstance(node, Num):
-            yield latex_number(node.value)
-        elif isinstance(node, (Name, Const)):
-            yield latex_name(node.id)
-        elif isinstance(node, Vector):
-            parts = [r"\begin{bmatrix}"]
-            for i, child in enumerate(node.items):
-                if i:
-                    parts.append(r" \\ " if isinstance(child, Vector) else " & ")
-                parts.append(child)
-            parts.append(r"\end{bmatrix}")
-            stack.extend(reversed(parts))
-        elif isinstance(node, Apply):
-            stack.extend(reversed(_latex_parts(node)))
-        else:
-            raise TypeError(f"cannot print {node!r}")
+    return _pieces(root, _latex_leaf, _latex_parts)
 
 
 def _wrap(node: Apply, i: int, arg: Expr) -> list:
@@ -232,8 +217,16 @@ def _wrap(node: Apply, i: int, arg: Expr) -> list:
     return [arg]
 
 
-def _latex_parts(node: Apply) -> list:
+def _latex_parts(node) -> list:
     """The pieces for one node, its arguments still as nodes to expand."""
+    if isinstance(node, Vector):
+        parts = [r"\begin{bmatrix}"]
+        for i, child in enumerate(node.items):
+            if i:
+                parts.append(r" \\ " if isinstance(child, Vector) else " & ")
+            parts.append(child)
+        parts.append(r"\end{bmatrix}")
+        return parts
     op = ops.TABLE[node.op]
     args = node.args
     name = node.op
@@ -254,13 +247,7 @@ def _latex_parts(node: Apply) -> list:
             return [op.symbol] + _wrap(node, 0, args[0])
         symbol = {"add": " + ", "sub": " - ", "mul": r" \cdot ", "matmul": " "}[name]
         return _wrap(node, 0, args[0]) + [symbol] + _wrap(node, 1, args[1])
-    parts = [(op.latex or r"\operatorname{%s}" % name) + r"\left("]
-    for i, arg in enumerate(args):
-        if i:
-            parts.append(", ")
-        parts.append(arg)
-    parts.append(r"\right)")
-    return parts
+    return _joined((op.latex or r"\operatorname{%s}" % name) + r"\left(", args, r"\right)")
 
 
 def to_latex(root: Expr) -> str:

@@ -6,6 +6,8 @@ prints literally.
 """
 from __future__ import annotations
 
+import os
+
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
@@ -16,7 +18,11 @@ from .formats import number_text
 
 def console(stderr: bool = False, width: int | None = None) -> Console:
     """A console that honours NO_COLOR and drops colour when not on a terminal."""
-    return Console(stderr=stderr, width=width, highlight=False, soft_wrap=False)
+    # NO_COLOR (https://no-color.org) means no escape codes at all, not only no colour:
+    # rich would still send bold and dim.
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(stderr=stderr, width=width, highlight=False, soft_wrap=False,
+                   **({"color_system": None} if plain else {}))
 
 
 def eval_table(result, precision=None, checks=None):
@@ -54,7 +60,24 @@ def eval_table(result, precision=None, checks=None):
         if c.note:
             mark = ("✗ ", "red") if not c.ok else ("  ", "")
             parts.append(Text.assemble(mark, (f"∂{f}/∂{name}: ", "cyan"), c.note))
+    if getattr(result, "hessian", None) is not None:
+        parts.append(Text(""))
+        parts.append(hessian_table(result, precision))
     return Group(*parts)
+
+
+def hessian_table(result, precision=None):
+    """The matrix of second partials, rows and columns labelled by variable."""
+    f = result.result_name
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    names = list(result.hessian)
+    table.add_column(Text(f"∂²{f}/∂a∂b"), style="cyan", no_wrap=True)
+    for b in names:
+        table.add_column(Text(b), justify="right")
+    for a in names:
+        row = result.hessian[a]
+        table.add_row(Text(a), *(Text(number_text(row[b], precision)) for b in names))
+    return table
 
 
 def _gradcheck_cells(c, precision):
@@ -421,6 +444,6 @@ def graph_tree(t, precision=None, limit=TREE_NODES):
                           "--output graph.svg", style="yellow"))
     return Group(*parts)
 
-__all__ = ["console", "eval_table", "functions_table", "array_text", "check_table",
-           "diff_table", "descend_table", "batch_rows", "progress_bar", "escape",
+__all__ = ["console", "eval_table", "hessian_table", "functions_table", "array_text",
+           "check_table", "diff_table", "descend_table", "batch_rows", "progress_bar", "escape",
            "trace_tables", "graph_tree"]

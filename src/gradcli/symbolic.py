@@ -17,7 +17,7 @@ from itertools import combinations_with_replacement
 from . import ops
 from .errors import UsageError
 from .expr import BUILD, Apply, Const, Expr, Name, Num, Program, Statement, Vector, as_expr, \
-    postorder
+    postorder, replace_leaves
 from .simplify import Simplifier
 
 MAX_ORDER = 10
@@ -96,23 +96,12 @@ def _check_scalar(root: Expr) -> None:
 def inline(program: Program):
     """The program's result as one DAG (each name one shared node) and name -> node."""
     env: dict = {}
+
+    def defined(node):
+        return env.get(node.id, node) if isinstance(node, Name) else node
+
     for stmt in program.statements:
-        done: dict = {}
-        for node in postorder(stmt.expr):
-            if isinstance(node, Name) and node.id in env:
-                done[id(node)] = env[node.id]
-            elif isinstance(node, (Apply, Vector)):
-                kids = node.children()
-                new = tuple(done[id(c)] for c in kids)
-                if all(a is b for a, b in zip(new, kids)):
-                    done[id(node)] = node
-                elif isinstance(node, Apply):
-                    done[id(node)] = Apply(node.op, new)
-                else:
-                    done[id(node)] = Vector(new)
-            else:
-                done[id(node)] = node
-        result = done[id(stmt.expr)]
+        result = replace_leaves(stmt.expr, defined)
         if stmt.name is not None:
             env[stmt.name] = result
         last = result

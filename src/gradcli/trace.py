@@ -19,12 +19,18 @@ v1, v2, ... for the other operations, in the order they are computed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 
+<<<<<<< HEAD
 from . import limits, ops
 from .api import check_wrt, inputs_of, kink_message
+=======
+from . import ops
+from .api import kink_message, prepare
+>>>>>>> main
 from .engine import backend_for, numeric_d
-from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, postorder
+from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .lower import lower
 from .parser import parse
 from .printer import read_as, to_text
@@ -49,13 +55,17 @@ class Node:
     kind: str
     op: str | None
     inputs: list
-    formula: str | None
-    expression: str
+    expression: str  # the node's source text, cut to its top levels
     value: object
     grad: object = None
     is_output: bool = False
-    formula_expr: object = field(default=None, repr=False)  # the same, as an Expr (for LaTeX)
+    formula_expr: object = field(default=None, repr=False)  # the operation over the inputs
     expression_expr: object = field(default=None, repr=False)
+
+    @cached_property
+    def formula(self) -> str | None:
+        """The operation over the inputs' names (`v1 + b`); None for a leaf."""
+        return None if self.formula_expr is None else to_text(self.formula_expr)
 
 
 @dataclass
@@ -63,15 +73,21 @@ class Contribution:
     """The gradient one node passes to one of its inputs, and the total it makes."""
 
     input: str
-    formula: str | None
-    substituted: str | None
     local: object
     contribution: object
     total: object
     previous: object = None  # the input's total before this contribution, if it had one
     convention: bool = False  # the engine used a convention here, not the rule's value
-    formula_expr: object = field(default=None, repr=False)  # the same two, as Exprs
-    substituted_expr: object = field(default=None, repr=False)
+    formula_expr: object = None  # the op table's rule over the nodes' names
+    substituted_expr: object = None  # the same rule at the point (None where not shown)
+
+    @cached_property
+    def formula(self) -> str | None:
+        return None if self.formula_expr is None else to_text(self.formula_expr)
+
+    @cached_property
+    def substituted(self) -> str | None:
+        return None if self.substituted_expr is None else to_text(self.substituted_expr)
 
     @property
     def accumulated(self) -> bool:
@@ -122,18 +138,12 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
     program = program or parse(text)
     bindings = {k: (float(v) if isinstance(v, int) and not isinstance(v, bool) else v)
                 for k, v in (bindings or {}).items()}
-    variables = inputs_of(program)
-    warnings = list(program.warnings)
-    for name in bindings:
-        if name not in variables:
-            warnings.append(f"--at binds '{name}', which the expression does not use")
-    wanted = check_wrt(wrt, variables)
-    used = {k: v for k, v in bindings.items() if k in variables}
+    variables, warnings, wanted, used = prepare(program, bindings, wrt)
     graph = lower(program, used, wrt=set(wanted), keep_exprs=True)
     out = graph.output
     result_name = program.statements[-1].name or "f"
 
-    order = _all_nodes(out, [graph.inputs[n] for n in variables if n in graph.inputs])
+    order = graph_nodes(out, [graph.inputs[n] for n in variables if n in graph.inputs])
     names = _names(order, out, result_name, set(variables) | set(graph.intermediates))
     exprs = graph.exprs
 
@@ -151,7 +161,6 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         node = Node(index=index, name=names[id(v)], kind=kind,
                     op=None if v._op is None else v._op.name,
                     inputs=[names[id(p)] for p in v._parents],
-                    formula=None if formula is None else to_text(formula),
                     expression=_cut(to_text(short)), value=v.data, is_output=v is out,
                     formula_expr=formula, expression_expr=short)
         forward.append(node)
@@ -203,8 +212,6 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                 substituted = None
             step.contributions.append(Contribution(
                 input=names[id(node._parents[i])],
-                formula=None if formula is None else to_text(formula),
-                substituted=None if substituted is None else to_text(substituted),
                 local=local, contribution=contribution, total=total, previous=previous,
                 convention=convention, formula_expr=formula, substituted_expr=substituted))
         backward.append(step)
@@ -219,8 +226,9 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                  gradient=gradient, warnings=warnings)
 
 
-def _all_nodes(out, inputs: list) -> list:
-    """Every node, inputs first, then children after their parents (left to right)."""
+def graph_nodes(out, inputs=()) -> list:
+    """Every node under `out` once: `inputs` first, then children after their parents
+    (left to right), with an explicit stack."""
     order = list(inputs)
     seen = {id(v) for v in inputs}
     stack = [(out, False)]
@@ -339,17 +347,8 @@ def substitute(formula, values: dict, number=None):
     that 2*7 stays 2*7 instead of becoming 14.
     """
     number = number or value_node
-    done = {}
-    for node in postorder(formula):
-        if isinstance(node, Name) and node.id in values:
-            done[id(node)] = number(values[node.id])
-        elif isinstance(node, Apply):
-            done[id(node)] = Apply(node.op, tuple(done[id(a)] for a in node.args))
-        elif isinstance(node, Vector):
-            done[id(node)] = Vector(tuple(done[id(a)] for a in node.items))
-        else:
-            done[id(node)] = node
-    return done[id(formula)]
+    return replace_leaves(formula, lambda node: number(values[node.id])
+                          if isinstance(node, Name) and node.id in values else node)
 
 
 def value_node(value):

@@ -33,10 +33,6 @@ def shape_of(data) -> tuple:
     return tuple(np.shape(data))
 
 
-def is_scalar(data) -> bool:
-    return np.ndim(data) == 0
-
-
 # ---------------------------------------------------------------- shape checks
 
 def check_dot(sx, sy) -> None:
@@ -135,6 +131,10 @@ def as_array(value, what: str = "a value"):
     return arr
 
 
+# NumPy 1 allows 32 axes and NumPy 2 allows 64; the smaller holds on both.
+MAX_DIMS = limits.MAX_AXES
+
+
 def make_vector(values, node=None) -> Value:
     """The node for a literal `[a, b, ...]` whose elements are already nodes.
 
@@ -154,7 +154,9 @@ def make_vector(values, node=None) -> Value:
                 item_span = getattr(node.items[i], "span", None) or span
             raise ShapeError(_ragged_message(first, shape, i), span=item_span,
                              hint="every row of a matrix needs the same number of elements")
-    limits.check_axes(len(first) + 1, span)
+    if len(first) >= MAX_DIMS:
+        raise ShapeError(f"brackets nested more than {MAX_DIMS} deep: an array has at most "
+                         f"{MAX_DIMS} axes", span=span)
     limits.check_elements(len(values) * _size(first), "this vector literal")
     data = np.stack([np.asarray(v.data, dtype=float) for v in values])
     requires = any(v.requires_grad for v in values)
@@ -227,7 +229,10 @@ def seeded_backward(out: Value, seed, on_kink=None) -> None:
         raise ShapeError(f"--seed has {shape_text(s.shape)} but the result has "
                          f"{shape_text(shape_of(out.data))}; they must be the same, as in "
                          "PyTorch's backward(gradient=...)")
-    out.backward(seed=float(s) if s.ndim == 0 else s, on_kink=on_kink)
+    if s.ndim == 0:
+        # An exact seed (--exact) stays a Fraction so the gradients stay exact.
+        seed = seed if type(seed).__name__ == "Fraction" else float(s)
+    out.backward(seed=seed if s.ndim == 0 else s, on_kink=on_kink)
 
 
 def jacobian(out: Value, inputs: dict, on_kink=None) -> dict:

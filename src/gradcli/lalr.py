@@ -1,0 +1,247 @@
+"""A small LALR(1) runtime over the tables Lark computes from grammar/gradcli.lark.
+
+Importing Lark and building its parser costs more than the rest of `gradcli eval`;
+the language itself needs only a lexer regex and a parse table. `tables()`
+has parser.py ask Lark for those once (on the first run after the grammar
+changes), keeps them in the user's cache directory (plain data: strings, integers, tuples,
+keyed by the grammar text itself), and `Parser` drives them with the same
+tree-building rules as Lark (`?rule` inlining, `_rule` splicing, filtered
+`_TOKEN`s, `[x]` placeholders), calling the same transformer methods. The
+grammar file stays the single source of the language; tests/test_lalr.py
+checks that both parsers build identical trees.
+
+This runtime only reads what it can: on any error it raises `Unreadable`, and
+parser.py hands the text to Lark itself, whose exceptions carry the details
+for the error messages. This module never imports lark.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from itertools import chain
+
+FORMAT = 1  # bump when the layout of the tables below changes
+
+
+class Unreadable(Exception):
+    """The fast parser cannot read this text (a syntax error, most likely)."""
+
+
+class Token(str):
+    """A token, compatible with the parts of lark.Token that the transformer uses."""
+
+    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column",
+                 "end_pos")
+
+    def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
+                end_column=None, end_pos=None):
+        tok = str.__new__(cls, value)
+        tok.type = type
+        tok.value = value
+        tok.start_pos = start_pos
+        tok.line = line
+        tok.column = column
+        tok.end_line = end_line
+        tok.end_column = end_column
+        tok.end_pos = end_pos
+        return tok
+
+    def __reduce__(self):
+        return (Token, (self.type, self.value, self.start_pos, self.line, self.column,
+                        self.end_line, self.end_column, self.end_pos))
+
+
+class Tree:
+    """A rule that has no transformer method (the `_rule`s spliced into their parent)."""
+
+    __slots__ = ("data", "children")
+
+    def __init__(self, data, children):
+        self.data = data
+        self.children = children
+
+
+class Transformer:
+    """Base of the transformers this runtime calls; rules with no method become a Tree."""
+
+    def __default__(self, data, children, meta):
+        return Tree(data, children)
+
+
+# ----------------------------------------------------------------- the tables
+
+def cache_dir() -> str | None:
+    """Where the tables are kept: $GRADCLI_CACHE_DIR, else the user's cache directory."""
+    path = os.environ.get("GRADCLI_CACHE_DIR")
+    if path:
+        return path
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
+    return os.path.join(base, "gradcli")
+
+
+def _cache_file(directory: str) -> str:
+    # marshal's format belongs to the Python version that wrote it.
+    tag = sys.implementation.cache_tag or "py"
+    return os.path.join(directory, f"lalr-{FORMAT}-{tag}.marshal")
+
+
+def tables(grammar: str, build) -> dict:
+    """The tables for `grammar`: from the cache when they were built from this same text.
+
+    `build(grammar)` makes them when the cache has none (parser.py asks Lark).
+    """
+    directory = cache_dir()
+    path = _cache_file(directory) if directory else None
+    if path:
+        try:
+            with open(path, "rb") as f:
+                data = marshal.load(f)
+            if isinstance(data, dict) and data.get("format") == FORMAT \
+                    and data.get("grammar") == grammar:
+                return data
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    data = build(grammar)
+    if path:
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(directory, exist_ok=True)
+            with open(tmp, "wb") as f:
+                marshal.dump(data, f)
+            os.replace(tmp, path)  # atomic: a concurrent reader sees the old or the new file
+        except OSError:  # a read-only home: the tables are rebuilt next time
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+    return data
+
+
+# ----------------------------------------------------------------- the runtime
+
+class Parser:
+    """Lexer + LALR driver over `tables()`, with a post-lexer and a transformer."""
+
+    def __init__(self, data: dict, postlex=None, transformer=None):
+        import re
+        self.scanners = [re.compile(p, flags).match for p, flags in data["patterns"]]
+        self.ignore = frozenset(data["ignore"])
+        self.newline = frozenset(data["newline"])
+        self.states = data["states"]
+        self.start = data["start"]
+        self.end = data["end"]
+        self.postlex = postlex
+        default = transformer.__default__
+        callbacks = []
+        for origin, size, name, expand1, include, append_none in data["rules"]:
+            if expand1 and include is None and size == 1:
+                # `?rule: child`: the child itself; only the parser state changes.
+                callbacks.append((origin, size, None))
+                continue
+            method = getattr(transformer, name, None)
+            if method is None:
+                def method(children, _name=name):
+                    return default(_name, children, None)
+            callbacks.append((origin, size, _wrap(method, expand1, include, append_none)))
+        self.callbacks = callbacks
+
+    def lex(self, text: str):
+        """Tokens as Lark's basic lexer makes them (ignored ones dropped)."""
+        scanners, ignore, newline = self.scanners, self.ignore, self.newline
+        pos, n, line, line_start = 0, len(text), 1, 0
+        new = Token.__new__
+        while pos < n:
+            for match in scanners:
+                m = match(text, pos)
+                if m:
+                    break
+            else:
+                raise Unreadable(f"no token at {pos}")
+            type_ = m.lastgroup
+            start = pos
+            pos = m.end()
+            if type_ in newline:
+                value = m.group()
+                count = value.count("\n")
+                if count:
+                    if type_ not in ignore:
+                        yield new(Token, type_, value, start, line, start - line_start + 1,
+                                  line + count, pos - start - value.rindex("\n"), pos)
+                    line += count
+                    line_start = start + value.rindex("\n") + 1
+                    continue
+            if type_ not in ignore:
+                column = start - line_start + 1
+                yield new(Token, type_, m.group(), start, line, column, line,
+                          column + pos - start, pos)
+
+    def parse(self, text: str):
+        stream = self.lex(text)
+        if self.postlex is not None:
+            stream = self.postlex.process(stream)
+        states, callbacks, end_state = self.states, self.callbacks, self.end
+        state_stack = [self.start]
+        push_state = state_stack.append
+        values = []
+        push_value = values.append
+        end_token = Token("$END", "", len(text), 0, 0, end_pos=len(text))
+        for tok in chain(stream, (end_token,)):
+            ttype = tok.type
+            while True:
+                step = states[state_stack[-1]].get(ttype)
+                if step is None:
+                    raise Unreadable(f"unexpected {ttype}")
+                action, arg = step
+                if action == 0:  # shift
+                    if tok is end_token:
+                        raise Unreadable("shift at the end")
+                    push_state(arg)
+                    push_value(tok)
+                    break
+                origin, size, callback = callbacks[arg]
+                if callback is None:  # a unit `?rule`: same value, new state
+                    del state_stack[-1]
+                else:
+                    if size:
+                        children = values[-size:]
+                        del values[-size:]
+                        del state_stack[-size:]
+                    else:
+                        children = []
+                    push_value(callback(children))
+                push_state(states[state_stack[-1]][origin][1])
+                if tok is end_token and state_stack[-1] == end_state:
+                    return values[-1]
+        raise Unreadable("the input ended early")  # pragma: no cover - $END always decides
+
+
+def _wrap(method, expand1, include, append_none):
+    """Lark's ChildFilterLALR and ExpandSingleChild around one transformer method."""
+    if include is None:
+        if expand1:
+            def call(children):
+                return children[0] if len(children) == 1 else method(children)
+            return call
+        return method
+
+    def call(children):
+        filtered = []
+        for i, to_expand, add_none in include:
+            if add_none:
+                filtered += [None] * add_none
+            if to_expand:
+                if filtered:
+                    filtered += children[i].children
+                else:
+                    filtered = children[i].children
+            else:
+                filtered.append(children[i])
+        if append_none:
+            filtered += [None] * append_none
+        if expand1 and len(filtered) == 1:
+            return filtered[0]
+        return method(filtered)
+    return call

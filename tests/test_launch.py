@@ -1,0 +1,114 @@
+"""The click-free fast path for `eval` (launch.py): same bytes as click, lean imports."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from gradcli import launch
+from gradcli.cli import main
+
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+
+
+def _run(args, fast=True, env=None):
+    env = dict(env or os.environ, PYTHONPATH=SRC, NO_COLOR="1")
+    env.pop("GRADCLI_NO_FAST_PATH", None)
+    if not fast:
+        env["GRADCLI_NO_FAST_PATH"] = "1"
+    return subprocess.run([sys.executable, "-m", "gradcli", *args], env=env,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+
+
+CASES = [
+    ["eval", "(w*x+b)**2", "--at", "w=3,x=2,b=1", "-o", "plain"],
+    ["eval", "(w*x+b)**2", "--at", "w=3,x=2,b=1", "-o", "json"],
+    ["eval", "(w*x+b)**2", "--at", "w=3,x=2,b=1", "-o", "csv"],
+    ["eval", "(w*x+b)**2", "--at", "w=3", "--at", "x=2,b=1"],
+    ["eval", "--at=w=3,x=2,b=1", "(w*x+b)**2", "--format=json", "--precision", "3"],
+    ["eval", "sin(x)/3", "--at", "x=pi/4", "--precision=4", "--wrt", "x"],
+    ["eval", "z = w*x + b\ny = sigmoid(z)\nloss = (y - t)**2", "--at", "w=1,x=2,b=0,t=1",
+     "--all", "-o", "json"],
+    ["eval", "1/2x", "--at", "x=2"],                        # a warning on stderr
+    ["eval", "relu(x) + abs(x)", "--at", "x=0", "-o", "json"],  # kink warnings
+    ["eval", "x**2", "--at", "x=3,y=1"],                    # an unused binding
+    ["eval", "log(x)", "--at", "x=-1"],                     # exit 3, click reports it
+    ["eval", "x +* 2", "--at", "x=1"],                      # exit 2
+    ["eval", "x**2"],                                       # missing input
+    ["eval", "x**2", "--at", "x=1", "--at", "x=2"],         # bound twice
+    ["eval", "x**2", "--at", "x=1", "--wrt", "y"],
+    ["eval", "x**2", "--at", "x=1", "--precision", "0"],    # click's range check
+    ["eval", "x**2", "--at", "x=1", "-o", "yaml"],          # click's choice check
+    ["eval", "-x**2", "--at", "x=3"],                       # a leading '-' expression
+    ["eval", "x**2", "--at", "x=1", "--bogus"],
+    ["eval", "--", "-x", "--at", "x=1"],
+    ["eval", "x", "y", "--at", "x=1"],
+    ["eval"],
+]
+
+
+@pytest.mark.parametrize("args", CASES, ids=[" ".join(c)[:40] for c in CASES])
+def test_fast_path_prints_what_click_prints(args):
+    fast, slow = _run(args), _run(args, fast=False)
+    assert (fast.returncode, fast.stdout, fast.stderr) == \
+        (slow.returncode, slow.stdout, slow.stderr)
+
+
+@pytest.mark.parametrize("args", CASES[:8], ids=[" ".join(c)[:40] for c in CASES[:8]])
+def test_fast_path_matches_click_runner(args):
+    # CliRunner's stdout is not a terminal, so the default format is plain on both sides.
+    result = CliRunner().invoke(main, args)
+    proc = _run(args)
+    assert result.exit_code == proc.returncode == 0
+    assert result.stdout == proc.stdout
+
+
+def test_requests_the_fast_path_takes_and_leaves():
+    req = launch.fast_eval_request(["eval", "x", "--at", "x=1", "-o", "json", "--all"])
+    assert req == {"expr": "x", "at": ["x=1"], "wrt": None, "all": True, "fmt": "json",
+                   "precision": None}
+    for args in (["functions"], ["eval", "x", "-o", "table"], ["eval", "x", "--help"],
+                 ["eval", "x", "-f", "file"], ["eval", "-x"], ["eval", "x", "--at"],
+                 ["eval", "x", "--debug"], ["eval", "x", "--all=1"], ["eval", "x", "-oplain"],
+                 ["eval", "x", "--precision", "18"], ["eval", "x", "-o", "json", "-o", "plain"],
+                 ["diff", "x"], []):
+        assert launch.fast_eval_request(args) is None, args
+
+
+def test_plain_and_json_eval_import_neither_rich_nor_numpy_nor_click_nor_lark(tmp_path):
+    code = ("import sys; sys.argv = ['gradcli', 'eval', '(w*x+b)**2', '--at', 'w=3,x=2,b=1', "
+            "'-o', FMT]\n"
+            "from gradcli.launch import run\n"
+            "run()\n"
+            "heavy = sorted(m for m in ('rich', 'numpy', 'click', 'lark', 'sympy') "
+            "if m in sys.modules)\n"
+            "sys.stderr.write('MODULES=' + ','.join(heavy))\n")
+    env = dict(os.environ, PYTHONPATH=SRC, GRADCLI_CACHE_DIR=str(tmp_path))
+    # The first run ever asks Lark for the parse tables and caches them; later runs
+    # (the ones that matter) read the cache.
+    assert _run(["eval", "x", "--at", "x=1"], env=env).returncode == 0
+    assert os.listdir(tmp_path)
+    for fmt in ("plain", "json"):
+        proc = subprocess.run([sys.executable, "-c", code.replace("FMT", repr(fmt))], env=env,
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr
+        assert "28" in proc.stdout
+        assert proc.stderr.rsplit("MODULES=", 1)[1] == ""
+
+
+def test_json_output_is_the_spec_example():
+    proc = _run(["eval", "(w*x+b)**2", "--at", "w=3,x=2,b=1", "-o", "json"])
+    assert json.loads(proc.stdout) == {
+        "expression": "(w*x+b)**2", "read_as": "(w*x + b)**2",
+        "at": {"w": 3.0, "x": 2.0, "b": 1.0}, "value": 49.0,
+        "gradient": {"w": 28.0, "x": 42.0, "b": 14.0}}
+
+
+def test_closed_pipe_exits_quietly():
+    env = dict(os.environ, PYTHONPATH=SRC)
+    proc = subprocess.run(
+        f"{sys.executable} -m gradcli eval 'x**2' --at x=3 | head -c 0", shell=True,
+        env=env, capture_output=True, text=True)
+    assert "Traceback" not in proc.stderr

@@ -1,0 +1,54 @@
+"""Deep and large inputs: no RecursionError, shared names stay linear (timings live in bench/)."""
+from fractions import Fraction
+
+import pytest
+
+from gradcli import api
+from gradcli.engine import topo_order
+
+
+def test_100000_nested_parentheses():
+    n = 100_000
+    r = api.evaluate("(" * n + "x*x" + ")" * n, x=3)
+    assert r.value == 9 and r.gradient == {"x": 6}
+
+
+def test_100000_nested_functions():
+    n = 100_000
+    r = api.evaluate("sin(" * n + "x" + ")" * n, x=0)
+    assert r.value == 0 and r.gradient == {"x": 1}
+
+
+def test_100000_term_sum():
+    n = 100_000
+    r = api.evaluate("+".join(["x"] * n), x=2)
+    assert r.value == 2 * n and r.gradient == {"x": n}
+
+
+@pytest.mark.slow
+def test_1000000_term_sum():
+    n = 1_000_000
+    r = api.evaluate("+".join(["x"] * (n // 2) + ["y"] * (n // 2)), x=2, y=1)
+    assert r.value == 3 * n // 2 and r.gradient == {"x": n // 2, "y": n // 2}
+
+
+def test_program_using_each_name_twice_is_linear():
+    n = 10_000
+    lines = ["a0 = x"] + [f"a{i} = a{i - 1}*0.5 + a{i - 1}*0.5" for i in range(1, n)]
+    r = api.evaluate("\n".join(lines), x=3)
+    assert r.value == pytest.approx(3) and r.gradient["x"] == pytest.approx(1)
+    # One node per operation: 3 per line plus the leaf, never 2**n copies.
+    nodes = topo_order(r.graph.output)
+    assert len(nodes) <= 3 * n + 1
+
+
+def test_deep_hessian():
+    n = 2_000
+    r = api.evaluate("(" * n + "x*y" + ")" * n, x=3, y=2, hessian=True)
+    assert r.hessian == {"x": {"x": 0, "y": 1}, "y": {"x": 1, "y": 0}}
+
+
+def test_deep_exact():
+    n = 20_000
+    r = api.evaluate("+".join(["x/3"] * n), x=1, exact=True)
+    assert r.value == Fraction(n, 3) and r.gradient == {"x": Fraction(n, 3)}
