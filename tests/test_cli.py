@@ -193,7 +193,7 @@ def test_debug_shows_the_traceback():
     ("sinx", 2, "error: no value for 'sinx'"),
     ("sin(x, y)", 2, "error: sin takes 1 argument, but 2 were given"),
     ("a = x; a = 2; a", 2, "error: 'a' is defined twice"),
-    ("x \u2212 1", 2, "error: '\u2212' is the Unicode minus sign (U+2212)"),
+    ("x \u2013 1", 2, "error: an en dash (U+2013) (\u2013) cannot be read here"),
     ("log(x - 3)", 3, "error: log(x - 3) is undefined at x - 3 = -1: log needs a positive argument"),
     ("log(x - 2)", 3, "error: log(x - 2) is undefined at x - 2 = 0: log needs a positive argument"),
     ("1/(x - 2)", 3, "error: 1/(x - 2) is undefined at x - 2 = 0: division by zero"),

@@ -9,13 +9,8 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-<<<<<<< HEAD
 from . import limits, ops
-from .errors import GradcliError, UsageError
-=======
-from . import ops
 from .errors import GradcliError, InexactError, UsageError
->>>>>>> main
 from .expr import Const, Name, Program, free_names
 from .lower import Graph, lower
 from .parser import parse

@@ -33,13 +33,8 @@ import math
 import zlib
 from dataclasses import dataclass, field
 
-<<<<<<< HEAD
 from . import api, limits
-from .engine import local_derivative
-=======
-from . import api
 from .engine import local_derivative, topo_order
->>>>>>> main
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .expr import Program, first_span, size
 from .lower import lower

@@ -111,30 +111,6 @@ def report_error(exc: GradcliError) -> None:
     _stderr("\n".join(lines))
 
 
-<<<<<<< HEAD
-def _stderr(text: str) -> None:
-    try:
-        sys.stderr.write(text + "\n")
-    except UnicodeEncodeError:
-        sys.stderr.write(text.encode("ascii", "backslashreplace").decode("ascii") + "\n")
-    sys.stderr.flush()
-
-
-def warn(messages) -> None:
-    from .errors import clean
-    from .limits import cap_warnings
-    for m in cap_warnings(messages):
-        _stderr(f"warning: {clean(m)}")
-
-
-def output_format(fmt: str | None) -> str:
-    if fmt:
-        return fmt
-    return "table" if sys.stdout.isatty() else "plain"
-
-
-=======
->>>>>>> main
 def read_source(expr: str | None, file: str | None) -> str:
     """The expression from the argument, a file, or stdin (-f -)."""
     if expr is not None and file is not None:
@@ -237,6 +213,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     \b
     Second derivatives, and exact fractions:
       $ gradcli eval "x**3/3 + x*y" --at x=1/2,y=2 --exact --hessian -o plain
+
     \b
     Vectors, and a batch of points (one row each):
       $ gradcli eval "sum(x*w)" --at x=[1,2,3],w=[0.5,1,1.5]

@@ -107,7 +107,6 @@ class LimitError(GradcliError):
     """Input beyond a documented size limit: exit 2."""
 
 
-<<<<<<< HEAD
 def clean(text):
     """Text safe to print on a terminal: every control or invisible character as an escape.
 
@@ -119,14 +118,14 @@ def clean(text):
     return "".join(ch if ch.isprintable() or ch in "\n\t"
                    else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
                    for ch in text)
-=======
+
+
 class InexactError(GradcliError):
     """--exact met an operation whose result is not a rational number (sin(1), sqrt(2)): exit 2.
 
     Exit 2, not 3: the value exists (it is not undefined at the point); it just
     cannot be written as a fraction, so the request for exact arithmetic fails.
     """
->>>>>>> main
 
 
 def nearest(word: str, choices, cutoff: float = 0.6) -> str | None:

@@ -28,8 +28,10 @@ def _stderr(text: str) -> None:
 
 
 def warn(messages) -> None:
-    for m in messages:
-        _stderr(f"warning: {m}")
+    from .errors import clean
+    from .limits import cap_warnings
+    for m in cap_warnings(messages):
+        _stderr(f"warning: {clean(m)}")
 
 
 def emit(text: str) -> None:

@@ -36,7 +36,6 @@ _QUOTE = "remove it: quotes are not part of expressions (only the shell's plain 
          "around the whole expression)"
 # Characters people paste that gradcli does not read: what they are, what to type.
 LOOKALIKES = {
-<<<<<<< HEAD
     "\u2013": ("an en dash (U+2013)", "type - for minus"),
     "\u2014": ("an em dash (U+2014)", "type - for minus"),
     "\u2010": ("a hyphen (U+2010)", "type - for minus"),
@@ -95,33 +94,6 @@ _LATEX = {
     "the plain name", "tanh": "tanh(x)", "sinh": "sinh(x)", "cosh": "cosh(x)",
     "arcsin": "asin(x)", "arccos": "acos(x)", "arctan": "atan(x)", "max": "max(a, b)",
     "min": "min(a, b)", "sigma": "a name such as sigma", "theta": "a name such as theta",
-=======
-    "\u2212": ("the Unicode minus sign (U+2212)", "-"),
-    "\u00a0": ("a non-breaking space (U+00A0)", "a plain space"),
-    "\u2009": ("a thin space (U+2009)", "a plain space"),
-    "\u2013": ("an en dash (U+2013)", "-"),
-    "\u2014": ("an em dash (U+2014)", "-"),
-    "\u00d7": ("the multiplication sign × (U+00D7)", "*"),
-    "\u22c5": ("the dot operator ⋅ (U+22C5)", "*"),
-    "\u00b7": ("a middle dot · (U+00B7)", "*"),
-    "\u2217": ("the asterisk operator ∗ (U+2217)", "*"),
-    "\u00f7": ("the division sign ÷ (U+00F7)", "/"),
-    "\u2215": ("the division slash ∕ (U+2215)", "/"),
-    "\u00b2": ("a superscript two ²", "**2"),
-    "\u00b3": ("a superscript three ³", "**3"),
-    "\u221a": ("the square root sign √", "sqrt(...)"),
-    "\u2018": ("a curly quote ‘", "nothing: quotes are not part of expressions"),
-    "\u2019": ("a curly quote ’", "nothing: quotes are not part of expressions"),
-    "\u201c": ("a curly quote “", "nothing: quotes are not part of expressions"),
-    "\u201d": ("a curly quote ”", "nothing: quotes are not part of expressions"),
-    "'": ("a quote", "nothing: quotes are not part of expressions"),
-    '"': ("a double quote", "nothing: quotes are not part of expressions"),
-    "\\": ("a backslash, as in LaTeX", r"plain text: sqrt(x) for \sqrt{x}, (a)/(b) for \frac{a}{b}"),
-    "{": ("a brace, as in LaTeX", "parentheses ( )"),
-    "}": ("a brace, as in LaTeX", "parentheses ( )"),
-    "\u2264": ("≤", "nothing: comparisons are not part of the language"),
-    "!": ("'!'", "nothing: factorials are not part of the language"),
->>>>>>> main
 }
 
 _WORDS = {
@@ -332,6 +304,7 @@ class _TwoStage:
                 return self._fast.parse(text)
             except self._unreadable:
                 self._builder.warnings = []
+                self._builder.skipped = 0
         return self.full().parse(text)
 
     def lex(self, text, dont_ignore=False):
@@ -444,23 +417,13 @@ def parse(text: str) -> Program:
     builder.warnings = []
     builder.skipped = 0
     try:
-<<<<<<< HEAD
         statements = lark.parse(plain)
-    except UnexpectedCharacters as exc:
-        raise _character_error(text, exc.pos_in_stream) from None
-    except UnexpectedToken as exc:
-        raise _token_error(plain, exc, text) from None
-    except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
-        raise ParseError("cannot read the input here", source=text,
-=======
-        statements = lark.parse(text)
     except lark.UnexpectedCharacters as exc:
         raise _character_error(text, exc.pos_in_stream) from None
     except lark.UnexpectedToken as exc:
-        raise _token_error(text, exc) from None
+        raise _token_error(plain, exc, text) from None
     except lark.UnexpectedInput as exc:  # pragma: no cover - other lark input errors
-        raise ParseError(f"cannot read the input here: {exc}", source=text,
->>>>>>> main
+        raise ParseError("cannot read the input here", source=text,
                          span=(getattr(exc, "pos_in_stream", 0) or 0,) * 2) from None
     except (ParseError, UnknownName, LimitError) as exc:
         exc.source = text
@@ -775,8 +738,11 @@ def _token_error(text: str, exc, source: str | None = None) -> ParseError:
         return ParseError(f"unexpected {what} after '{prev}': expected {expected}",
                           source=source, span=span,
                           hint=f"put an operand between '{prev}' and '{shown}'")
-<<<<<<< HEAD
-    return ParseError(f"unexpected {what}: expected {expected}", source=source, span=span)
+    hint = None
+    if tok.type in _OPERATOR and (prev is None or prev.type == "_SEP"):
+        hint = f"put an operand before '{shown}', or remove it"
+    return ParseError(f"unexpected {what}: expected {expected}", source=source, span=span,
+                      hint=hint)
 
 
 def _open_brackets(toks, pos: int) -> list:
@@ -790,10 +756,3 @@ def _open_brackets(toks, pos: int) -> list:
         elif t.type in ("RPAR", "RSQB") and stack:
             stack.pop()
     return stack
-=======
-    hint = None
-    if tok.type in _OPERATOR and (prev is None or prev.type == "_SEP"):
-        hint = f"put an operand before '{shown}', or remove it"
-    return ParseError(f"unexpected {what}: expected {expected}", source=text, span=span,
-                      hint=hint)
->>>>>>> main

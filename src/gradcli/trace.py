@@ -22,13 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
 
-<<<<<<< HEAD
 from . import limits, ops
-from .api import check_wrt, inputs_of, kink_message
-=======
-from . import ops
 from .api import kink_message, prepare
->>>>>>> main
 from .engine import backend_for, numeric_d
 from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .lower import lower
