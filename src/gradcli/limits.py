@@ -42,6 +42,10 @@ MAX_ROW_CHARS = 1_000_000
 MAX_WARNINGS = 50
 MAX_QUOTE = 200
 
+# Arguments of one call (max, min) past which trace shows local derivatives as
+# numbers only: each formula names every argument, so formulas grow quadratically.
+MAX_FORMULA_ARGS = 32
+
 
 def _count(n: int) -> str:
     return f"{n:,}"

@@ -317,6 +317,8 @@ def _local_formulas(node, names):
     """Per input: the op table's derivative rule over the nodes' names, and at the point."""
     op = node._op
     parents = node._parents
+    if len(parents) > limits.MAX_FORMULA_ARGS:
+        return None  # each formula would name every argument: quadratic; numbers only
     try:
         by_name = tuple(_arg(p, names) for p in parents)
         out_name = Name(names[id(node)])
