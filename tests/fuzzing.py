@@ -386,12 +386,15 @@ def grammar_text():
 
 # ---------------------------------------------------------------- the corpus
 
-def corpus() -> list[dict]:
+CORPUS_LARGE = os.path.join(os.path.dirname(CORPUS), "fuzz_corpus_large.txt")
+
+
+def corpus(path=CORPUS) -> list[dict]:
     """Every input that ever failed: {"args": [...], "stdin": text or null}, one JSON a line."""
     entries = []
-    if not os.path.exists(CORPUS):
+    if not os.path.exists(path):
         return entries
-    with open(CORPUS, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8") as fh:
         for line in fh:
             line = line.strip()
             if line and not line.startswith("#"):
@@ -399,8 +402,11 @@ def corpus() -> list[dict]:
     return entries
 
 
-def save(args, stdin=None, path=CORPUS) -> None:
-    """Add a failing input to the corpus (once)."""
+def save(args, stdin=None, path=None) -> None:
+    """Add a failing input to the corpus (once); inputs over 50,000 characters to the large one."""
+    if path is None:
+        size = sum(len(a) for a in args) + (len(stdin) if stdin is not None else 0)
+        path = CORPUS_LARGE if size > 50_000 else CORPUS
     entry = {"args": list(args), "stdin": stdin if not isinstance(stdin, bytes)
              else {"hex": stdin.hex()}}
     line = json.dumps(entry, ensure_ascii=True)

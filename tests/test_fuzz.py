@@ -147,6 +147,12 @@ def test_regression_corpus_replays_cleanly():
         check(entry["args"], fuzzing.stdin_of(entry))
 
 
+@pytest.mark.slow
+def test_large_regression_corpus_replays_cleanly():
+    for entry in fuzzing.corpus(fuzzing.CORPUS_LARGE):
+        check(entry["args"], fuzzing.stdin_of(entry))
+
+
 # ---------------------------------------------------------------- the larger campaign
 
 @pytest.mark.slow
