@@ -83,10 +83,11 @@ def test_nesting_limit_counts_brackets_and_reports_through_the_cli(monkeypatch):
     assert "hint: name intermediate results" in result.stderr
 
 
-def test_exact_growth_limit():
-    limits.check_exact_bits(limits.MAX_EXACT_BITS, "3**630000")
-    with pytest.raises(LimitError, match=r"would have about 301,030 digits"):
-        limits.check_exact_bits(limits.MAX_EXACT_BITS + 1, "2**1000001")
+def test_exact_growth_limit_through_the_cli():
+    assert cli("eval", "2**12999", "--exact").exit_code == 0
+    result = cli("eval", "2**13000", "--exact")
+    assert result.exit_code == 2
+    assert "too large for exact arithmetic" in result.stderr
 
 
 def test_vector_size_limit_through_the_cli(monkeypatch):

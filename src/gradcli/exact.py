@@ -17,12 +17,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from . import limits
 from .errors import DomainError, InexactError, LimitError, UsageError
 
-# About 3,900 decimal digits: large enough for any homework, small enough that
-# every operation is instant and every number prints (Python refuses to print
-# integers of more than 4,300 digits).
-MAX_BITS = 13_000
+MAX_BITS = limits.MAX_EXACT_BITS
 
 _ZERO, _ONE = Fraction(0), Fraction(1)
 

@@ -21,10 +21,12 @@ MAX_TOKENS = 4_000_000
 # Parentheses and brackets open at once.
 MAX_NESTING = 250_000
 
-# Bits in the numerator or denominator of an exact (--exact) number: about
-# 300,000 decimal digits. An integer power whose result would be larger stops
-# before it is computed.
-MAX_EXACT_BITS = 1_000_000
+# Bits in the numerator or denominator of an exact (--exact) number. An
+# integer power whose result would be larger stops before it is computed.
+# About 3,900 decimal digits: large enough for any homework, small enough that
+# every exact operation is instant and every number prints (Python refuses to
+# print integers of more than 4,300 digits).
+MAX_EXACT_BITS = 13_000
 
 # Elements of one vector, matrix or broadcast result: 80 MB of doubles.
 MAX_ELEMENTS = 10_000_000
@@ -108,15 +110,6 @@ def cap_warnings(messages) -> list:
         else:
             hidden += 1
     return shown + [more_warnings(hidden)] if hidden else shown
-
-
-def check_exact_bits(bits: int, what: str) -> None:
-    """Raise before computing an exact number with more than MAX_EXACT_BITS bits."""
-    if bits > MAX_EXACT_BITS:
-        raise LimitError(f"{what} would have about {_count(int(bits * 0.30103))} digits; "
-                         f"exact numbers are limited to about "
-                         f"{_count(int(MAX_EXACT_BITS * 0.30103))} digits",
-                         hint="drop --exact to compute with doubles")
 
 
 def check_elements(count: int, what: str = "the result") -> None:
