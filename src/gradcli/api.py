@@ -198,15 +198,8 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     variables, warnings, wanted, used = prepare(program, bindings, wrt)
     # Exact mode keeps every node's Expr so that an inexact derivative can be named.
     graph = lower(program, used, wrt=set(wanted), exact=exact, keep_exprs=exact)
-    kinks = []
-
-    skipped = [0]
-
-    def on_kink(node, kink):
-        if len(kinks) >= limits.MAX_WARNINGS:
-            skipped[0] += 1  # counted only: a message costs the size of its sub-expression
-            return
-        kinks.append(kink_message(graph, node, kink))
+    kinks = KinkWarnings(graph)
+    on_kink = kinks.on_kink
 
     out = graph.output
     jac = None
@@ -228,15 +221,11 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
             out.backward(on_kink=on_kink)
         except InexactError as exc:
             raise _inexact_derivative(graph, exc) from None
-    for message in kinks:
-        if message not in warnings:
-            warnings.append(message)
-    if skipped[0]:
-        warnings.append(limits.more_warnings(skipped[0]))
+    kinks.add_to(warnings)
     gradient = {} if jac is not None and not scalar_out else \
         {name: graph.inputs[name].grad for name in wanted}
     for name, g in gradient.items():
-        if not _finite(g) and not kinks:
+        if not _finite(g) and not kinks.messages:
             warnings.append(f"the partial derivative with respect to {name} is "
                             f"{format_number(g) if isinstance(g, float) else 'not finite'}")
     if intermediates and (jac is None or scalar_out):
@@ -336,6 +325,28 @@ def _finite(g) -> bool:
         return -float("inf") < g < float("inf")
     except TypeError:
         return True
+
+
+class KinkWarnings:
+    """Collects the kink conventions a backward pass used, as bounded warnings."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.messages = []
+        self.skipped = 0
+
+    def on_kink(self, node, kink) -> None:
+        if len(self.messages) >= limits.MAX_WARNINGS:
+            self.skipped += 1  # counted only: a message costs the size of its sub-expression
+            return
+        self.messages.append(kink_message(self.graph, node, kink))
+
+    def add_to(self, warnings: list) -> None:
+        for message in self.messages:
+            if message not in warnings:
+                warnings.append(message)
+        if self.skipped:
+            warnings.append(limits.more_warnings(self.skipped))
 
 
 def kink_message(graph: Graph, node, kink) -> str:

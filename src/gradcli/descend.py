@@ -139,8 +139,8 @@ def descend(text, start, wrt=None, lr=0.1, steps=100, data=None, tol=None, momen
         if name in columns:
             raise UsageError(f"{where}: column '{name}' clashes with the parameter '{name}' "
                              "given in --at",
-                             hint=f"rename the column or the parameter; a column is data, "
-                                  f"a parameter is trained")
+                             hint="rename the column or the parameter; a column is data, "
+                                  "a parameter is trained")
     for name in variables:
         if name not in start and name not in columns:
             if data is not None:

@@ -262,7 +262,6 @@ def save_plot(data: PlotData, path: str, width: int = 800, height: int = 600) ->
     except ImportError:
         raise UsageError("--output needs matplotlib, which is not installed",
                          hint=f"{INSTALL_HINT}  (or: pip install matplotlib)") from None
-    import numpy as np
     fig = Figure(figsize=(width / 100, height / 100), dpi=100)
     top, bottom = fig.subplots(2, 1, sharex=True)
     top.plot(data.xs, _finite(data.f), color="tab:blue", linewidth=1.5)

@@ -89,7 +89,6 @@ def _gradcheck_cells(c, precision):
 
 def check_table(verdict, precision=None):
     """`gradcli check`: each answer, expected, computed, ✓/✗, then why each ✗ is wrong."""
-    from .check import label
     f = verdict.result_name
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("", style="cyan", no_wrap=True)

@@ -23,7 +23,7 @@ from functools import cached_property
 from fractions import Fraction
 
 from . import limits, ops
-from .api import kink_message, prepare
+from .api import KinkWarnings, prepare
 from .engine import backend_for, numeric_d
 from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .lower import lower
@@ -161,17 +161,9 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         forward.append(node)
         records[id(v)] = node
 
-    kinks = []
+    kinks = KinkWarnings(graph)
     steps = []
     totals = {}
-
-    skipped = [0]
-
-    def on_kink(node, kink):
-        if len(kinks) >= limits.MAX_WARNINGS:
-            skipped[0] += 1  # counted only: a message costs the size of its sub-expression
-            return
-        kinks.append(kink_message(graph, node, kink))
 
     def on_step(node, i, local, contribution):
         if not steps or steps[-1][0] is not node:
@@ -186,12 +178,8 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         from .vectors import nonscalar_error
         raise nonscalar_error(out.data.shape)
     if out.requires_grad:
-        out.backward(on_kink=on_kink, on_step=on_step)
-    for message in kinks:
-        if message not in warnings:
-            warnings.append(message)
-    if skipped[0]:
-        warnings.append(limits.more_warnings(skipped[0]))
+        out.backward(on_kink=kinks.on_kink, on_step=on_step)
+    kinks.add_to(warnings)
 
     backward = []
     for node, upstream, edges in steps:
