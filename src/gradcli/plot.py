@@ -7,8 +7,8 @@ undefined at some points the engine's domain check names them (the error's
 mask); those points become gaps and the rest are evaluated again, so a plot of
 log(x) over -1:1 is half a curve, not a crash.
 
-Drawing is separate: plotext for the terminal, matplotlib for PNG/SVG. Both are
-optional (`pip install 'gradcli[plot]'`) and imported only here, only when used.
+Drawing is separate: plotext for the terminal (a dependency), matplotlib for
+PNG/SVG (the optional `plot` extra); both are imported only here, only when used.
 """
 from __future__ import annotations
 
