@@ -9,7 +9,41 @@ from __future__ import annotations
 import math
 
 
-class MathBackend:
+class ScalarReductions:
+    """Reductions on a scalar (a vector of one element), for the float and exact backends."""
+
+    @staticmethod
+    def sum(x):
+        return x
+
+    @staticmethod
+    def mean(x):
+        return x
+
+    @staticmethod
+    def size(x):
+        return 1.0
+
+    @staticmethod
+    def spread(g, x):
+        return g
+
+    @staticmethod
+    def dot(x, y):
+        from .vectors import check_dot
+        check_dot((), ())
+
+    @staticmethod
+    def matmul(x, y):
+        from .vectors import check_matmul
+        check_matmul((), ())
+
+    @staticmethod
+    def stack(xs):
+        return numpy_backend().stack(xs)
+
+
+class MathBackend(ScalarReductions):
     """Primitives on Python floats, through the math module."""
 
     name = "math"
@@ -83,36 +117,6 @@ class MathBackend:
     def any(x):
         return bool(x)
 
-    # Reductions on a scalar: the scalar is a vector of one element.
-    @staticmethod
-    def sum(x):
-        return x
-
-    @staticmethod
-    def mean(x):
-        return x
-
-    @staticmethod
-    def size(x):
-        return 1.0
-
-    @staticmethod
-    def spread(g, x):
-        return g
-
-    @staticmethod
-    def dot(x, y):
-        from .vectors import check_dot
-        check_dot((), ())
-
-    @staticmethod
-    def matmul(x, y):
-        from .vectors import check_matmul
-        check_matmul((), ())
-
-    @staticmethod
-    def stack(xs):
-        return numpy_backend().stack(xs)
 
 
 _numpy_backend = None

@@ -18,6 +18,7 @@ import math
 from fractions import Fraction
 
 from . import limits
+from .backends import ScalarReductions
 from .errors import DomainError, InexactError, LimitError, UsageError
 
 MAX_BITS = limits.MAX_EXACT_BITS
@@ -184,10 +185,14 @@ def _unary(name):
     return staticmethod(lambda x: _rational_point(name, x))
 
 
-class ExactBackend:
+class ExactBackend(ScalarReductions):
     """The numeric backend `B` over Fractions; every result is exact or an error."""
 
     name = "exact"
+
+    @staticmethod
+    def size(x):
+        return _ONE
     exp = _unary("exp")
     sin = _unary("sin")
     cos = _unary("cos")
