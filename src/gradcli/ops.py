@@ -278,14 +278,30 @@ def _tie_share(D, i, out, args):
 
 
 def _tie_symbolic(sign):
-    # The same share written in the language, for diff: (1 + sign(a - b))/2 per rival.
+    """The engine's tie share written in the language, for diff and --hessian.
+
+    Two arguments: (1 + sign(a - b))/2. More: [a_i is the result] / (how many are),
+    with 1 - step(out - a_i) as the indicator; the count is built once per node, so
+    the derivative stays linear in the number of arguments.
+    """
+    last = {}
+
+    def hit(D, out, a):
+        return 1 - D.step(out - a if sign > 0 else a - out)
+
     def partial(D, i, out, args):
-        share = 1
-        for j, other in enumerate(args):
-            if j != i:
-                gap = args[i] - other if sign > 0 else other - args[i]
-                share = share * (1 + D.sign(gap)) / 2
-        return share
+        if len(args) == 1:
+            return 1
+        if len(args) == 2:
+            other = args[1 - i]
+            gap = args[i] - other if sign > 0 else other - args[i]
+            return (1 + D.sign(gap)) / 2
+        if last.get("out") is not out:
+            count = hit(D, out, args[0])
+            for a in args[1:]:
+                count = count + hit(D, out, a)
+            last.update(out=out, count=count)
+        return hit(D, out, args[i]) / last["count"]
     return partial
 
 
