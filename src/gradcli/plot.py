@@ -218,6 +218,13 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
         panel = fig.subplot(row, 1)
         ys = _finite(values)
         keep = np.isfinite(ys)
+        with np.errstate(over="ignore"):
+            overflowing = keep.any() and not np.isfinite(np.max(ys[keep]) - np.min(ys[keep]))
+        if overflowing:
+            raise DomainError(f"{title} spans more than a double can hold "
+                              f"(from {_fmt(np.min(ys[keep]))} to {_fmt(np.max(ys[keep]))}) "
+                              "and cannot be drawn",
+                              hint="narrow --over, or print the samples with -o csv")
         if keep.any():
             sig = panel.signal(data.xs[keep].tolist(), ys[keep].tolist())
             sig.lines()
