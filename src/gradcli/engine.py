@@ -215,10 +215,11 @@ class Value:
                         if on_step is not None:
                             on_step(node, i, None, c)
                 continue
+            B = backend_for(datas)  # once per node: max/min may have thousands of arguments
             for i, p in enumerate(parents):
                 if p.requires_grad:
                     try:
-                        d = local_derivative(op, i, node.data, datas)
+                        d = local_derivative(op, i, node.data, datas, B)
                     except InexactError as exc:
                         exc.node, exc.wrt_index = node, i
                         raise
@@ -425,9 +426,10 @@ def _apply_other(B, op, datas):
     return out
 
 
-def local_derivative(op: ops.Op, i: int, out, datas):
+def local_derivative(op: ops.Op, i: int, out, datas, B=None):
     """d out / d datas[i] as a number (or array); inf/nan where the rule divides by zero."""
-    B = backend_for(datas)
+    if B is None:
+        B = backend_for(datas)
     if B.name == "exact":
         from .exact import to_exact
         datas = [to_exact(d) for d in datas]

@@ -272,9 +272,15 @@ _fn("abs", 1, lambda B, x: B.abs(x), (lambda D, out, x: D.sign(x),),
     kinks=(Kink(lambda B, x: x == 0, "abs at 0: left -1, right 1; using 0 as PyTorch does"),))
 
 
+_last_count = {}
+
+
 def _tie_share(D, i, out, args):
     # PyTorch splits the gradient evenly among all arguments equal to the result.
-    return D.where(args[i] == out, 1.0, 0.0) / D.count_equal(args, out)
+    # The count is kept for the next argument of the same node (linear, not quadratic).
+    if _last_count.get("args") is not args or _last_count.get("out") is not out:
+        _last_count.update(args=args, out=out, count=D.count_equal(args, out))
+    return D.where(args[i] == out, 1.0, 0.0) / _last_count["count"]
 
 
 def _tie_symbolic(sign):

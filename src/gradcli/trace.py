@@ -275,6 +275,9 @@ def _literal(data):
         return Name(number_text(data))
 
 
+_last_node = {}
+
+
 def _is_convention(node, i, local) -> bool:
     """Whether the engine's number differs from the printed rule's value at this point.
 
@@ -285,9 +288,12 @@ def _is_convention(node, i, local) -> bool:
     numeric = op.numeric_partials
     if numeric is None or (not callable(numeric) and numeric[i] is None):
         return False
-    datas = [p.data for p in node._parents]
+    if _last_node.get("node") is not node:  # once per node, not per argument
+        datas = [p.data for p in node._parents]
+        _last_node.update(node=node, datas=datas, D=numeric_d(backend_for(datas)))
+    datas = _last_node["datas"]
     try:
-        rule = op.partial(numeric_d(backend_for(datas)), i, node.data, datas)
+        rule = op.partial(_last_node["D"], i, node.data, datas)
         return not _same_number(rule, local)
     except (ArithmeticError, ValueError, TypeError):
         return True
