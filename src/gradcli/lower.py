@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import limits, ops
 from .engine import Value, apply
-from .errors import DomainError, InexactError, ShapeError, UnknownName
+from .errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
 from .expr import Apply, Const, Name, Num, Program, Vector, postorder
 from .printer import format_number, to_text
 
@@ -92,6 +92,10 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                     value = constants[node.id] = Value(node.value, requires_grad=False,
                                                        label=node.id)
             elif isinstance(node, Vector):
+                if exact:
+                    raise UsageError("--exact computes with scalars only, and this is a vector",
+                                     source=program.source, span=node.span,
+                                     hint="drop --exact to compute with doubles")
                 if make_vector is None:
                     from .vectors import make_vector as mv
                     make_vector = mv
