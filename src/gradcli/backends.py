@@ -9,9 +9,22 @@ from __future__ import annotations
 import math
 
 
-class ScalarReductions:
-    """Reductions on a scalar (a vector of one element), for the float and exact backends."""
+class ScalarPrimitives:
+    """What the float and exact backends share: Python numbers, one element at a time."""
 
+    @staticmethod
+    def maximum(*xs):
+        return max(xs)
+
+    @staticmethod
+    def minimum(*xs):
+        return min(xs)
+
+    @staticmethod
+    def any(x):
+        return bool(x)
+
+    # Reductions on a scalar: the scalar is a vector of one element.
     @staticmethod
     def sum(x):
         return x
@@ -43,7 +56,7 @@ class ScalarReductions:
         return numpy_backend().stack(xs)
 
 
-class MathBackend(ScalarReductions):
+class MathBackend(ScalarPrimitives):
     """Primitives on Python floats, through the math module."""
 
     name = "math"
@@ -102,20 +115,8 @@ class MathBackend(ScalarReductions):
         return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
 
     @staticmethod
-    def maximum(*xs):
-        return max(xs)
-
-    @staticmethod
-    def minimum(*xs):
-        return min(xs)
-
-    @staticmethod
     def count_equal(xs, target):
         return float(sum(1 for v in xs if v == target))
-
-    @staticmethod
-    def any(x):
-        return bool(x)
 
 
 

@@ -18,7 +18,7 @@ import math
 from fractions import Fraction
 
 from . import limits
-from .backends import ScalarReductions
+from .backends import ScalarPrimitives
 from .errors import DomainError, InexactError, LimitError, UsageError
 
 MAX_BITS = limits.MAX_EXACT_BITS
@@ -185,7 +185,7 @@ def _unary(name):
     return staticmethod(lambda x: _rational_point(name, x))
 
 
-class ExactBackend(ScalarReductions):
+class ExactBackend(ScalarPrimitives):
     """The numeric backend `B` over Fractions; every result is exact or an error."""
 
     name = "exact"
@@ -267,20 +267,8 @@ class ExactBackend(ScalarReductions):
         return True
 
     @staticmethod
-    def maximum(*xs):
-        return max(xs)
-
-    @staticmethod
-    def minimum(*xs):
-        return min(xs)
-
-    @staticmethod
     def count_equal(xs, target):
         return Fraction(sum(1 for v in xs if v == target))
-
-    @staticmethod
-    def any(x):
-        return bool(x)
 
     @staticmethod
     def apply(op, datas):
