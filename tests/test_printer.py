@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 from gradcli import ops
 from gradcli.expr import Apply, Const, Name, Num
 from gradcli.parser import parse_expr
-from gradcli.printer import to_latex, to_text
+from gradcli import limits
+from gradcli.printer import quoted, to_latex, to_text
 
 FUNCTIONS = sorted(n for n, op in ops.TABLE.items() if not op.is_operator and op.vjp is None)
 
@@ -57,6 +58,16 @@ def test_parse_of_printed_text_is_the_same_tree(expr):
 @given(asts())
 def test_clarified_text_reads_back_the_same(expr):
     assert parse_expr(to_text(expr, clarify=True)) == expr
+
+
+@settings(max_examples=200, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(asts(), st.integers(0, 200), st.sampled_from(["sin(", "max(1, ", "-(", "(x + "]),
+       st.booleans())
+def test_quoted_prints_only_the_ends_a_message_keeps(expr, depth, wrapper, clarify):
+    text = wrapper * depth + to_text(expr) + ")" * depth
+    tree = parse_expr(text)
+    assert quoted(tree, clarify) == limits.quote(to_text(tree, clarify))
 
 
 @pytest.mark.parametrize("text,expected", [

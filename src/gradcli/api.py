@@ -14,7 +14,7 @@ from .errors import GradcliError, InexactError, UsageError
 from .expr import Const, Name, Program, free_names
 from .lower import Graph, lower
 from .parser import parse
-from .printer import format_number, read_as, to_text
+from .printer import format_number, quoted, read_as
 
 
 @dataclass
@@ -252,8 +252,8 @@ def _inexact_derivative(graph: Graph, exc: InexactError) -> InexactError:
         where = "a derivative"
     else:
         arg = expr.args[exc.wrt_index] if exc.wrt_index < len(expr.args) else None
-        where = f"the derivative of {to_text(expr)}" + (
-            f" with respect to {to_text(arg)}" if arg is not None else "")
+        where = f"the derivative of {quoted(expr)}" + (
+            f" with respect to {quoted(arg)}" if arg is not None else "")
     return InexactError(f"--exact: {where} needs {needs}, which has no exact rational value",
                         source=graph.program.source if expr is not None else None,
                         span=expr.span if expr is not None else None, hint=exc.hint)
@@ -366,10 +366,10 @@ def kink_message(graph: Graph, node, kink) -> str:
         if not isinstance(arg, (Const,)) and not _is_literal(arg):
             if hit is not None and hasattr(data, "shape"):
                 from .vectors import describe_elements
-                where.append(describe_elements(limits.quote(to_text(arg)), data, hit))
+                where.append(describe_elements(quoted(arg), data, hit))
             else:
-                where.append(f"{limits.quote(to_text(arg))} = {_show(data)}")
-    text = limits.quote(to_text(expr))
+                where.append(f"{quoted(arg)} = {_show(data)}")
+    text = quoted(expr)
     return f"{message} (in {text}" + (f", where {', '.join(where)})" if where else ")")
 
 
@@ -443,7 +443,8 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
     """
     from .symbolic import check_order, differentiate as symbolic_diff
     check_order(order)
-    result = symbolic_diff(text, wrt, order)
+    with _gc_paused():
+        result = symbolic_diff(text, wrt, order)
     program = result.program
     result.read_as = read_as(program)
     result.warnings = list(program.warnings)
@@ -490,7 +491,8 @@ def descend(text: str, start: dict, **kw):
 def trace(text, bindings=None, *, wrt=None, program=None):
     """The forward and backward pass of `text` at a point, step by step (a trace.Trace)."""
     from .trace import trace as build
-    return build(text, bindings, wrt=wrt, program=program)
+    with _gc_paused():
+        return build(text, bindings, wrt=wrt, program=program)
 
 __all__ = ["EvalResult", "evaluate", "differentiate", "diff", "descend", "parse_bindings",
            "split_top_level", "constant_value", "inputs_of", "check_wrt", "Name", "trace"]

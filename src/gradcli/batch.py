@@ -66,7 +66,7 @@ from .expr import Apply, Vector, postorder
 from .formats import diff_label, number_text
 from .lower import lower
 from .parser import parse
-from .printer import to_text
+from .printer import quoted
 
 CHUNK_ROWS = 65_536
 MAX_MESSAGES = 20  # per kind; the rest are counted
@@ -218,11 +218,11 @@ def _row_message(exc: DomainError, r: int) -> str:
             continue  # a literal number says nothing new
         v = exc.args_[i]
         v = v[r] if np.ndim(v) else v
-        parts.append(f"{to_text(arg)} = {number_text(float(v))}")
+        parts.append(f"{quoted(arg)} = {number_text(float(v))}")
     where = f" at {', '.join(parts)}" if parts else ""
     if exc.overflow:
-        return f"{to_text(node)} overflows{where}: the result is too large for a double"
-    return f"{to_text(node)} is undefined{where}: {exc.reason}"
+        return f"{quoted(node)} overflows{where}: the result is too large for a double"
+    return f"{quoted(node)} is undefined{where}: {exc.reason}"
 
 
 def _kink_message(graph, node, kink, numbers) -> str:
@@ -242,7 +242,7 @@ def _kink_message(graph, node, kink, numbers) -> str:
     message = kink.message.format(**names)
     expr = graph.exprs.get(id(node))
     if expr is not None:
-        message += f" (in {limits.quote(to_text(expr))})"
+        message += f" (in {quoted(expr)})"
     shown = ", ".join(str(r) for r in rows[:10])
     more = f" and {len(rows) - 10} more" if len(rows) > 10 else ""
     return f"{message}, at row{'s' if len(rows) > 1 else ''} {shown}{more}"

@@ -7,11 +7,11 @@ sub-expression and its arguments.
 """
 from __future__ import annotations
 
-from . import limits, ops
+from . import ops
 from .engine import Value, apply
 from .errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
 from .expr import Apply, Const, Name, Num, Program, Vector, postorder
-from .printer import format_number, to_text
+from .printer import format_number, quoted
 
 
 class Graph:
@@ -25,11 +25,6 @@ class Graph:
         self.intermediates = intermediates
         self.exprs = exprs
         self.program = program
-
-    def describe(self, node) -> str:
-        """The source text of a node, for messages."""
-        expr = self.exprs.get(id(node))
-        return to_text(expr) if expr is not None else "?"
 
 
 def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
@@ -59,12 +54,12 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                     raise _in_terms_of(exc, node, program) from None
                 except InexactError as exc:
                     if exc.span is None:
-                        exc.message = f"{exc.message} (in {to_text(node)})"
+                        exc.message = f"{exc.message} (in {quoted(node)})"
                         exc.source, exc.span = program.source, node.span
                     raise
                 except ShapeError as exc:
                     if exc.span is None:
-                        exc.message = f"in {to_text(node)}: {exc.message}"
+                        exc.message = f"in {quoted(node)}: {exc.message}"
                         exc.source, exc.span = program.source, node.span
                     raise
                 if keep_exprs or op.kinks:
@@ -143,7 +138,7 @@ def missing_input(name: str, program: Program, span) -> UnknownName:
 
 
 def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError:
-    text = limits.quote(to_text(node))
+    text = quoted(node)
     parts = []
     for i in exc.show:
         if i >= len(node.args):
@@ -154,13 +149,13 @@ def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError
         value = exc.args_[i] if i < len(exc.args_) else None
         if exc.mask is not None and hasattr(value, "shape"):
             from .vectors import describe_elements
-            parts.append(describe_elements(to_text(arg), value, exc.mask))
+            parts.append(describe_elements(quoted(arg), value, exc.mask))
             continue
         try:
             shown = format_number(value)
         except (TypeError, ValueError):
             shown = str(value)
-        parts.append(f"{limits.quote(to_text(arg))} = {shown}")
+        parts.append(f"{quoted(arg)} = {shown}")
     where = f" at {', '.join(parts)}" if parts else ""
     if exc.overflow:
         message = f"{text} overflows{where}: the result is too large for a double (about 1.8e308)"

@@ -202,12 +202,12 @@ def _get_parser():
                     if len(self.warnings) >= limits.MAX_WARNINGS:
                         self.skipped += 1  # counted, not built: each costs the node's size
                         return node
-                    from .printer import to_text
+                    from .printer import quoted
                     other = Apply("div", (left.args[0], Apply("mul", (left.args[1], right))))
                     self.warnings.append(
                         f"'{limits.quote(_source[node.span[0]:node.span[1]])}' is read as "
-                        f"{limits.quote(to_text(node, clarify=True))}: implicit multiplication "
-                        f"binds like '*', left to right; write {limits.quote(to_text(other))} "
+                        f"{quoted(node, clarify=True)}: implicit multiplication "
+                        f"binds like '*', left to right; write {quoted(other)} "
                         "if you meant that")
                 return node
 

@@ -66,9 +66,12 @@ def _needs_parens(parent: Apply, index: int, child: Expr, clarify: bool) -> bool
     return cp <= op.prec
 
 
-def _pieces(root: Expr, leaf, parts):
+def _pieces(root: Expr, leaf, parts, backwards: bool = False):
     """Yield the pieces of `root`, iteratively: text as it is, a leaf (Num, Name, Const)
-    through `leaf`, a Vector or Apply through `parts` (its pieces, children still as nodes)."""
+    through `leaf`, a Vector or Apply through `parts` (its pieces, children still as nodes).
+
+    `backwards` yields them last piece first, so the end of a text costs only its length.
+    """
     stack = [root]
     while stack:
         item = stack.pop()
@@ -77,7 +80,7 @@ def _pieces(root: Expr, leaf, parts):
         elif isinstance(item, (Num, Name, Const)):
             yield leaf(item)
         elif isinstance(item, (Vector, Apply)):
-            stack.extend(reversed(parts(item)))
+            stack.extend(parts(item) if backwards else reversed(parts(item)))
         else:
             raise TypeError(f"cannot print {item!r}")
 
@@ -124,6 +127,32 @@ def tokens(root: Expr, clarify: bool = False):
 def to_text(root: Expr, clarify: bool = False) -> str:
     """The expression in gradcli's language."""
     return "".join(tokens(root, clarify))
+
+
+def quoted(root: Expr, clarify: bool = False) -> str:
+    """`limits.quote(to_text(root))`, printing only the ends that a long quote shows.
+
+    Messages quote sub-expressions; printing a deep one in full for each of many
+    messages made a run quadratic.
+    """
+    from .limits import MAX_QUOTE, quote
+
+    def first(pieces, n: int) -> list:
+        got, size = [], 0
+        for piece in pieces:
+            got.append(piece)
+            size += len(piece)
+            if size >= n:
+                break
+        return got
+
+    parts = lambda node: _text_parts(node, clarify)  # noqa: E731
+    head = "".join(first(_pieces(root, _text_leaf, parts), MAX_QUOTE + 1))
+    if len(head) <= MAX_QUOTE:
+        return head
+    tail = "".join(reversed(first(_pieces(root, _text_leaf, parts, backwards=True), MAX_QUOTE)))
+    # Both ends hold at least MAX_QUOTE characters, all that quote() keeps of either.
+    return quote(head[:MAX_QUOTE] + tail[-MAX_QUOTE:])
 
 
 def read_as(program: Program) -> str:
