@@ -177,3 +177,34 @@ def test_large_trace_table_is_elided_with_a_note():
     assert "\nf      79800\n∂f/∂x  79800\n" in r.stdout
     full = run("trace", expr, "--at", "x=1", "-o", "plain").stdout
     assert full.count("\nbackward\t") == 2 * 398 + 399  # two inputs per +, x per *
+
+
+def test_a_long_vector_literal_traces_in_linear_size():
+    # Each element's backward line repeats the step's upstream gradient; printed in full
+    # that was quadratic (12 MB for 2,000 elements).
+    n = 2000
+    text = "sum([x" + ", 1 y" * n + "])"
+    plain = run("trace", text, "--at", "x=1", "--at", "y=2", "-o", "plain")
+    assert plain.exit_code == 0
+    lines = plain.stdout.splitlines()
+    step = [x for x in lines if x.startswith(f"backward\tv{n + 1}\t")]
+    assert len(step) == n + 1
+    assert step[0].split("\t")[2] == "[1, 1, 1, ..., 1, 1, 1]"
+    assert len(plain.stdout) < 200 * n
+    table = run("trace", text, "--at", "x=1", "--at", "y=2", "-o", "table")
+    assert table.exit_code == 0
+    from gradcli.render import TABLE_HEAD, TABLE_TAIL
+    left_out = n + 1 - TABLE_HEAD - TABLE_TAIL
+    assert f"{left_out:,} more rows" in table.stdout and len(table.stdout) < 400 * n
+
+
+def test_summary_text_cuts_long_arrays_as_numpy_prints_them():
+    import numpy as np
+
+    from gradcli.formats import SUMMARY_AT, number_text, summary_text
+    short = np.arange(SUMMARY_AT, dtype=float)
+    assert summary_text(short) == number_text(short)
+    assert summary_text(np.arange(SUMMARY_AT + 1.0)) == "[0, 1, 2, ..., 998, 999, 1000]"
+    assert summary_text(np.ones((2, 600))) == \
+        "[[1, 1, 1, ..., 1, 1, 1], [1, 1, 1, ..., 1, 1, 1]]"
+    assert summary_text(2.5) == "2.5"

@@ -4,7 +4,7 @@ import pytest
 from gradcli import api
 from gradcli.errors import ParseError, UnknownName
 from gradcli.parser import parse
-from gradcli.printer import read_as
+from gradcli.printer import read_as, to_text
 
 
 def value(text, **at):
@@ -145,3 +145,30 @@ def test_error_spans_point_at_the_problem():
 def test_huge_number_literal_is_an_error():
     e = err("1e999")
     assert "too large for a double" in e.message
+
+
+def test_parse_is_thread_safe():
+    import sys
+    import threading
+    texts = [f"{i}/2x + {i}*y" for i in range(60)] + [f"({i}x" for i in range(20)]
+
+    def outcome(text):
+        try:
+            program = parse(text)
+            return to_text(program.result), tuple(program.warnings)
+        except ParseError as exc:
+            return exc.message, exc.span
+
+    expected = {t: outcome(t) for t in texts}
+    got, interval = {}, sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so that shared state would show
+    try:
+        threads = [threading.Thread(target=lambda k=k: got.update(
+            {t: outcome(t) for t in texts[k::4] * 10})) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert got == expected

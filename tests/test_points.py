@@ -317,3 +317,24 @@ def test_readme_check_points_example_is_real(tmp_path, monkeypatch):
                            input="x,y\n1,2\n-1,0.5\n0,3\n")
     code, out, _ = run("check", "x**2*y", "--points", "-", "-o", "plain", input=csv_out)
     assert code == 0 and out.splitlines()[-1] + "\n" in section
+
+
+@pytest.mark.parametrize("command", ["eval", "diff"])
+def test_a_file_with_a_header_and_no_rows_says_so(tmp_path, command):
+    path = write_points(tmp_path / "p.csv", ["x", "y"], [])
+    header = "x,y,f,df/dx,df/dy\n" if command == "eval" else "x,y,df/dx,df/dy\n"
+    for fmt, out in (("csv", header), ("json", "")):
+        code, stdout, stderr = run(command, "x*y", "--points", path, "-o", fmt)
+        assert (code, stdout) == (0, out)
+        assert stderr == f"warning: --points: {path} has no rows of points\n"
+
+
+def test_check_of_a_file_with_no_rows_is_not_a_pass(tmp_path):
+    path = write_points(tmp_path / "p.csv", ["x"], [])
+    args = ("check", "x**2", "--points", path, "--derivative", "2*x", "--wrt", "x")
+    code, stdout, stderr = run(*args, "-o", "json")
+    assert code == 2
+    assert json.loads(stdout.splitlines()[-1])["summary"]["ok"] is False
+    assert "has no rows of points, so nothing was checked" in stderr
+    code, stdout, _ = run(*args, "-o", "plain")
+    assert code == 2 and stdout.splitlines()[-1] == "# nothing checked: there are no rows"

@@ -654,11 +654,12 @@ class PointsCheck:
 
     @property
     def ok(self) -> bool:
-        return all(a.ok for a in self.answers)
+        # A file of no rows checks nothing, which is no pass.
+        return self.rows > 0 and all(a.ok for a in self.answers)
 
     @property
     def exit_code(self) -> int:
-        if self.bad_rows:
+        if self.bad_rows or not self.rows:
             return 2
         return 1 if not self.ok else (3 if self.undefined_rows else 0)
 

@@ -758,6 +758,8 @@ def _stream_points(job, fmt, precision, keys, table, jsonl):
         hidden = counts[kind] - batch.MAX_MESSAGES
         if hidden > 0:
             _stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
+    if not job.rows:
+        warn([f"--points: {job.reader.label} has no rows of points"])
     if job.bad_rows or job.undefined_rows:
         parts = []
         if job.bad_rows:
@@ -817,6 +819,9 @@ def _check_points(text, bindings, value, grads, derivatives, tolerances, points,
     else:
         from . import render
         print_rich(render.check_points_summary(lines, job.ok))
+    if not job.rows:
+        _stderr(f"error: --points: {job.reader.label} has no rows of points, so nothing was "
+                "checked")
     if job.exit_code:
         click.get_current_context().exit(job.exit_code)
 

@@ -40,6 +40,28 @@ def number_text(value, precision: int | None = None) -> str:
     return format_number(value)
 
 
+SUMMARY_AT = 1000  # NumPy's print threshold: longer arrays show their ends only
+EDGE_ITEMS = 3
+
+
+def summary_text(value, precision: int | None = None) -> str:
+    """number_text, but an array of more than SUMMARY_AT elements is cut to its first
+    and last EDGE_ITEMS along each axis, `[1, 2, 3, ..., 8, 9, 10]`, as NumPy prints it."""
+    if getattr(value, "size", 0) <= SUMMARY_AT:
+        return number_text(value, precision)
+
+    def cut(a) -> str:  # depth is the number of axes, which limits.py bounds
+        if a.ndim == 0:
+            return number_text(a.item(), precision)
+        if len(a) > 2 * EDGE_ITEMS:
+            items = [cut(x) for x in a[:EDGE_ITEMS]] + ["..."] \
+                + [cut(x) for x in a[-EDGE_ITEMS:]]
+        else:
+            items = [cut(x) for x in a]
+        return "[" + ", ".join(items) + "]"
+    return cut(value)
+
+
 def json_number(value, precision: int | None = None):
     """A number in JSON: floats stay floats, nan/inf become strings, fractions strings."""
     if hasattr(value, "tolist"):
@@ -427,7 +449,10 @@ def check_points_summary_lines(summary) -> list[str]:
         many = summary["unreadable_rows"] + summary["undefined_rows"] > 1
         total += f"; {' and '.join(skipped)} row{'s' if many else ''} not checked"
     total += ")"
-    lines.append(("all right: " if summary["ok"] else "wrong: ") + total)
+    if not summary["rows"]:
+        lines.append("nothing checked: there are no rows")
+    else:
+        lines.append(("all right: " if summary["ok"] else "wrong: ") + total)
     return lines
 
 

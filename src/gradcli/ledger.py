@@ -10,7 +10,7 @@ the ledgers (they appear inside the formulas); JSON keeps every node.
 from __future__ import annotations
 
 from .expr import Num, replace_leaves
-from .formats import eval_rows, json_number, number_text
+from .formats import eval_rows, json_number, number_text, summary_text
 from .printer import latex_name, to_latex, to_text
 
 
@@ -110,15 +110,19 @@ def plain(t, precision=None) -> str:
 
     forward  NODE  DEFINITION  VALUE
     backward NODE  UPSTREAM  INPUT  RULE  RULE-AT-POINT  LOCAL  CONTRIBUTION  TOTAL
+
+    A step repeats its UPSTREAM on the line of each input, so there an array of
+    over SUMMARY_AT elements shows its ends only (the output stays linear in size).
     """
     n = lambda v: number_text(v, precision)  # noqa: E731
     lines = [f"read as\t{t.read_as}"]
     for node in shown_nodes(t):
         lines.append(f"forward\t{node.name}\t{definition(node)}\t{n(node.value)}")
     for step in t.backward:
+        upstream = summary_text(step.upstream, precision)
         for c in step.contributions:
             local = "" if c.local is None else n(c.local)
-            lines.append("\t".join(["backward", step.node, n(step.upstream), c.input,
+            lines.append("\t".join(["backward", step.node, upstream, c.input,
                                     c.formula or "",
                                     "convention" if c.convention else at_point(c, precision) or "",
                                     local,

@@ -7,6 +7,7 @@ ParseError with a position, the expected input in words, and a suggestion.
 """
 from __future__ import annotations
 
+import _thread
 import os
 
 from . import limits, ops
@@ -398,10 +399,18 @@ def _lalr_tables(grammar: str) -> dict:
 
 
 _source = ""
+# One parse at a time: the builder and _source hold the current parse's state.
+# (_thread, not threading, which would add to every start-up.)
+_one_at_a_time = _thread.RLock()
 
 
 def parse(text: str) -> Program:
-    """Parse a program (or a single expression) into a validated Program."""
+    """Parse a program (or a single expression) into a validated Program (thread-safe)."""
+    with _one_at_a_time:
+        return _parse(text)
+
+
+def _parse(text: str) -> Program:
     global _source
     lark, builder = _get_parser()
 

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .formats import number_text
+from .formats import number_text, summary_text
 
 
 def console(stderr: bool = False, width: int | None = None) -> Console:
@@ -305,7 +305,7 @@ def trace_tables(t, precision=None):
     large = len(nodes) > TREE_NODES
     for n in _elide(nodes, large, forward, 4, 1):
         forward.add_row(Text(n.name), Text(definition(n)), Text(n.expression),
-                        Text(number_text(n.value, precision)))
+                        Text(summary_text(n.value, precision)))
     parts = [_head(t, precision), Text(""), forward, Text("")]
     if t.backward:
         backward = Table(title=f"backward pass (from the output back, ∂{f}/∂{f} = 1; "
@@ -319,12 +319,12 @@ def trace_tables(t, precision=None):
         backward.add_column("total", justify="right")
         for step in _elide(t.backward, large, backward, 6, 3):
             first = True
-            for c in step.contributions:
+            for c in _elide(step.contributions, large, backward, 6, 3):
                 shown = local_text(step.node, c, precision)
                 total = Text(total_text(c, precision),
                              style="bold yellow" if c.accumulated else "")
                 backward.add_row(Text(step.node if first else ""),
-                                 Text(number_text(step.upstream, precision) if first else ""),
+                                 Text(summary_text(step.upstream, precision) if first else ""),
                                  Text(c.input), Text(shown),
                                  Text(contribution_text(step.upstream, c, precision)), total)
                 first = False
