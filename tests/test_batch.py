@@ -3,7 +3,6 @@ import io
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 from pathlib import Path
