@@ -172,7 +172,8 @@ def test_large_trace_table_is_elided_with_a_note():
     assert r.exit_code == 0, r.stderr
     words = " ".join(r.stdout.split())
     assert "more rows" in words
-    assert "only the first 100 and last 20 rows of each table are shown here" in words
+    assert "only the first 100 and last 20 rows of each table (and of each step) are shown " \
+        "here" in words
     assert "-o markdown" in words
     assert "\nf      79800\n∂f/∂x  79800\n" in r.stdout
     full = run("trace", expr, "--at", "x=1", "-o", "plain").stdout

@@ -302,7 +302,8 @@ def trace_tables(t, precision=None):
     forward.add_column("expression", style="dim")
     forward.add_column("value", justify="right")
     nodes = shown_nodes(t)
-    large = len(nodes) > TREE_NODES
+    rows = sum(len(step.contributions) for step in t.backward)
+    large = len(nodes) > TREE_NODES or rows > TREE_NODES
     for n in _elide(nodes, large, forward, 4, 1):
         forward.add_row(Text(n.name), Text(definition(n)), Text(n.expression),
                         Text(summary_text(n.value, precision)))
@@ -342,10 +343,11 @@ def trace_tables(t, precision=None):
         result.add_row(Text(f"∂{r}/∂{name}"), Text(number_text(g, precision)))
     parts.append(result)
     if large:
-        parts += [Text(""), Text(f"the graph has {len(nodes):,} nodes; only the first "
-                                 f"{TABLE_HEAD} and last {TABLE_TAIL} rows of each table are "
-                                 "shown here. For every step: -o plain, -o markdown, -o latex "
-                                 "or -o json", style="yellow")]
+        parts += [Text(""), Text(f"the graph has {len(nodes):,} nodes and {rows:,} backward "
+                                 f"rows; only the first {TABLE_HEAD} and last {TABLE_TAIL} rows "
+                                 "of each table (and of each step) are shown here. For every "
+                                 "step: -o plain, -o markdown, -o latex or -o json",
+                                 style="yellow")]
     return Group(*parts)
 
 
