@@ -104,6 +104,24 @@ def test_vector_size_limit_through_the_cli(monkeypatch):
         assert "Traceback" not in result.stderr
 
 
+def test_jacobian_limits_through_the_cli(monkeypatch):
+    vector = "[x" + ", y" * 999 + "]"  # 1,000 passes of 1,003 steps: within the work bound
+    ok = cli("eval", vector, "--at", "x=1,y=2", "--jacobian", "-o", "json")
+    assert ok.exit_code == 0
+    assert json.loads(ok.stdout)["jacobian"]["y"][1] == 1
+    wide = "[x" + ", y" * 20_000 + "]"  # 20,001 passes of 20,004 steps: once a hang
+    result = cli("eval", wide, "--at", "x=1,y=2", "--jacobian")
+    assert result.exit_code == 2
+    assert "error: --jacobian needs 20,001 backward passes of 20,004 steps each; the limit " \
+        "is 2,000,000 steps in all" in result.stderr
+    monkeypatch.setattr(limits, "MAX_JACOBIAN_OUTPUTS", 10)
+    result = cli("eval", "x*[1,2,3,4,5,6,7,8,9,10,11]", "--at", "x=1", "--jacobian")
+    assert result.exit_code == 2 and "the result has 11 elements; the limit is 10" in result.stderr
+    monkeypatch.setattr(limits, "MAX_JACOBIAN_ENTRIES", 10)
+    result = cli("eval", "sum(x)*[1,2,3]", "--at", "x=[1,2,3,4]", "--jacobian")
+    assert result.exit_code == 2 and "would hold 12 numbers; the limit is 10" in result.stderr
+
+
 def test_array_axes_limit():
     ok = cli("eval", "sum(" + "[" * 32 + "x" + "]" * 32 + ")", "--at", "x=1", "-o", "plain")
     assert ok.exit_code == 0 and ok.stdout.startswith("f\t1\n")

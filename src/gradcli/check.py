@@ -34,7 +34,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from . import api, limits
-from .engine import local_derivative, topo_order
+from .engine import backend_for, backend_inputs, local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .expr import Program, first_span, size
 from .lower import lower
@@ -307,11 +307,14 @@ def _backward_magnitude(root) -> float:
             if node._op is None or not node.requires_grad or node._op.vjp is not None:
                 continue
             datas = [p.data for p in node._parents]
+            B = backend_for(datas)  # once per node, as the engine does
+            out, datas = backend_inputs(B, node.data, datas)
             for i, p in enumerate(node._parents):
                 if not p.requires_grad:
                     continue
                 try:
-                    yield abs(float(node.grad * local_derivative(node._op, i, node.data, datas)))
+                    yield abs(float(node.grad * local_derivative(node._op, i, out, datas, B,
+                                                                 converted=True)))
                 except (TypeError, ValueError, OverflowError, ZeroDivisionError):
                     continue
     return _largest(terms())
@@ -848,7 +851,6 @@ def _value_at(program, point, name, x):
 
 def _kinks_by_input(graph) -> dict:
     """{input name: [kink messages]} for kinks at the point on a path from that input."""
-    from .engine import backend_for
     order = topo_order(graph.output)  # parents first; only nodes that carry a gradient
     leaves = {id(leaf): name for name, leaf in graph.inputs.items()}
     deps = {}

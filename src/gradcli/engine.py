@@ -216,10 +216,11 @@ class Value:
                             on_step(node, i, None, c)
                 continue
             B = backend_for(datas)  # once per node: max/min may have thousands of arguments
+            out, inputs = backend_inputs(B, node.data, datas)
             for i, p in enumerate(parents):
                 if p.requires_grad:
                     try:
-                        d = local_derivative(op, i, node.data, datas, B)
+                        d = local_derivative(op, i, out, inputs, B, converted=True)
                     except InexactError as exc:
                         exc.node, exc.wrt_index = node, i
                         raise
@@ -426,14 +427,26 @@ def _apply_other(B, op, datas):
     return out
 
 
-def local_derivative(op: ops.Op, i: int, out, datas, B=None):
-    """d out / d datas[i] as a number (or array); inf/nan where the rule divides by zero."""
+def backend_inputs(B, out, datas):
+    """(out, datas) as backend B computes with them (Fractions for the exact one).
+
+    Done once per node: converting per argument was quadratic in a wide max.
+    """
+    if B.name != "exact":
+        return out, datas
+    from .exact import to_exact
+    return to_exact(out), [to_exact(d) for d in datas]
+
+
+def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = False):
+    """d out / d datas[i] as a number (or array); inf/nan where the rule divides by zero.
+
+    `converted`: out and datas already went through backend_inputs for B.
+    """
     if B is None:
         B = backend_for(datas)
-    if B.name == "exact":
-        from .exact import to_exact
-        datas = [to_exact(d) for d in datas]
-        out = to_exact(out)
+    if not converted:
+        out, datas = backend_inputs(B, out, datas)
     numeric = op.numeric_partials
     try:
         if numeric is not None:

@@ -35,6 +35,13 @@ MAX_ELEMENTS = 10_000_000
 # vectors.MAX_DIMS reads it; beyond it is a ShapeError.
 MAX_AXES = 32
 
+# --jacobian takes one backward pass per element of the result: at most this many
+# passes, this many numbers in the Jacobian, and this much work (passes times the
+# steps of one pass, about a microsecond each).
+MAX_JACOBIAN_OUTPUTS = 100_000
+MAX_JACOBIAN_ENTRIES = 10_000_000
+MAX_JACOBIAN_WORK = 2_000_000
+
 # Characters of one row of a --points or --data file (CSV line or JSON line).
 MAX_ROW_CHARS = 1_000_000
 

@@ -15,12 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import limits, ops
-from .engine import Value
+from .engine import Value, topo_order
 from .errors import LimitError, ShapeError, UsageError
-
-# The Jacobian takes one backward pass per output element; past this it says so.
-JACOBIAN_MAX_OUTPUTS = 100_000
-JACOBIAN_MAX_ENTRIES = 10_000_000
 
 
 def shape_text(shape) -> str:
@@ -243,14 +239,21 @@ def jacobian(out: Value, inputs: dict, on_kink=None) -> dict:
     """
     out_shape = shape_of(out.data)
     m = int(np.prod(out_shape))
-    if m > JACOBIAN_MAX_OUTPUTS:
-        raise LimitError(f"--jacobian: the result has {m} elements; the limit is "
-                         f"{JACOBIAN_MAX_OUTPUTS} (one backward pass each)",
+    if m > limits.MAX_JACOBIAN_OUTPUTS:
+        raise LimitError(f"--jacobian: the result has {m:,} elements; the limit is "
+                         f"{limits.MAX_JACOBIAN_OUTPUTS:,} (one backward pass each)",
                          hint="use --seed for one vector-Jacobian product instead")
     entries = sum(m * int(np.prod(shape_of(v.data))) for v in inputs.values())
-    if entries > JACOBIAN_MAX_ENTRIES:
-        raise LimitError(f"--jacobian would hold {entries} numbers; the limit is "
-                         f"{JACOBIAN_MAX_ENTRIES}", hint="use --seed or --wrt instead")
+    if entries > limits.MAX_JACOBIAN_ENTRIES:
+        raise LimitError(f"--jacobian would hold {entries:,} numbers; the limit is "
+                         f"{limits.MAX_JACOBIAN_ENTRIES:,}", hint="use --seed or --wrt instead")
+    order = topo_order(out)
+    steps = len(order) + sum(len(node._parents) for node in order)
+    if m * steps > limits.MAX_JACOBIAN_WORK:
+        raise LimitError(f"--jacobian needs {m:,} backward passes of {steps:,} steps each; "
+                         f"the limit is {limits.MAX_JACOBIAN_WORK:,} steps in all",
+                         hint="use --seed for one vector-Jacobian product, or sum(...) "
+                              "the result")
     rows = {name: np.zeros((m,) + shape_of(v.data)) for name, v in inputs.items()}
     for k in range(m):
         for v in inputs.values():
