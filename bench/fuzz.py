@@ -9,14 +9,18 @@ look-alike and control characters, extreme numbers, deletions, duplications).
 Every input is checked against the invariant of tests/fuzzing.py. Failures are
 printed and, with --save, appended to tests/fuzz_corpus.txt, which the test
 suite replays. Prints how many inputs were tried, per engine and per outcome.
+The input being run is first written to a file (--last; its path is printed at
+the start), so an input that kills the process itself is not lost.
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import random
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -78,8 +82,9 @@ def bindings(rng: random.Random, text: str) -> list[str]:
 class Campaign:
     """Counts, failures, and the corpus."""
 
-    def __init__(self, save: bool):
+    def __init__(self, save: bool, last: str):
         self.save = save
+        self.last = last
         self.tried = collections.Counter()
         self.codes = collections.Counter()
         self.failures = []
@@ -88,6 +93,11 @@ class Campaign:
 
     def one(self, engine: str, args, stdin=None) -> None:
         self.tried[engine] += 1
+        # Written before the run: if the process itself dies (a C-level abort), the input
+        # that killed it is still on disk.
+        with open(self.last, "w", encoding="utf-8") as fh:
+            json.dump({"args": list(args), "stdin": stdin if not isinstance(stdin, bytes)
+                       else {"hex": stdin.hex()}}, fh)
         start = time.perf_counter()
         try:
             self.codes[fuzzing.check(args, stdin)] += 1
@@ -124,12 +134,16 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--save", action="store_true", help="append failures to the corpus")
+    parser.add_argument("--last", default=None, metavar="FILE",
+                        help="where the input being run is kept (default: in the temp dir)")
     opts = parser.parse_args()
     seed = opts.seed if opts.seed is not None else int(time.time())
     rng = random.Random(seed)
-    camp = Campaign(opts.save)
+    last = opts.last or os.path.join(tempfile.gettempdir(), f"gradcli-fuzz-{os.getpid()}.json")
+    camp = Campaign(opts.save, last)
     deadline = time.time() + opts.minutes * 60
-    print(f"seed {seed}; commands: {', '.join(sorted(fuzzing.commands()))}", flush=True)
+    print(f"seed {seed}; commands: {', '.join(sorted(fuzzing.commands()))}; "
+          f"the input being run is kept in {last}", flush=True)
 
     strategy = st.one_of(fuzzing.mutated_expression(), fuzzing.extreme_expression(),
                          fuzzing.grammar_text(), st.text(max_size=80),

@@ -459,15 +459,18 @@ def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = F
         # Where a float rule fails (1/0, log(0)) IEEE arithmetic gives PyTorch's inf/nan.
         import numpy as np
         NB = numpy_backend()
+        # Arrays too: a Python float beside an array (a bound input in a batch) overflows
+        # in Python (1e308**2) where NumPy would give inf.
         with np.errstate(all="ignore"):
-            fdatas = [np.float64(d) for d in datas]
-            fout = np.float64(out)
-            if numeric is not None:
-                if callable(numeric):
-                    return float(numeric(NB, i, fout, fdatas))
-                if numeric[i] is not None:
-                    return float(numeric[i](NB, fout, *fdatas))
-            return float(op.partial(numeric_d(NB), i, fout, fdatas))
+            fdatas = [np.asarray(d, dtype=np.float64) for d in datas]
+            fout = np.asarray(out, dtype=np.float64)
+            if numeric is not None and callable(numeric):
+                d = numeric(NB, i, fout, fdatas)
+            elif numeric is not None and numeric[i] is not None:
+                d = numeric[i](NB, fout, *fdatas)
+            else:
+                d = op.partial(numeric_d(NB), i, fout, fdatas)
+        return float(d) if np.ndim(d) == 0 else d
 
 
 def _report_kinks(node, op, datas, on_kink):
