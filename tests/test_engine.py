@@ -68,3 +68,17 @@ def test_constants_get_no_gradient():
     y = x * 3 + 1
     y.backward()
     assert x.grad == 3.0
+
+
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
+def test_a_rule_that_overflows_in_python_floats_beside_an_array_gives_ieee_values():
+    import numpy as np
+
+    from gradcli import ops
+    from gradcli.engine import local_derivative
+    t = np.array([-1e308, 1.0])
+    out = np.arctan2(1e308, t)
+    d = local_derivative(ops.TABLE["atan2"], 1, out, [1e308, t])  # -y/(x**2 + y**2)
+    assert isinstance(d, np.ndarray) and d.shape == (2,)
+    assert d[0] == 0.0 and d[1] == -0.0
+    assert local_derivative(ops.TABLE["atan2"], 1, float(out[0]), [1e308, -1e308]) == 0.0
