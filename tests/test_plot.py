@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from gradcli.errors import DomainError, ShapeError, UnknownName, UsageError
+from gradcli.errors import DomainError, LimitError, ShapeError, UnknownName, UsageError
 from gradcli.plot import parse_over, sample, save_plot, terminal_plot
 
 np = pytest.importorskip("numpy")
@@ -90,6 +90,7 @@ def test_missing_and_doubly_bound_inputs():
     ("x=1:0", "smaller to a larger"),
     ("x=0:y", "not a constant"),
     ("2x=0:1", "not a valid name"),
+    ("x=-1e308:1e308", "wider than a double can hold"),
 ])
 def test_bad_ranges(spec, fragment):
     with pytest.raises(UsageError, match=fragment):
@@ -173,3 +174,32 @@ def test_missing_libraries_give_an_install_hint(monkeypatch, tmp_path):
     with pytest.raises(UsageError) as info:
         terminal_plot(data)
     assert "plotext" in info.value.message and "gradcli[plot]" in info.value.hint
+
+
+def _plot_in_a_subprocess(*args):
+    # A crash of plotext's C++ kernel aborts the process, so it runs apart, with 4 GB.
+    import resource
+    import subprocess
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    return subprocess.run([sys.executable, "-m", "gradcli", "plot", *args], capture_output=True,
+                          text=True, preexec_fn=limit, timeout=120)
+
+
+def test_a_narrow_spike_is_drawn_not_a_crash():
+    # The y-range ignores the spike; plotext walked its segments point by point up to
+    # 10^14 rows off the panel and aborted (std::bad_alloc).
+    r = _plot_in_a_subprocess("1e-10*x + 1000*exp(-(100*x)**2)", "--over", "x=-1:1",
+                              "--width", "60", "--height", "24")
+    assert r.returncode == 0, r.stderr
+    assert "f = 1e-10*x + 1000*exp(-((100*x)**2))" in r.stdout
+
+
+def test_terminal_plot_size_limit():
+    from gradcli import limits
+    with pytest.raises(LimitError, match=r"a terminal plot of 1000 x 1000 characters is over "
+                                         r"the limit of 250,000 characters"):
+        terminal_plot(sample("x", "x=0:1"), 1000, 1000)
+    assert limits.MAX_PLOT_CELLS == 250_000
+    assert len(terminal_plot(sample("x", "x=0:1"), 500, 500).splitlines()) == 500

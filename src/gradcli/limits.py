@@ -42,6 +42,10 @@ MAX_JACOBIAN_OUTPUTS = 100_000
 MAX_JACOBIAN_ENTRIES = 10_000_000
 MAX_JACOBIAN_WORK = 2_000_000
 
+# Characters of a terminal plot (--width x --height): plotext holds several hundred
+# bytes per character (1000 x 1000 took 0.7 GB and 5 s).
+MAX_PLOT_CELLS = 250_000
+
 # Characters of one row of a --points or --data file (CSV line or JSON line).
 MAX_ROW_CHARS = 1_000_000
 

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 
 from .api import constant_value, inputs_of, kink_text, split_top_level, unused_bindings
-from .errors import DomainError, ShapeError, UsageError
+from .errors import DomainError, LimitError, ShapeError, UsageError
 from .expr import first_span
 from .lower import missing_input
 from .parser import parse
@@ -63,6 +63,9 @@ def parse_over(text: str):
     if not lo < hi:
         raise UsageError(f"--over {name}: the range must go from a smaller to a larger number, "
                          f"got {_fmt(lo)}:{_fmt(hi)}")
+    if not math.isfinite(hi - lo):
+        raise UsageError(f"--over {name}: the range {_fmt(lo)}:{_fmt(hi)} is wider than a "
+                         "double can hold (about 1.8e308)", hint="narrow the range")
     return name, lo, hi
 
 
@@ -207,6 +210,13 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
         raise UsageError("the terminal plot needs plotext, which is not installed",
                          hint=f"{INSTALL_HINT}  (or: pip install plotext)") from None
     import numpy as np
+
+    from . import limits
+    if width * height > limits.MAX_PLOT_CELLS:
+        raise LimitError(f"a terminal plot of {width} x {height} characters is over the limit "
+                         f"of {limits.MAX_PLOT_CELLS:,} characters",
+                         hint="choose a smaller --width or --height, or write an image with "
+                              "--output plot.png")
     # The caller chose the size (the CLI from the real terminal): no clipping to plotext's guess.
     plotext.terminal.limit(False, False)
     fig = plotext.figure
@@ -225,6 +235,13 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
                               f"(from {_fmt(np.min(ys[keep]))} to {_fmt(np.max(ys[keep]))}) "
                               "and cannot be drawn",
                               hint="narrow --over, or print the samples with -o csv")
+        view = _view(ys)
+        if view is not None:
+            # plotext walks a segment point by point even far past the limits: a spike
+            # 10^14 rows away made it allocate hundreds of gigabytes and abort. Beyond a
+            # span past the limits a segment leaves the panel as steeply, so clip there.
+            span = view[1] - view[0]
+            ys = np.clip(ys, view[0] - span, view[1] + span)
         if keep.any():
             sig = panel.signal(data.xs[keep].tolist(), ys[keep].tolist())
             sig.lines()
@@ -237,7 +254,6 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
         if marks[0]:
             panel.draw(panel.signal(*marks, marker="x"))
         panel.ruler("x").lim(data.lo, data.hi)
-        view = _view(ys)
         if view is not None:
             panel.ruler("y").lim(*view)
         panel.title(title)
