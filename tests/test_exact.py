@@ -160,3 +160,17 @@ def test_random_rational_expressions_are_exact():
             assert type(g) is Fraction and sp.Rational(g) == sp.diff(f, symbols[name]).subs(point)
 
     check()
+
+
+@pytest.mark.parametrize("literal", ["1e-32099999999", "9999999999999999999991e-32099999999",
+                                     "1e-9000", "0.5e-7000"])
+def test_a_literal_whose_exponent_is_past_the_limit_is_refused_at_once(literal):
+    # Fraction would first compute 10**32099999999: the run never ended.
+    with pytest.raises(LimitError, match="too large for exact arithmetic"):
+        api.evaluate(f"x*{literal}", x=1, exact=True)
+
+
+def test_zero_and_moderate_exponents_stay_exact():
+    assert api.evaluate("x*0e-99999999999999", x=1, exact=True).value == 0
+    assert api.evaluate("x*1e-3000", x=1, exact=True).value == Fraction(1, 10 ** 3000)
+    assert api.evaluate("x*0.000025e3", x=1, exact=True).value == Fraction(1, 40)

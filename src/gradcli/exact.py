@@ -15,6 +15,7 @@ power is refused before it is computed when its result would be larger
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 from . import limits
@@ -51,6 +52,34 @@ def _limit(what: str) -> LimitError:
                       hint="drop --exact to compute with doubles")
 
 
+_DECIMAL = re.compile(r"\s*[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$")
+_MAX_DIGITS = int(MAX_BITS * math.log10(2)) + 1
+
+
+def _fraction(text: str) -> Fraction:
+    """Fraction(text), refusing a decimal whose exponent alone is far past the limit.
+
+    Fraction would compute 10**32099999999 for `1e-32099999999` before any size
+    check could run.
+    """
+    m = _DECIMAL.match(text.replace("_", ""))  # Fraction reads 1_000 as 1000
+    if m:
+        whole, frac, exp = m.group(1), m.group(2) or "", m.group(3)
+        digits = (whole + frac).lstrip("0")
+        try:
+            power = int(exp or 0) - len(frac)
+        except ValueError:  # an exponent of thousands of digits
+            raise _limit("the number") from None
+        # Decimal digits of the numerator (power >= 0) or, at least, of the reduced
+        # denominator (power < 0); twice the limit leaves room for any cancelling.
+        if not digits and (whole or frac):
+            return _ZERO  # 0e-99999999999999 too: no power of ten is computed
+        size = len(digits) + power if power >= 0 else -power - len(digits)
+        if size > 2 * _MAX_DIGITS:
+            raise _limit("the number")
+    return Fraction(text)
+
+
 def to_exact(value) -> Fraction:
     """A number as a Fraction: ints and Fractions as they are, a float as the decimal it prints as.
 
@@ -72,7 +101,7 @@ def to_exact(value) -> Fraction:
         result = Fraction(repr(value))
     elif isinstance(value, str):
         try:
-            result = Fraction(value.strip())
+            result = _fraction(value.strip())
         except (ValueError, ZeroDivisionError):
             raise UsageError(f"'{value}' is not an exact number",
                              hint="write an integer, a decimal or a fraction such as 3/4") from None
@@ -93,7 +122,9 @@ def literal(text: str, value) -> Fraction:
     """The exact value of a number literal from its source text (`0.1` is 1/10 exactly)."""
     cleaned = text.replace(" ", "").replace("\t", "")
     try:
-        exact = Fraction(cleaned)
+        exact = _fraction(cleaned)
+    except LimitError:
+        raise _limit(f"the number {cleaned[:20]}") from None
     except (ValueError, ZeroDivisionError):
         return to_exact(value)
     if _too_big(exact):
