@@ -38,6 +38,9 @@ HANG = 60  # a run this long is stopped and reported as a hang
 GRAMMAR_SYMBOLS = re.compile(
     r"\b(NUMBER|NAME|LPAR|RPAR|LSQB|RSQB|COMMA|EQUAL|PLUS|MINUS|TIMES|DIVIDE|MATMUL|POW|"
     r"IMPLICIT|COMMENT|_SEP)\b|\$END|Token\(|__ANON|UnexpectedToken|UnexpectedCharacters")
+# Metavariables in option syntax (--at NAME=VALUE, --wrt NAME), as click's help writes
+# them, are usage, not grammar symbols.
+METAVARIABLES = re.compile(r"--wrt NAME\b|\bNAME=(?:VALUE|A:B)\b")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -166,7 +169,7 @@ def check(args: list[str], stdin=None) -> int:
         raise Failure(f"a control character reached the output\n{where}\n"
                       f"stdout: {out[:500]!r}\nstderr: {err[:500]!r}")
     typed = " ".join(args) + (str(stdin) if stdin is not None else "")
-    for m in GRAMMAR_SYMBOLS.finditer(err):
+    for m in GRAMMAR_SYMBOLS.finditer(METAVARIABLES.sub("", err)):
         if m.group(0) not in typed:  # the user's own text may be quoted back
             raise Failure(f"a grammar symbol reached a message\n{where}\n{err[:2000]}")
     empty_batch = "--points" in args and not out.strip()  # a file of no rows: no lines

@@ -140,6 +140,13 @@ def test_every_command_in_every_format(name):
 
 # ---------------------------------------------------------------- the regression corpus
 
+def test_the_oracle_tells_grammar_symbols_from_metavariables():
+    usage = "error: --at expects NAME=VALUE; try --derivative FORMULA --wrt NAME"
+    assert not fuzzing.GRAMMAR_SYMBOLS.search(fuzzing.METAVARIABLES.sub("", usage))
+    for leak in ("expected NAME or NUMBER", "unexpected RPAR", "got Token('NAME', 'x')"):
+        assert fuzzing.GRAMMAR_SYMBOLS.search(fuzzing.METAVARIABLES.sub("", leak)), leak
+
+
 def test_regression_corpus_replays_cleanly():
     entries = fuzzing.corpus()
     assert entries, "tests/fuzz_corpus.txt holds every input that ever failed"
