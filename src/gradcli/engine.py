@@ -462,8 +462,8 @@ def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = F
         # Arrays too: a Python float beside an array (a bound input in a batch) overflows
         # in Python (1e308**2) where NumPy would give inf.
         with np.errstate(all="ignore"):
-            fdatas = [np.asarray(d, dtype=np.float64) for d in datas]
-            fout = np.asarray(out, dtype=np.float64)
+            fdatas = [_as_floats(d) for d in datas]
+            fout = _as_floats(out)
             if numeric is not None and callable(numeric):
                 d = numeric(NB, i, fout, fdatas)
             elif numeric is not None and numeric[i] is not None:
@@ -471,6 +471,15 @@ def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = F
             else:
                 d = op.partial(numeric_d(NB), i, fout, fdatas)
         return float(d) if np.ndim(d) == 0 else d
+
+
+def _as_floats(d):
+    """d as doubles; an exact number beyond a double's range becomes inf, as IEEE rounds it."""
+    import numpy as np
+    try:
+        return np.asarray(d, dtype=np.float64)
+    except OverflowError:
+        return np.float64(math.inf if d > 0 else -math.inf)
 
 
 def _report_kinks(node, op, datas, on_kink):

@@ -164,7 +164,7 @@ _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
                     "x**{y} at x = 0: the derivative with respect to the base is "
                     "infinite or undefined; using inf/nan as PyTorch does", wrt=0)),
         # PyTorch's convention: at x = 0 (y > 0) x**y is constant 0 in y.
-        numeric_partials=(None, lambda B, out, x, y: B.where(x == 0, 0.0 * out, out * B.log(x))),
+        numeric_partials=(None, lambda B, out, x, y: B.where(x == 0, 0 * out, out * B.log(x))),
         symbol="**", prec=POWER, extra={"call_name": "pow"}))
 
 # ---------------------------------------------------------------- functions
