@@ -70,10 +70,10 @@ def _fraction(text: str) -> Fraction:
             power = int(exp or 0) - len(frac)
         except ValueError:  # an exponent of thousands of digits
             raise _limit("the number") from None
-        # Decimal digits of the numerator (power >= 0) or, at least, of the reduced
-        # denominator (power < 0); twice the limit leaves room for any cancelling.
         if not digits and (whole or frac):
             return _ZERO  # 0e-99999999999999 too: no power of ten is computed
+        # Decimal digits of the numerator (power >= 0) or, at least, of the reduced
+        # denominator (power < 0); twice the limit leaves room for any cancelling.
         size = len(digits) + power if power >= 0 else -power - len(digits)
         if size > 2 * _MAX_DIGITS:
             raise _limit("the number")
