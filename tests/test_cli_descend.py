@@ -246,3 +246,15 @@ def test_plot_without_matplotlib_gives_an_install_hint(monkeypatch, tmp_path):
     r = run("plot", "x", "--over", "x=0:1", "--output", str(tmp_path / "f.png"))
     assert r.exit_code == 2
     assert "needs matplotlib" in r.stderr and "pip install 'gradcli[plot]'" in r.stderr
+
+
+def test_plot_names_and_records_a_pole():
+    r = run("plot", "1/x", "--over", "x=-1:1", "--points", "4", "-o", "json")
+    assert r.exit_code == 0, r.output
+    record = json.loads(r.stdout)
+    assert record["jumps"] == {"f": [[record["x"][1], record["x"][2]]],
+                               "df": []}
+    assert "f jumps (a pole or a step) between x = -0.333333 and 0.333333; the line is not " \
+           "drawn across" in r.stderr
+    r = run("plot", "abs(x)", "--over", "x=-1:1", "--points", "3", "-o", "json")
+    assert json.loads(r.stdout)["jumps"] == {"f": [], "df": [[-1.0, 0.0], [0.0, 1.0]]}

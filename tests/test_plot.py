@@ -203,3 +203,71 @@ def test_terminal_plot_size_limit():
         terminal_plot(sample("x", "x=0:1"), 1000, 1000)
     assert limits.MAX_PLOT_CELLS == 250_000
     assert len(terminal_plot(sample("x", "x=0:1"), 500, 500).splitlines()) == 500
+
+
+# ------------------------------------------------------------------ poles and steps
+
+@pytest.mark.parametrize("expr, between", [
+    ("tan(x)", [(-1.59, -1.56), (1.56, 1.59)]),   # poles at ±pi/2
+    ("1/(x - 0.5)", [(0.48, 0.51)]),
+    ("sign(x - 0.005)", [(0.0, 0.03)]),           # a step, not a pole
+    ("(x + 0.01)/abs(x + 0.01)", [(-0.03, 0.0)]),  # undefined only between the samples
+])
+def test_a_pole_or_step_between_samples_is_a_jump(expr, between):
+    data = sample(expr, "x=-3:3", points=201)
+    got = [(float(data.xs[i]), float(data.xs[i + 1])) for i in data.jumps["f"]]
+    assert got == [pytest.approx(pair, abs=1e-9) for pair in between]
+    assert any(w.startswith("f jumps (a pole or a step) between x = ") for w in data.warnings)
+
+
+@pytest.mark.parametrize("expr", [
+    "sin(50*x)",           # badly undersampled, but continuous
+    "tanh(1000*x)",        # steep, but continuous once bisected finely enough
+    "1/x**2",              # an even pole: both sides leave the panel upwards
+    "x**3 - 40*x",
+    "exp(x)",
+])
+def test_continuous_steep_or_undersampled_curves_are_not_broken(expr):
+    data = sample(expr, "x=-3:3", points=200)
+    assert data.jumps["f"] == []
+    assert not any("jumps" in w for w in data.warnings)
+
+
+def test_a_derivative_step_is_a_jump_in_the_derivative_panel_only():
+    data = sample("abs(x)", "x=-1:1", points=21)
+    assert data.jumps == {"f": [], "df": [9, 10]}  # into and out of the kink's own sample
+    data = sample("x**2/2 - relu(x - 0.33)", "x=-1:1", points=21)
+    assert data.jumps == {"f": [], "df": [13]}
+
+
+def test_constant_in_the_plotted_variable_has_no_jumps():
+    assert sample("a", "x=0:1", {"a": 2.0}).jumps == {"f": [], "df": []}
+
+
+def test_the_terminal_line_is_not_drawn_across_a_pole():
+    pytest.importorskip("plotext")
+    data = sample("1/x", "x=-1:1", points=200)
+    text = terminal_plot(data, width=60, height=30, color=False)
+    f_panel = text.split("∂f/∂x")[0].splitlines()
+    # The curve's columns: a vertical line through the pole would fill the middle column
+    # of the panel from top to bottom; without it, no column holds curve dots in every row.
+    rows = [line for line in f_panel if "┤" in line or "│" in line][1:-1]
+    plot_rows = [line.split("┤" if "┤" in line else "│", 1)[1] for line in rows]
+    middle = [row[len(row) // 2 - 1: len(row) // 2 + 2] for row in plot_rows]
+    assert sum(1 for cell in middle if cell.strip(" │")) < len(middle) // 2
+    data.jumps = {"f": [], "df": []}  # the same samples joined straight: the line is there
+    joined = terminal_plot(data, width=60, height=30, color=False).split("∂f/∂x")[0]
+    joined_rows = [line.split("┤" if "┤" in line else "│", 1)[1]
+                   for line in joined.splitlines() if "┤" in line or "│" in line][1:-1]
+    assert sum(1 for row in joined_rows
+               if row[len(row) // 2 - 1: len(row) // 2 + 2].strip(" │")) >= len(joined_rows) - 2
+
+
+def test_an_image_lifts_the_pen_at_a_jump(tmp_path):
+    from gradcli.plot import _broken
+    xs, ys = np.array([0.0, 1.0, 2.0, 3.0]), np.array([1.0, 5.0, -5.0, -1.0])
+    bx, by = _broken(xs, ys, [1])
+    assert bx.tolist() == [0.0, 1.0, 1.5, 2.0, 3.0]
+    assert by[:2].tolist() == [1.0, 5.0] and math.isnan(by[2]) and by[3:].tolist() == [-5, -1]
+    pytest.importorskip("matplotlib")
+    assert save_plot(sample("tan(x)", "x=-3:3"), str(tmp_path / "tan.svg")) == "svg"

@@ -698,7 +698,10 @@ def plot_record(data) -> dict:
               "at": {k: json_number(v) for k, v in data.at.items()},
               "x": json_number(data.xs), "f": json_number(data.f),
               "df": json_number(data.df),
-              "kinks": [json_number(x) for x in data.kinks]}
+              "kinks": [json_number(x) for x in data.kinks],
+              # The samples each side of a pole or a step, per panel.
+              "jumps": {panel: [[json_number(data.xs[i]), json_number(data.xs[i + 1])]
+                                for i in segments] for panel, segments in data.jumps.items()}}
     if data.warnings:
         record["warnings"] = list(data.warnings)
     return record

@@ -7,6 +7,12 @@ undefined at some points the engine's domain check names them (the error's
 mask); those points become gaps and the rest are evaluated again, so a plot of
 log(x) over -1:1 is half a curve, not a crash.
 
+A pole or a step between two samples (tan near pi/2, 1/x, sign(x)) would be drawn
+as a vertical line. Each segment whose ends differ a lot is looked at more
+closely with a few more evaluations: a continuous function's change shrinks
+with the interval, a discontinuity's does not; such a segment is a jump and is
+left undrawn.
+
 Drawing is separate: plotext for the terminal (a dependency), matplotlib for
 PNG/SVG (the optional `plot` extra); both are imported only here, only when used.
 """
@@ -39,6 +45,8 @@ class PlotData:
     f: object
     df: object
     kinks: list = field(default_factory=list)  # the x of every sample on a kink
+    # Per panel ("f", "df"): each i whose segment i -> i+1 jumps (a pole or a step).
+    jumps: dict = field(default_factory=lambda: {"f": [], "df": []})
     warnings: list = field(default_factory=list)
 
     @property
@@ -137,6 +145,11 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     if nonfinite:
         warnings.append(f"∂f/∂{var} is infinite or undefined at {nonfinite} point"
                         f"{'s' * (nonfinite != 1)}; they are left as gaps in the derivative")
+    with np.errstate(all="ignore"):  # values near a double's limits: inf differences are fine
+        jumps = _jumps(program, var, used, wrt, xs, f, df)
+    if jumps["f"]:
+        warnings.append(f"f jumps (a pole or a step) {_between(xs, jumps['f'], var)}; "
+                        "the line is not drawn across")
     kinks = []
     for kink, on in res.kinked:
         if not on.any():
@@ -146,7 +159,100 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
         warnings.append(f"{kink_text(kink)} (at {var} = {at}{more})")
         kinks.extend(float(x) for x in xs[on])
     return PlotData(expression=text, read_as=read_as(program), var=var, lo=lo, hi=hi,
-                    at=bindings, xs=xs, f=f, df=df, kinks=kinks, warnings=warnings)
+                    at=bindings, xs=xs, f=f, df=df, kinks=kinks, jumps=jumps,
+                    warnings=warnings)
+
+
+JUMP_SHARE = 0.02       # a segment is looked at when its ends differ by this share of the panel
+MAX_JUMP_SEGMENTS = 1_000
+JUMP_PASSES = 4         # each pass looks up to 64 times closer: 64**4 is about 1.7e7
+JUMP_WORK = 2_000_000   # nodes x points of one pass, so a huge formula costs no more than its plot
+
+
+def _jumps(program, var, bindings, wrt, xs, f, df) -> dict:
+    """The segments of each panel across which the function jumps (see the module doc).
+
+    Each pass evaluates a finer grid inside every segment still in question and
+    keeps the piece with the largest change. A continuous function's change
+    shrinks with the piece; one that stays at least half of what it was after
+    JUMP_PASSES passes, or meets an undefined point, is a pole or a step.
+    """
+    import numpy as np
+
+    from .batch import evaluate_arrays
+    from .errors import GradcliError
+    from .expr import size
+    found = {"f": [], "df": []}
+    if var not in (wrt or []):
+        return found  # f is constant in the plotted variable
+    seg, panel = [], []
+    for p, ys in enumerate((f, df)):
+        finite = ys[np.isfinite(ys)]
+        if finite.size < 2:
+            continue
+        view = _view(ys)
+        # Past a double's range the span is inf, and no segment stands out.
+        span = view[1] - view[0] if view else float(finite.max() - finite.min())
+        change = np.abs(np.diff(ys))
+        # Rounding is not a jump: a change must also stand out from the values' last digits.
+        floor = 1e-12 * np.maximum(np.abs(ys[:-1]), np.abs(ys[1:]))
+        look = np.isfinite(change) & (change > JUMP_SHARE * span) & (change > floor)
+        idx = np.flatnonzero(look)
+        if idx.size > MAX_JUMP_SEGMENTS:
+            idx = np.sort(idx[np.argsort(change[idx])[-MAX_JUMP_SEGMENTS:]])
+        seg.append(idx)
+        panel.append(np.full(idx.size, p))
+    if not sum(s.size for s in seg):
+        return found
+    seg, panel = np.concatenate(seg), np.concatenate(panel)
+    ya = np.where(panel == 0, f[seg], df[seg])
+    yb = np.where(panel == 0, f[seg + 1], df[seg + 1])
+    a, b = xs[seg].astype(float), xs[seg + 1].astype(float)
+    start = np.abs(yb - ya)
+    jump = np.zeros(seg.size, dtype=bool)
+    alive = np.ones(seg.size, dtype=bool)
+    nodes = sum(size(stmt.expr) for stmt in program.statements)
+    budget = max(xs.size, JUMP_WORK // max(nodes, 1))
+    for _ in range(JUMP_PASSES):
+        live = np.flatnonzero(alive)
+        if not live.size:
+            break
+        pieces = int(min(64, max(2, budget // live.size)))
+        inner = np.linspace(0.0, 1.0, pieces + 1)[1:-1]
+        grid = a[live, None] + (b[live] - a[live])[:, None] * inner
+        try:
+            res = evaluate_arrays(program, {var: grid.ravel()}, bindings, wrt=wrt)
+        except GradcliError:
+            return {"f": [], "df": []}  # no closer look than the samples: draw them as they are
+        n = grid.size
+        ym = np.where(np.repeat(panel[live], inner.size) == 0,
+                      np.broadcast_to(np.asarray(res.value, dtype=float), (n,)),
+                      np.broadcast_to(np.asarray(res.gradient[var], dtype=float), (n,))
+                      ).reshape(grid.shape)
+        undefined = ~np.isfinite(ym).all(axis=1)
+        jump[live[undefined]] = True
+        alive[live[undefined]] = False
+        ok = ~undefined
+        live, grid, ym = live[ok], grid[ok], ym[ok]
+        x_all = np.column_stack((a[live], grid, b[live]))
+        y_all = np.column_stack((ya[live], ym, yb[live]))
+        steps = np.abs(np.diff(y_all, axis=1))
+        k = np.argmax(steps, axis=1)
+        rows = np.arange(live.size)
+        a[live], b[live] = x_all[rows, k], x_all[rows, k + 1]
+        ya[live], yb[live] = y_all[rows, k], y_all[rows, k + 1]
+        alive[live[steps[rows, k] < start[live] / 4]] = False
+    jump |= alive & (np.abs(yb - ya) >= start / 2)
+    for p, name in enumerate(("f", "df")):
+        found[name] = sorted(int(i) for i in seg[jump & (panel == p)])
+    return found
+
+
+def _between(xs, segments, var) -> str:
+    places = [f"between {var} = {float(xs[i]):.6g} and {float(xs[i + 1]):.6g}"
+              for i in segments[:5]]
+    more = f" and {len(segments) - 5} more" if len(segments) > 5 else ""
+    return ", ".join(places) + more
 
 
 def _check_pointwise(program, var):
@@ -196,7 +302,8 @@ def _view(ys):
     lo, hi = float(finite.min()), float(finite.max())
     q_lo, q_hi = (float(v) for v in np.percentile(finite, [2, 98]))
     spread = q_hi - q_lo
-    if spread <= 0 or hi - lo <= 8 * spread:
+    # A spread in the last digits of the values is rounding, not a shape worth zooming into.
+    if spread <= 1e-12 * max(abs(q_lo), abs(q_hi)) or hi - lo <= 8 * spread:
         return None
     pad = 0.15 * spread
     return q_lo - pad, q_hi + pad
@@ -223,8 +330,9 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
     fig.clear()
     fig.plot_size(max(20, width), max(10, height))
     fig.subplots(2, 1)
-    for row, (values, title) in enumerate(((data.f, f"f = {data.read_as}"),
-                                           (data.df, data.label)), start=1):
+    for row, (values, title, jumps) in enumerate(
+            ((data.f, f"f = {data.read_as}", data.jumps["f"]),
+             (data.df, data.label, data.jumps["df"])), start=1):
         panel = fig.subplot(row, 1)
         ys = _finite(values)
         keep = np.isfinite(ys)
@@ -245,9 +353,10 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
         if keep.any():
             sig = panel.signal(data.xs[keep].tolist(), ys[keep].tolist())
             sig.lines()
-            # A gap: no segment into a point whose predecessor was dropped.
+            # A gap: no segment into a point whose predecessor was dropped, or across a jump.
             positions = np.flatnonzero(keep)
-            for i in np.flatnonzero(np.diff(positions) > 1) + 1:
+            after_jump = np.isin(positions - 1, jumps)
+            for i in np.flatnonzero((np.diff(positions) > 1) | after_jump[1:]) + 1:
                 sig.line(int(i), False)
             panel.draw(sig)
         marks = _kink_marks(data) if row == 2 else ([], [])
@@ -275,6 +384,15 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
 FILE_TYPES = ("png", "svg")
 
 
+def _broken(xs, ys, jumps):
+    """xs, ys with a nan point inside each jumping segment, where matplotlib lifts the pen."""
+    import numpy as np
+    if not jumps:
+        return xs, ys
+    at = np.asarray(jumps) + 1
+    return np.insert(xs, at, (xs[at - 1] + xs[at]) / 2), np.insert(ys, at, np.nan)
+
+
 def save_plot(data: PlotData, path: str, width: int = 800, height: int = 600) -> str:
     """Write f and ∂f/∂x to a PNG or SVG of width x height pixels (100 per inch); return the type."""
     kind = path.rsplit(".", 1)[-1].lower() if "." in path else ""
@@ -287,11 +405,12 @@ def save_plot(data: PlotData, path: str, width: int = 800, height: int = 600) ->
                          hint=f"{INSTALL_HINT}  (or: pip install matplotlib)") from None
     fig = Figure(figsize=(width / 100, height / 100), dpi=100)
     top, bottom = fig.subplots(2, 1, sharex=True)
-    top.plot(data.xs, _finite(data.f), color="tab:blue", linewidth=1.5)
+    top.plot(*_broken(data.xs, _finite(data.f), data.jumps["f"]), color="tab:blue",
+             linewidth=1.5)
     top.set_ylabel("f")
     top.set_title(f"f = {data.read_as}", fontsize=10)
     df = _finite(data.df)
-    bottom.plot(data.xs, df, color="tab:orange", linewidth=1.5)
+    bottom.plot(*_broken(data.xs, df, data.jumps["df"]), color="tab:orange", linewidth=1.5)
     kx, ky = _kink_marks(data)
     if kx:
         bottom.plot(kx, ky, "x", color="tab:red", label="kink (value used, as PyTorch)")

@@ -23,6 +23,7 @@ from .errors import DomainError
 from .expr import Apply, Const, Expr, Name, Num, Vector
 
 CAP = 8  # the most parts of a child sum/product that are merged into its parent
+HALF = Fraction(1, 2)  # the exponent of sqrt, compared on every power
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
 
 
@@ -478,7 +479,7 @@ class Simplifier:
         if not isinstance(exp, Expr):
             if exp == 1:
                 return base
-            if exp == Fraction(1, 2):
+            if exp == HALF:
                 return self._sqrt(base)
             if isinstance(base, Apply) and base.op == "exp" and isinstance(exp, int):
                 # exp(u)**n == exp(n*u) for an integer n
@@ -495,7 +496,7 @@ class Simplifier:
     def _sqrt(self, base) -> Expr:
         # sqrt(x) is x**(1/2) to the views, so x*sqrt(x) -> x**(3/2), sqrt(x)**2 -> x.
         node = self.apply("sqrt", base)
-        self._prods[id(node)] = (1, [(base, Fraction(1, 2))])
+        self._prods[id(node)] = (1, [(base, HALF)])
         return node
 
     def _exp_node(self, e) -> Expr:
@@ -538,5 +539,5 @@ class Simplifier:
         if op == "log" and len(args) == 1 and isinstance(args[0], Const) and args[0].id == "e":
             return self.num(1)
         if op == "sqrt":
-            return self.product(1, [(args[0], Fraction(1, 2))])
+            return self.product(1, [(args[0], HALF)])
         return self.apply(op, *args)
