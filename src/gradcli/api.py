@@ -443,8 +443,17 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
     """
     from .symbolic import check_order, differentiate as symbolic_diff
     check_order(order)
+    program = None
+    if bindings is not None:
+        from .expr import first_span
+        from .lower import missing_input
+        program = parse(text)
+        # Before the symbolic work, which takes seconds on a formula thousands of levels deep.
+        for name in inputs_of(program):
+            if name not in bindings:
+                raise missing_input(name, program, first_span(program, name))
     with _gc_paused():
-        result = symbolic_diff(text, wrt, order)
+        result = symbolic_diff(text, wrt, order, program=program)
     program = result.program
     result.read_as = read_as(program)
     result.warnings = list(program.warnings)

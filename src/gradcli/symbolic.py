@@ -227,11 +227,13 @@ def program_source(program: Program, sep: str = "\n") -> str:
     return sep.join(lines)
 
 
-def differentiate(text: str, wrt=None, order: int = 1, sequences=None) -> DiffResult:
-    """Parse `text` and take its partial derivatives (all variables if `wrt` is empty)."""
+def differentiate(text: str, wrt=None, order: int = 1, sequences=None,
+                  program=None) -> DiffResult:
+    """Parse `text` (unless its `program` is given) and take its partial derivatives
+    (all variables if `wrt` is empty)."""
     from .api import check_wrt
     from .parser import parse
-    program = parse(text)
+    program = program or parse(text)
     variables = _variables(program)
     if not variables:
         raise UsageError("the expression has no variables to differentiate by",
