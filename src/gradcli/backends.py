@@ -56,6 +56,20 @@ class ScalarPrimitives:
         return numpy_backend().stack(xs)
 
 
+def _cbrt(x: float) -> float:
+    """The real cube root, keeping the sign (math.cbrt arrived only in Python 3.11)."""
+    x = float(x)
+    if x == 0.0 or not math.isfinite(x):
+        return x
+    r = math.copysign(abs(x) ** (1.0 / 3.0), x)
+    # One Newton step on r**3 = x removes the last-digit error of the power.
+    r -= (r - x / (r * r)) / 3.0
+    whole = round(r)
+    if whole ** 3 == x:  # perfect cubes are exact, as with math.cbrt
+        return float(whole)
+    return r
+
+
 class MathBackend(ScalarPrimitives):
     """Primitives on Python floats, through the math module."""
 
@@ -67,7 +81,7 @@ class MathBackend(ScalarPrimitives):
     log2 = staticmethod(math.log2)
     log10 = staticmethod(math.log10)
     sqrt = staticmethod(math.sqrt)
-    cbrt = staticmethod(math.cbrt)
+    cbrt = staticmethod(getattr(math, "cbrt", None) or _cbrt)
     sin = staticmethod(math.sin)
     cos = staticmethod(math.cos)
     tan = staticmethod(math.tan)
