@@ -165,7 +165,7 @@ def test_long_csv_fields_and_deep_json_rows_are_read_or_refused_cleanly(tmp_path
 
 def test_warning_limit(monkeypatch):
     monkeypatch.setattr(limits, "MAX_WARNINGS", 3)
-    result = cli("eval", "+".join(["1/2x"] * 5), "--at", "x=1", "-o", "json")
+    result = cli("eval", "+".join(f"1/{k}x" for k in range(2, 7)), "--at", "x=1", "-o", "json")
     assert result.exit_code == 0
     lines = result.stderr.splitlines()
     assert len(lines) == 4 and lines[-1] == "warning: 2 more warnings not shown"
@@ -219,9 +219,8 @@ SYNTAX_ERRORS = [
     ("x]", "unmatched ']'", 1),
     ("(x]", "']' cannot close the '(' opened here; expected ')'", 0),
     ("()", "empty parentheses", 0),
-    ("x y", "two names side by side: 'x y'", 0),
     ("2 3", "'3' cannot follow '2' directly", 0),
-    ("(x)y", "'y' cannot follow ')' directly", 2),
+    ("x[0]", "'x[' looks like indexing", 0),
     ("x + * y", "unexpected '*' after '+'", 4),
     ("x, y", "',' separates the arguments of a call", 1),
     ("2*(3, 4)", "',' inside parentheses that are not a call", 4),
@@ -233,7 +232,9 @@ SYNTAX_ERRORS = [
     ("x +; y", "the statement stops at ';'", 3),
     ("x.y", "unexpected character '.'", 1),
     ("sinn(x)", "unknown function 'sinn'", 0),
-    ("x(y + 1)", "'x' is not a function", 0),
+    ("loss(y + 1)", "'loss' is not a function", 0),
+    ("2 sin", "'sin' has nothing to apply to", 2),
+    ("|a|b|c|", "this '|' could close the absolute value before it or open a new one", 2),
     ("atan2(x)", "atan2 takes 2 arguments, but 1 was given", 0),
     ("1e400", "too large for a double", 0),
     ("a = 1; a = 2", "'a' is defined twice", 7),
@@ -287,14 +288,9 @@ def test_pi_sign_is_the_constant_everywhere():
 
 
 @pytest.mark.parametrize("text,words,hint", [
-    ("x\u00b2", "'²' is a superscript", "type x**2 for x²"),
-    ("2\u00b3 + 1", "'³' is a superscript", "type 2**3 for 2³"),
     ("x\u2081 + 1", "'₁' is a subscript digit", "type x1 or x_1"),
-    ("x\u207b\u00b9", "a superscript minus (⁻)", "x**-1"),
     ("2\u2013x", "an en dash (U+2013) (–)", "type - for minus"),
     ("\u201cx\u201d", "a curly quote (“)", "quotes are not part of expressions"),
-    ("\u221ax", "the square root sign (√)", "type sqrt(x) for √x"),
-    ("|x|", "a vertical bar (|)", "type abs(x) for |x|"),
     ("x \u2264 1", "a less-or-equal sign (≤)", "comparisons are not part of the language"),
     ("$x^2$", "a dollar sign", "remove it"),
     (r"\frac{1}{x}", r"'\frac{1}{x}' is LaTeX", "type (1)/(x) instead"),
@@ -304,7 +300,6 @@ def test_pi_sign_is_the_constant_everywhere():
     (r"\pi x", r"'\pi' is a LaTeX command", "type pi instead"),
     (r"\alpha", r"'\alpha' is a LaTeX command", "write plain text"),
     ("x\\", "a backslash", "write plain text"),
-    ("x{1}", "a brace", "use parentheses ( ) to group"),
     ("x\u200dy", "an invisible or control character (U+200D ZERO WIDTH JOINER)", "remove it"),
 ])
 def test_lookalikes_say_what_they_are_and_what_to_type(text, words, hint):

@@ -1,5 +1,6 @@
-"""The small LALR runtime (lalr.py) against Lark itself: same trees, same failures, cache."""
-import marshal
+"""The small LALR runtime (lalr.py) against Lark itself: same trees, same failures;
+the generated tables against the grammar."""
+import importlib.util
 import os
 
 import pytest
@@ -38,22 +39,33 @@ def _shape(node):
     return out
 
 
+def _lark_runtime():
+    """A runtime that parses with Lark itself, as when the tables do not match the grammar."""
+    runtime, builder = parser._get_parser()
+    other = parser._Runtime(runtime.postlex, builder)
+    other._fast = None
+    return other
+
+
 def _both(text):
     """(outcome of the fast runtime, outcome of Lark), each a tree shape or an error kind."""
-    two, builder = parser._get_parser()
+    runtime, builder = parser._get_parser()
     outcomes = []
-    for run in (two._fast.parse, two.full().parse):
+    for run in (runtime, _lark_runtime()):
         parser._source = text
         builder.warnings = []
+        builder.bracket_groups = {}
+        run.postlex.names = frozenset()
+        run.postlex.warnings = builder.warnings
         try:
-            outcomes.append(("ok", _shape(run(text)), list(builder.warnings)))
-        except lalr.Unreadable:
-            outcomes.append(("unreadable",))
+            outcomes.append(("ok", _shape(run.parse(text)), list(builder.warnings)))
+        except lalr.Unexpected as exc:
+            at = None if exc.token.type == "$END" else exc.token.start_pos
+            outcomes.append(("unexpected", exc.token.type, at, sorted(exc.expected)))
+        except lalr.NoToken as exc:
+            outcomes.append(("no token", exc.pos))
         except GradcliError as exc:
             outcomes.append(("error", type(exc).__name__, exc.message))
-        except Exception as exc:  # lark's UnexpectedInput family
-            outcomes.append(("unreadable",) if "Unexpected" in type(exc).__name__
-                            else ("other", repr(exc)))
     return outcomes
 
 
@@ -61,14 +73,18 @@ GOOD = [
     "x", "3", "3.", ".5", "1e-3", "2.5E+4", "x**2", "-x**2", "2**3**2", "2**-1", "1/2x",
     "2x^2", "2^2x", "6/2(1+x)", "(x+1)(x-1)", "2 x", "3(x+1)", "2pi", "3x2", "2ex",
     "sin(x) + cos(y)*tan(z)", "log(x, 2)", "max(a, b, c)", "[1, 2, 3]", "[[1, 2], [3, 4]]",
-    "[]", "f()", "a @ b", "+x", "--x", "- - x", "θ + σ", "x_1*_y",
+    "[]", "sin()", "a @ b", "+x", "--x", "- - x", "θ + σ", "x_1*_y",
+    "x y", "x(y+1)", "(x) 2", "x 2", "sin x cos x", "sin^2 x", "tan^-1(3t - 1)", "sin²x",
+    "√(7w)", "|x| + ||y| - 1|", "log_2 x", "log_{10}(x)", "[ln(t)]^2", "[x,]", "{x+1}^2",
+    "e^z y^4", "3xy^2", "x sin x", "cos x/(2√sin x)", "σ(x)",
     "a = 1; b = a*2\nb + 1", "z = w*x + b        # pre-activation\ny = sigmoid(z)\n",
     "a = 1\r\n\r\nb = a\r\n", "\n\n x \n\n", "x ; ; y", "# only x\nx", "x # trailing",
     "(" * 300 + "x" + ")" * 300, "x" + " + x" * 500, "2 (x)",
 ]
 
-BAD = ["", "1 2", "(x) 2", "x +", "x +* 2", "(x", "x)", "x y", "x(y+1)", "sinx(", "a = = b", "1 = x",
-       "[1, 2", "x ∗ 2", "x ! 2", "f(,)", "x;;=", "2 3", "x 2", "== 3", "sin(", "x**", "@"]
+BAD = ["", "1 2", "x +", "x +* 2", "(x", "x)", "sinx(", "a = = b", "1 = x", "f()",
+       "[1, 2", "x ∗ 2", "x ! 2", "f(,)", "x;;=", "2 3", "== 3", "sin(", "x**", "@",
+       "2 sin", "|a|b|c|", "x[0]", "sin^x", "lnx", "atan2 x", "loss(x)"]
 
 
 @pytest.mark.parametrize("text", GOOD + BAD)
@@ -84,7 +100,8 @@ def test_every_good_example_reads_fast():
 
 _ATOMS = st.sampled_from(["x", "y", "2", "3.5", ".5", "1e3", "pi", "e", "θ"])
 _GLUE = st.sampled_from([" + ", "-", "*", "/", "**", "^", " ", "(", ")", "[", "]", ",", ";",
-                         "\n", "sin(", "max(", "=", "@", "# c\n", "2(", ")("])
+                         "\n", "sin(", "max(", "=", "@", "# c\n", "2(", ")(", "sin ", "|",
+                         "²", "√", "{", "}", "^-1 ", "log_2 ", "cos^2 "])
 
 
 @settings(max_examples=150, derandomize=True, deadline=None)
@@ -101,43 +118,55 @@ def test_deep_nesting_is_iterative():
     assert isinstance(program.result, Name)
 
 
-def test_tables_are_cached_by_grammar_text(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADCLI_CACHE_DIR", str(tmp_path))
-    grammar = open(parser._grammar_path(), encoding="utf-8").read()
-    calls = []
-
-    def build(text):
-        calls.append(text)
-        return parser._lalr_tables(text)
-
-    first = lalr.tables(grammar, build)
-    files = os.listdir(tmp_path)
-    assert len(files) == 1 and files[0].endswith(".marshal")
-    second = lalr.tables(grammar, build)
-    assert calls == [grammar] and second == first
-    # Another grammar text (an edited file) is rebuilt, never read from the old cache.
-    edited = grammar + "\n// edited\n"
-    lalr.tables(edited, build)
-    assert calls == [grammar, edited]
-    with open(tmp_path / files[0], "rb") as f:
-        assert marshal.load(f)["grammar"] == edited
+def _make_tables():
+    path = os.path.join(os.path.dirname(parser._grammar_path()), "make_tables.py")
+    spec = importlib.util.spec_from_file_location("make_tables", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_a_corrupt_cache_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADCLI_CACHE_DIR", str(tmp_path))
-    grammar = open(parser._grammar_path(), encoding="utf-8").read()
-    path = lalr._cache_file(str(tmp_path))
-    with open(path, "wb") as f:
-        f.write(b"\x00garbage")
-    data = lalr.tables(grammar, parser._lalr_tables)
-    assert data["grammar"] == grammar and data["rules"]
+def test_the_committed_tables_are_the_grammars():
+    """A changed grammar or a Lark upgrade that changes the tables fails here, not at run time."""
+    make = _make_tables()
+    with open(parser._grammar_path(), encoding="utf-8") as f:
+        grammar = f.read()
+    with open(make.TARGET, encoding="utf-8") as f:
+        committed = f.read()
+    assert committed == make.render(make.compute(grammar)), \
+        "run python grammar/make_tables.py"
+    assert make.FORMAT == lalr.FORMAT
 
 
-def test_an_unwritable_cache_still_parses(tmp_path, monkeypatch):
-    blocker = tmp_path / "file"
-    blocker.write_text("not a directory")
-    monkeypatch.setenv("GRADCLI_CACHE_DIR", str(blocker / "sub"))
-    grammar = open(parser._grammar_path(), encoding="utf-8").read()
-    data = lalr.tables(grammar, parser._lalr_tables)
-    tree = lalr.Parser(data, None, lalr.Transformer()).parse("x + 1")
-    assert tree is not None
+def test_the_only_conflict_is_the_documented_one():
+    make = _make_tables()
+    with open(parser._grammar_path(), encoding="utf-8") as f:
+        assert make._conflicts(f.read()) == make.EXPECTED_CONFLICTS
+
+
+def test_the_fast_runtime_is_used_with_the_shipped_grammar():
+    runtime, _ = parser._get_parser()
+    assert runtime._fast is not None
+
+
+def test_an_edited_grammar_falls_back_to_lark(monkeypatch):
+    runtime, builder = parser._get_parser()
+    with open(parser._grammar_path(), encoding="utf-8") as f:
+        grammar = f.read()
+    monkeypatch.setattr(parser, "_grammar_path", lambda: "/nonexistent")
+    import builtins
+    real_open = builtins.open
+
+    def fake_open(path, *a, **k):
+        if path == "/nonexistent":
+            import io
+            return io.StringIO(grammar + "\n// edited\n")
+        return real_open(path, *a, **k)
+    monkeypatch.setattr(builtins, "open", fake_open)
+    other = parser._Runtime(runtime.postlex, builder)
+    assert other._fast is None
+    monkeypatch.setattr(parser, "_parser", (other, builder))
+    program = parser.parse("2x sin x")
+    monkeypatch.setattr(parser, "_parser", (runtime, builder))
+    expected = parser.parse_expr("2*x*sin(x)")
+    assert [k[::2] for k in _shape(program.result)] == [k[::2] for k in _shape(expected)]

@@ -35,7 +35,10 @@ def asts(draw, depth=4):
         return draw(leaves)
     if kind <= 6:
         op = draw(st.sampled_from(["add", "sub", "mul", "div", "pow"]))
-        return Apply(op, (draw(asts(depth - 1)), draw(asts(depth - 1))))
+        left, right = draw(asts(depth - 1)), draw(asts(depth - 1))
+        if op == "pow" and left == Const("e"):
+            return Apply("exp", (right,))  # the parser reads e^u as exp(u)
+        return Apply(op, (left, right))
     if kind == 7:
         arg = draw(asts(depth - 1))
         op = draw(st.sampled_from(["neg", "pos"]))

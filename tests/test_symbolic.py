@@ -239,7 +239,7 @@ GOLDEN = [
     ("x*sqrt(x)", "x", "3*sqrt(x)/2"),
     ("x**x", "x", "x**x*(log(x) + 1)"),
     ("2**x", "x", "2**x*log(2)"),
-    ("e**x", "x", "e**x"),
+    ("e**x", "x", "exp(x)"),
     ("log(x)", "x", "1/x"),
     ("log(log(x))", "x", "1/(x*log(x))"),
     ("log(x, 2)", "x", "1/(x*log(2))"),                        # logarithm with a base

@@ -13,7 +13,7 @@ from . import limits, ops
 from .errors import GradcliError, InexactError, UsageError
 from .expr import Const, Name, Program, free_names
 from .lower import Graph, lower
-from .parser import parse
+from .parser import given_names, parse
 from .printer import format_number, quoted, read_as
 
 
@@ -179,7 +179,7 @@ def _gc_paused():
 
 def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed, jacobian,
               kw) -> EvalResult:
-    program = program or parse(text)
+    program = program or parse(text, given_names(bindings, kw, wrt))
     bindings = dict(bindings or {})
     bindings.update(kw)
     if exact:
@@ -447,7 +447,7 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
     if bindings is not None:
         from .expr import first_span
         from .lower import missing_input
-        program = parse(text)
+        program = parse(text, given_names(bindings, wrt))
         # Before the symbolic work, which takes seconds on a formula thousands of levels deep.
         for name in inputs_of(program):
             if name not in bindings:

@@ -65,7 +65,7 @@ from .errors import DomainError, UsageError
 from .expr import Apply, Vector, postorder
 from .formats import diff_label, number_text
 from .lower import lower
-from .parser import parse
+from .parser import given_names, parse
 from .printer import quoted
 
 CHUNK_ROWS = 65_536
@@ -129,7 +129,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     the backward pass (values only).
     """
     if isinstance(program, str):
-        program = parse(program)
+        program = parse(program, given_names(bindings, columns, wrt))
     bindings = dict(bindings or {})
     elementwise_check(program, bindings)
     variables = inputs_of(program)
@@ -480,6 +480,29 @@ def _json_number(v):
     return None
 
 
+def column_names(source) -> list:
+    """The column names of a points file, read from its first line (nothing for stdin).
+
+    The parser reads these names whole (a column `xy` is not x*y), so they are
+    needed before the expression is parsed; a file that cannot be read gives none
+    here and its error later, from the reader.
+    """
+    if source in (None, "-") or not isinstance(source, (str, os.PathLike)):
+        return []
+    try:
+        with open(source, encoding="utf-8-sig", newline="") as f:
+            first = f.readline(limits.MAX_ROW_CHARS)
+    except (OSError, UnicodeDecodeError):
+        return []
+    if first.lstrip().startswith("{"):
+        try:
+            record = json.loads(first)
+        except ValueError:
+            return []
+        return list(record) if isinstance(record, dict) else []
+    return [h.strip() for h in next(csv.reader([first]), [])]
+
+
 def read_points(source, chunk_rows: int = CHUNK_ROWS, needed=None) -> PointReader:
     """A reader of `source` in chunks (see the module doc)."""
     return PointReader(source, chunk_rows, needed)
@@ -509,7 +532,8 @@ class BatchRun:
     """A points file evaluated chunk by chunk; iterate for (chunk, result) pairs."""
 
     def __init__(self, program, source, bindings=None, wrt=None, chunk_rows=CHUNK_ROWS):
-        self.program = parse(program) if isinstance(program, str) else program
+        self.program = parse(program, given_names(bindings, wrt)) \
+            if isinstance(program, str) else program
         self.bindings = dict(bindings or {})
         elementwise_check(self.program, self.bindings)
         variables = inputs_of(self.program)

@@ -38,7 +38,7 @@ from .engine import backend_for, backend_inputs, local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .expr import Program, first_span, size
 from .lower import lower
-from .parser import parse
+from .parser import given_names, parse
 from .printer import format_number, read_as
 from .trace import graph_nodes
 
@@ -157,7 +157,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     """
     if rtol < 0 or atol < 0:
         raise UsageError("--rtol and --atol must be zero or positive")
-    program = program or parse(text)
+    program = program or parse(text, given_names(at, grad, [v for v, _ in _pairs(derivatives)]))
     variables = api.inputs_of(program)
     pairs = _pairs(derivatives)
     grad = dict(grad or {})
@@ -255,7 +255,7 @@ def _known_variable(name, option, variables, intermediates):
 def parse_answer(formula: str, program: Program, variables, what: str) -> Program:
     """The student's formula as a program that may use the question's variables and names."""
     try:
-        answer = parse(formula)
+        answer = parse(formula, given_names(variables, program.defined))
     except GradcliError as exc:
         exc.message = f"the answer for {what} does not parse: {exc.message}"
         exc.source = formula
@@ -601,7 +601,7 @@ class PointsCheck:
         if rtol < 0 or atol < 0:
             raise UsageError("--rtol and --atol must be zero or positive")
         self.text, self.rtol, self.atol = text, rtol, atol
-        program = parse(text)
+        program = parse(text, given_names(at, grad, [v for v, _ in _pairs(derivatives)]))
         variables = api.inputs_of(program)
         f = program.statements[-1].name or "f"
         self.result_name = f

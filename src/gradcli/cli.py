@@ -463,8 +463,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
             grads[name] = answer
     names = [n for spec in wrt for n in api.split_top_level(spec)]
     if derivative and not names:
-        from .parser import parse
-        variables = api.inputs_of(parse(text))
+        from .parser import given_names, parse
+        variables = api.inputs_of(parse(text, given_names(bindings, grads)))
         if len(variables) != 1:
             raise UsageError("--derivative needs --wrt NAME: the expression has "
                              f"{len(variables)} variables ({', '.join(variables) or 'none'})",
@@ -687,8 +687,8 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
     from . import batch, formats
-    from .parser import parse
-    program = parse(text)
+    from .parser import given_names, parse
+    program = parse(text, given_names(bindings, wrt_names, batch.column_names(points)))
     warn(program.warnings)
     job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
     name = program.statements[-1].name or "f"

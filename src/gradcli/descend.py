@@ -22,7 +22,7 @@ from .api import check_wrt, inputs_of, kink_text, unused_bindings
 from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
 from .expr import first_span
 from .lower import lower, missing_input
-from .parser import parse
+from .parser import given_names, parse
 from .formats import number_text
 from .printer import read_as
 
@@ -126,7 +126,8 @@ def descend(text, start, wrt=None, lr=0.1, steps=100, data=None, tol=None, momen
         raise UsageError(f"--momentum must be 0 or more, got {_show(momentum)}",
                          hint="0 is plain gradient descent; 0.9 is a common choice")
 
-    program = program or parse(text)
+    columns_given = data.columns if hasattr(data, "columns") else data
+    program = program or parse(text, given_names(start, wrt, columns_given))
     if isinstance(data, dict):
         data = Dataset("data", dict(data), len(next(iter(data.values()))) if data else 0)
     columns = data.columns if data is not None else {}

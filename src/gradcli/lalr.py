@@ -1,38 +1,52 @@
-"""A small LALR(1) runtime over the tables Lark computes from grammar/gradcli.lark.
+"""A small LALR(1) runtime over tables computed from grammar/gradcli.lark.
 
 Importing Lark and building its parser costs more than the rest of `gradcli eval`;
-the language itself needs only a lexer regex and a parse table. `tables()`
-has parser.py ask Lark for those once (on the first run after the grammar
-changes), keeps them in the user's cache directory (plain data: strings, integers, tuples,
-keyed by the grammar text itself), and `Parser` drives them with the same
+the language itself needs only a lexer regex and a parse table. Those tables
+are computed by Lark once, at development time (`python grammar/make_tables.py`
+writes them into `_lalr_tables.py`, plain data beside this file, and a test
+regenerates them and compares). `Parser` drives them with the same
 tree-building rules as Lark (`?rule` inlining, `_rule` splicing, filtered
-`_TOKEN`s, `[x]` placeholders), calling the same transformer methods. The
-grammar file stays the single source of the language; tests/test_lalr.py
-checks that both parsers build identical trees.
+`_TOKEN`s, `[x]` placeholders), calling the same transformer methods, so the
+grammar file stays the single source of the language. Nothing is written to
+disk at run time, and this module never imports lark.
 
-This runtime only reads what it can: on any error it raises `Unreadable`, and
-parser.py hands the text to Lark itself, whose exceptions carry the details
-for the error messages. This module never imports lark.
+A failure is reported as `Unexpected` (a token the table has no action for,
+with the terminals it expected) or `NoToken` (a character no terminal
+matches); parser.py turns both into messages in words.
 """
 from __future__ import annotations
 
-import marshal
-import os
-import sys
 from itertools import chain
 
-FORMAT = 1  # bump when the layout of the tables below changes
+FORMAT = 2  # bump when the layout of the tables below changes
 
 
 class Unreadable(Exception):
-    """The fast parser cannot read this text (a syntax error, most likely)."""
+    """The runtime cannot read this text."""
+
+
+class Unexpected(Unreadable):
+    """A token with no action in the current state; `expected` lists the terminals that had one."""
+
+    def __init__(self, token, expected):
+        super().__init__(f"unexpected {token.type}")
+        self.token = token
+        self.expected = expected
+
+
+class NoToken(Unreadable):
+    """No terminal matches the text at `pos`."""
+
+    def __init__(self, pos):
+        super().__init__(f"no token at {pos}")
+        self.pos = pos
 
 
 class Token(str):
     """A token, compatible with the parts of lark.Token that the transformer uses."""
 
     __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column",
-                 "end_pos")
+                 "end_pos", "extra")
 
     def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
                 end_column=None, end_pos=None):
@@ -45,6 +59,7 @@ class Token(str):
         tok.end_line = end_line
         tok.end_column = end_column
         tok.end_pos = end_pos
+        tok.extra = None  # what the post-lexer learnt about it (a function's power, ...)
         return tok
 
     def __reduce__(self):
@@ -67,57 +82,6 @@ class Transformer:
 
     def __default__(self, data, children, meta):
         return Tree(data, children)
-
-
-# ----------------------------------------------------------------- the tables
-
-def cache_dir() -> str | None:
-    """Where the tables are kept: $GRADCLI_CACHE_DIR, else the user's cache directory."""
-    path = os.environ.get("GRADCLI_CACHE_DIR")
-    if path:
-        return path
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None
-    return os.path.join(base, "gradcli")
-
-
-def _cache_file(directory: str) -> str:
-    # marshal's format belongs to the Python version that wrote it.
-    tag = sys.implementation.cache_tag or "py"
-    return os.path.join(directory, f"lalr-{FORMAT}-{tag}.marshal")
-
-
-def tables(grammar: str, build) -> dict:
-    """The tables for `grammar`: from the cache when they were built from this same text.
-
-    `build(grammar)` makes them when the cache has none (parser.py asks Lark).
-    """
-    directory = cache_dir()
-    path = _cache_file(directory) if directory else None
-    if path:
-        try:
-            with open(path, "rb") as f:
-                data = marshal.load(f)
-            if isinstance(data, dict) and data.get("format") == FORMAT \
-                    and data.get("grammar") == grammar:
-                return data
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
-    data = build(grammar)
-    if path:
-        tmp = f"{path}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(directory, exist_ok=True)
-            with open(tmp, "wb") as f:
-                marshal.dump(data, f)
-            os.replace(tmp, path)  # atomic: a concurrent reader sees the old or the new file
-        except OSError:  # a read-only home: the tables are rebuilt next time
-            try:
-                os.remove(tmp)
-            except OSError:
-                pass
-    return data
 
 
 # ----------------------------------------------------------------- the runtime
@@ -159,7 +123,7 @@ class Parser:
                 if m:
                     break
             else:
-                raise Unreadable(f"no token at {pos}")
+                raise NoToken(pos)
             type_ = m.lastgroup
             start = pos
             pos = m.end()
@@ -193,10 +157,11 @@ class Parser:
             while True:
                 step = states[state_stack[-1]].get(ttype)
                 if step is None:
-                    raise Unreadable(f"unexpected {ttype}")
+                    row = states[state_stack[-1]]
+                    raise Unexpected(tok, {k for k in row if k.isupper() or k == "$END"})
                 action, arg = step
                 if action == 0:  # shift
-                    if tok is end_token:
+                    if tok is end_token:  # pragma: no cover - $END is never shifted
                         raise Unreadable("shift at the end")
                     push_state(arg)
                     push_value(tok)

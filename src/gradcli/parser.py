@@ -1,14 +1,20 @@
-"""Text -> Program. The only module that imports lark; no lark type leaks out.
+"""Text -> Program. The only module that reads the grammar; no lark type leaks out.
 
-The LALR parser is built once per process from grammar/gradcli.lark (cached on
-disk by lark between processes) and builds the AST while it parses, bottom-up,
-so 100,000 nested parentheses cost no recursion. Lark's failures become
-ParseError with a position, the expected input in words, and a suggestion.
+The LALR tables of grammar/gradcli.lark are generated at development time into
+_lalr_tables.py and driven by lalr.py, which builds the AST while it parses,
+bottom-up, so 100,000 nested parentheses cost no recursion. When those tables
+do not match the grammar file (an edited grammar), Lark itself parses, through
+its public API. A post-lexer between the lexer and the rules reads math as it
+is printed (SPEC 1.2a): function names, glued letters, bare function
+arguments, powers of functions, absolute-value bars and juxtaposition. Every
+failure becomes a ParseError with a position, the expected input in words, and
+a suggestion.
 """
 from __future__ import annotations
 
 import _thread
 import os
+import re
 
 from . import limits, ops
 from .errors import LimitError, ParseError, UnknownName, nearest
@@ -24,6 +30,7 @@ ACCEPTED = str.maketrans({
     "\u00d7": "*",   # multiplication sign
     "\u22c5": "*",   # dot operator
     "\u00b7": "*",   # middle dot
+    "\u2219": "*",   # bullet operator
     "\u2217": "*",   # asterisk operator
     "\u00f7": "/",   # division sign
     "\u2215": "/",   # division slash
@@ -40,10 +47,6 @@ LOOKALIKES = {
     "\u2013": ("an en dash (U+2013)", "type - for minus"),
     "\u2014": ("an em dash (U+2014)", "type - for minus"),
     "\u2010": ("a hyphen (U+2010)", "type - for minus"),
-    "\u207b": ("a superscript minus", "type **-1 for x⁻¹, e.g. x**-1"),
-    "\u207a": ("a superscript plus", "remove it"),
-    "\u221a": ("the square root sign", "type sqrt(x) for √x"),
-    "\u221b": ("the cube root sign", "type cbrt(x) for ∛x"),
     "\u2018": ("a curly quote", _QUOTE),
     "\u2019": ("a curly quote", _QUOTE),
     "\u201c": ("a curly quote", _QUOTE),
@@ -53,10 +56,7 @@ LOOKALIKES = {
     "`": ("a backquote", _QUOTE),
     "'": ("a quote", _QUOTE),
     '"': ("a double quote", _QUOTE),
-    "{": ("a brace, as in LaTeX", "use parentheses ( ) to group"),
-    "}": ("a brace, as in LaTeX", "use parentheses ( ) to group"),
     "$": ("a dollar sign, as around LaTeX math", "remove it: write plain text such as x**2"),
-    "|": ("a vertical bar", "type abs(x) for |x|"),
     "%": ("a percent sign", "there is no modulo or percent operator: write x/100 for x%"),
     "!": ("an exclamation mark", "factorials and 'not' are not part of the language"),
     "\u2264": ("a less-or-equal sign", "comparisons are not part of the language"),
@@ -81,30 +81,55 @@ LOOKALIKES = {
     "\uff1d": ("a full-width equals sign", "type = instead"),
     "\uff0c": ("a full-width comma", "type , instead"),
 }
+_WORDS = {
+    "NUMBER": "a number", "NAME": "a name", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'", "COMMA": "','", "EQUAL": "'='",
+    "PLUS": "'+'", "MINUS": "'-'", "TIMES": "'*'", "DIVIDE": "'/'", "MATMUL": "'@'",
+    "POW": "'**'", "SUP": "a superscript", "_SEP": "';' (or a new line)",
+    "$END": "the end of the input", "IMPLICIT": "a factor", "FJUX": "a function",
+    "FUNC": "a function", "BAR": "'|'", "BAR_CLOSE": "a closing '|'",
+}
+_OPERAND = {"NUMBER", "NAME", "LPAR", "LSQB", "MINUS", "PLUS", "FUNC", "LBRACE", "BAR"}
+_OPERATOR = {"PLUS", "MINUS", "TIMES", "DIVIDE", "MATMUL", "POW"}
+
+# What ends a factor and what starts one: two of them side by side multiply.
+_ENDS_FACTOR = frozenset({"NUMBER", "NAME", "RPAR", "RSQB", "RBRACE", "BAR_CLOSE", "SUP"})
+_STARTS_FACTOR = frozenset({"NUMBER", "NAME", "LPAR", "LSQB", "LBRACE", "BAR", "FUNC"})
+# What may follow a function name without parentheses (its argument's first token).
+_STARTS_ARGUMENT = frozenset({"NUMBER", "NAME", "LPAR", "LSQB", "LBRACE", "BAR", "FUNC",
+                              "MINUS", "PLUS"})
+
+# Greek letters' names are names, never glued letters (SPEC 1.2a rule 5).
+GREEK_NAMES = frozenset({"mu", "xi", "eta", "rho", "tau", "phi", "chi", "psi", "nu"})
+# `sin^-1 x` is the inverse function (with a warning), for these functions only.
+INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
+            "cot": "acot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh", "sech": "asech",
+            "csch": "acsch", "coth": "acoth"}
+# Python's keywords: never glued letters (`for` is not f*o*r), never read as names.
+_PYTHON_WORDS = frozenset({
+    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+    "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield", "None", "True", "False"})
+_ROOTS = {"\u221a": "sqrt", "\u221b": "cbrt"}
 _SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-_SUPERSCRIPTS = str.maketrans(_SUPERSCRIPT_DIGITS, "0123456789")
+_SUPERSCRIPTS = str.maketrans(_SUPERSCRIPT_DIGITS + "⁻⁺", "0123456789-+")
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+# A statement's defined name: at the start of the text or after ';' or a line end.
+_DEFINED = re.compile(r"(?:^|[;\n])[ \t\f]*([^\W\d]\w*)[ \t\f]*=(?!=)")
+_LOG_BASE = re.compile(r"log_(?:(\d+(?:\.\d+)?)([^\W\d]\w*)?|([^\W\d_]))$")
 
 # LaTeX commands: what to type instead. \frac and \sqrt are rewritten whole below.
 _LATEX = {
     "cdot": "*", "times": "*", "ast": "*", "div": "/", "pi": "pi", "left": "(", "right": ")",
     "cdotp": "*", "pm": "+ or -", "infty": "a large number such as 1e300",
-    "exp": "exp(x)", "ln": "log(x)", "log": "log(x)", "sin": "sin(x)", "cos": "cos(x)",
+    "exp": "exp(x)", "ln": "ln(x)", "log": "ln(x)", "sin": "sin(x)", "cos": "cos(x)",
     "tan": "tan(x)", "sqrt": "sqrt(x)", "frac": "(a)/(b)", "partial": "nothing: "
     "gradcli computes the derivatives itself", "mathrm": "the plain name", "operatorname":
     "the plain name", "tanh": "tanh(x)", "sinh": "sinh(x)", "cosh": "cosh(x)",
     "arcsin": "asin(x)", "arccos": "acos(x)", "arctan": "atan(x)", "max": "max(a, b)",
     "min": "min(a, b)", "sigma": "a name such as sigma", "theta": "a name such as theta",
 }
-
-_WORDS = {
-    "NUMBER": "a number", "NAME": "a name", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
-    "RSQB": "']'", "COMMA": "','", "EQUAL": "'='", "PLUS": "'+'", "MINUS": "'-'",
-    "TIMES": "'*'", "DIVIDE": "'/'", "MATMUL": "'@'", "POW": "'**'", "_SEP": "';' (or a new line)",
-    "$END": "the end of the input", "IMPLICIT": "a factor",
-}
-_OPERAND = {"NUMBER", "NAME", "LPAR", "LSQB", "MINUS", "PLUS"}
-_OPERATOR = {"PLUS", "MINUS", "TIMES", "DIVIDE", "MATMUL", "POW"}
 
 
 def _grammar_path() -> str:
@@ -132,49 +157,368 @@ class _Span:
         return (a[0], b[1])
 
 
+class _Function:
+    """What the post-lexer learnt about a function name: the op, a power, a log base."""
+
+    __slots__ = ("op", "power", "base", "inverse_of")
+
+    def __init__(self, op, power=None, base=None, inverse_of=None):
+        self.op = op
+        self.power = power          # sin^2 x -> 2
+        self.base = base            # log_2 x -> Num(2)
+        self.inverse_of = inverse_of  # tan^-1 x -> "tan" (op is atan)
+
+
+class _Lookahead:
+    """A token iterator that can look one token ahead and take tokens back."""
+
+    __slots__ = ("_it", "_back")
+
+    def __init__(self, it):
+        self._it = iter(it)
+        self._back = []
+
+    def next(self):
+        if self._back:
+            return self._back.pop()
+        return next(self._it, None)
+
+    def peek(self):
+        tok = self.next()
+        if tok is not None:
+            self._back.append(tok)
+        return tok
+
+    def push(self, tok):
+        self._back.append(tok)
+
+
+class PostLex:
+    """Between the lexer and the rules: reads names, functions and juxtaposition as printed.
+
+    `names` are the input's own names (from --at, --wrt, columns, the question);
+    a program's defined names are added per parse. `warn` receives each reading
+    that another tool would take differently.
+    """
+
+    always_accept = ("_SEP",)
+
+    def __init__(self):
+        self.names = frozenset()
+        self.warnings = None
+
+    def process(self, stream):
+        return self._juxtapose(self._classify(self._statements(stream)))
+
+    # -- stage 1: limits, blank statements
+    def _statements(self, stream):
+        from .lalr import Token
+        prev = None
+        pending_sep = None
+        count = 0
+        depth = 0
+        for tok in stream:
+            if type(tok) is not Token:  # Lark's, when it parses: ours carry `extra`
+                tok = Token(tok.type, str(tok), tok.start_pos, tok.line, tok.column,
+                            tok.end_line, tok.end_column, tok.end_pos)
+            count += 1
+            if count > limits.MAX_TOKENS:
+                raise limits.too_many_tokens((tok.start_pos, tok.end_pos))
+            ttype = tok.type
+            if ttype in ("LPAR", "LSQB", "LBRACE"):
+                depth += 1
+                if depth > limits.MAX_NESTING:
+                    raise limits.too_deep((tok.start_pos, tok.end_pos))
+            elif ttype in ("RPAR", "RSQB", "RBRACE"):
+                depth -= 1
+            if ttype == "_SEP":
+                if prev is not None and pending_sep is None:
+                    pending_sep = tok
+                continue
+            if pending_sep is not None:
+                yield pending_sep
+                pending_sep = None
+            yield tok
+            prev = tok
+
+    # -- stage 2: names -> functions, constants, variables or glued letters
+    def _classify(self, stream):
+        from .lalr import Token
+        toks = _Lookahead(stream)
+        names = self.names
+        while True:
+            tok = toks.next()
+            if tok is None:
+                return
+            ttype = tok.type
+            if ttype == "FUNC":  # √ or ∛
+                yield _func_token(Token, tok, _Function(ops.lookup_function(_ROOTS[str(tok)])))
+                continue
+            if ttype != "NAME":
+                yield tok
+                continue
+            text = str(tok)
+            if text in _PYTHON_WORDS and text not in names:
+                raise ParseError(f"'{text}' is a word of Python, which gradcli does not run",
+                                 span=(tok.start_pos, tok.end_pos),
+                                 hint="write a formula such as x**2 + 1; bind a variable of "
+                                      f"that name with --at {text}=… to use it as one")
+            if text in names or text in ops.CONSTANTS or text in CONSTANT_ALIASES:
+                tok.extra = True  # a variable: `x(` multiplies
+                yield tok
+                continue
+            op = ops.lookup_function(text)
+            if op is None and text == "σ" and _is(toks.peek(), "LPAR"):
+                op = ops.lookup_function("sigmoid")
+            if op is not None:
+                yield self._function(Token, tok, op, toks)
+                continue
+            base = _LOG_BASE.match(text)
+            if base or (text == "log_" and _is(toks.peek(), "LBRACE")):
+                yield self._log_base(Token, tok, base, toks)
+                continue
+            if _glued(text):
+                yield from self._split(Token, tok, text)
+                continue
+            tok.extra = len(text) == 1
+            yield tok
+
+    def _function(self, Token, tok, op, toks):
+        """A function name, with a power (sin^2, sin²) or inverse (sin^-1, sin⁻¹) glued on."""
+        nxt = toks.peek()
+        if nxt is None or nxt.type not in ("POW", "SUP"):
+            return _func_token(Token, tok, _Function(op))
+        toks.next()
+        name = str(tok) if str(tok) != "σ" else "sigmoid"
+        if nxt.type == "SUP":
+            text, end = str(nxt).translate(_SUPERSCRIPTS), nxt
+        else:
+            parts = []
+            end = nxt
+            first = toks.next()
+            group = _is(first, "LPAR")
+            cur = toks.next() if group else first
+            if _is(cur, "MINUS") or _is(cur, "PLUS"):
+                parts.append(str(cur))
+                end = cur
+                cur = toks.next()
+            if _is(cur, "NUMBER"):
+                parts.append(str(cur))
+                end = cur
+            else:
+                _function_power_error(name, tok, cur or end)
+            if group:
+                close = toks.next()
+                if not _is(close, "RPAR"):
+                    _function_power_error(name, tok, close or end)
+                end = close
+            text = "".join(parts)
+        span = (tok.start_pos, end.end_pos)
+        if text in ("-1", "-1.0"):
+            inverse = INVERSES.get(op.name)
+            target = ops.lookup_function(inverse) if inverse else None
+            if target is None:
+                raise ParseError(f"'{_source[span[0]:span[1]]}': {name} has no inverse "
+                                 "written this way", span=span,
+                                 hint=_inverse_hint(op.name))
+            fn = _Function(target, inverse_of=op.name)
+        elif text.isdigit() and int(text) > 0 and op.accepts(1):
+            fn = _Function(op, power=int(text))
+        else:
+            _function_power_error(name, tok, end)
+        merged = Token("FUNC", str(tok), tok.start_pos, tok.line, tok.column,
+                       end_pos=span[1])
+        merged.extra = fn
+        return merged
+
+    def _log_base(self, Token, tok, match, toks):
+        """log_2 x, log_b(x), log_{10} x: the natural log's second argument is the base."""
+        start = tok.start_pos
+        rest = None
+        if match is None:  # log_{...}
+            toks.next()
+            inner = toks.next()
+            close = toks.next()
+            if inner is None or inner.type not in ("NUMBER", "NAME") or not _is(close, "RBRACE"):
+                raise ParseError("a logarithm's base in braces is one number or name",
+                                 span=(start, (close or inner or tok).end_pos),
+                                 hint="write log_{2}(x), log_2(x) or log(x, b)")
+            base = _base_node(str(inner), (inner.start_pos, inner.end_pos))
+            end = close.end_pos
+        else:
+            digits, tail, letter = match.groups()
+            text = digits or letter
+            base_start = start + 4
+            base = _base_node(text, (base_start, base_start + len(text)))
+            end = base_start + len(text)
+            if tail:
+                rest = Token("NAME", tail, end, tok.line, tok.column + (end - start),
+                             end_pos=end + len(tail))
+        merged = Token("FUNC", "log", start, tok.line, tok.column, end_pos=end)
+        merged.extra = _Function(ops.lookup_function("log"), base=base)
+        if rest is not None:
+            toks.push(rest)
+        return merged
+
+    def _split(self, Token, tok, text):
+        """A glued name such as xy or 2ex: the product of its letters and constants."""
+        if text.startswith("ln") and len(text) == 3:
+            raise UnknownName(f"'{text}' is not a name gradcli reads", span=(tok.start_pos,
+                              tok.end_pos), hint=f"write ln({text[2]}) for the natural log "
+                                                 f"of {text[2]}, or bind {text} with --at")
+        parts, i = [], 0
+        while i < len(text):
+            step = 2 if text.startswith("pi", i) else 1
+            parts.append(text[i:i + step])
+            i += step
+        self._warn(f"'{text}' is read as {'*'.join(parts)}, the product of its letters; to use "
+                   f"{text} as one name, give it a value with --at {text}=…")
+        pos = tok.start_pos
+        for k, part in enumerate(parts):
+            if k:
+                yield Token("IMPLICIT", "NAME", pos, tok.line, tok.column, end_pos=pos)
+            piece = Token("NAME", part, pos, tok.line, tok.column + (pos - tok.start_pos),
+                          end_pos=pos + len(part))
+            piece.extra = True
+            yield piece
+            pos += len(part)
+
+    # -- stage 3: bars, juxtaposition, functions' arguments
+    def _juxtapose(self, stream):
+        from .lalr import Token
+        toks = _Lookahead(stream)
+        prev = None
+        open_bars = 0
+        bars_left = _source.count("|")
+        while True:
+            tok = toks.next()
+            if tok is None:
+                return
+            ttype = tok.type
+            if ttype == "_SEP":
+                prev = None
+                yield tok
+                continue
+            if ttype == "BAR":
+                bars_left -= 1
+                ends = prev is not None and prev.type in _ENDS_FACTOR
+                if ends and open_bars:
+                    nxt = toks.peek()
+                    if nxt is not None and nxt.type in _STARTS_FACTOR \
+                            and bars_left >= open_bars + 1:
+                        raise ParseError("this '|' could close the absolute value before it "
+                                         "or open a new one", span=(tok.start_pos, tok.end_pos),
+                                         hint="write abs(…) for at least one of them, or put "
+                                              "'*' between the factors")
+                    open_bars -= 1
+                    tok = Token("BAR_CLOSE", "|", tok.start_pos, tok.line, tok.column,
+                                end_pos=tok.end_pos)
+                else:
+                    open_bars += 1
+                ttype = tok.type
+            if prev is not None and prev.type in _ENDS_FACTOR and ttype in _STARTS_FACTOR:
+                glue = _juxtaposition(prev, tok)
+                if glue is not None:
+                    yield Token(glue[0], glue[1], tok.start_pos, tok.line, tok.column,
+                                end_pos=tok.start_pos)
+            if ttype == "FUNC":
+                _check_argument(tok, toks.peek())
+            yield tok
+            prev = tok
+
+    def _warn(self, message):
+        if self.warnings is not None and message not in self.warnings:
+            self.warnings.append(message)
+
+
+def _is(tok, ttype) -> bool:
+    return tok is not None and tok.type == ttype
+
+
+def _func_token(Token, tok, fn):
+    out = Token("FUNC", str(tok), tok.start_pos, tok.line, tok.column, end_pos=tok.end_pos)
+    out.extra = fn
+    return out
+
+
+def _glued(text: str) -> bool:
+    """Two or three letters that are no name of the input: a product of letters (rule 5)."""
+    return 2 <= len(text) <= 3 and text.isalpha() and text not in GREEK_NAMES
+
+
+def _base_node(text: str, span):
+    if text[0].isdigit():
+        value = float(text) if "." in text else int(text)
+        return Num(value, span)
+    if text in ops.CONSTANTS:
+        return Const(text, span)
+    return Name(text, span)
+
+
+def _juxtaposition(prev, tok):
+    """The token to put between two factors side by side, or None (the rules decide)."""
+    ptype, ttype = prev.type, tok.type
+    if ttype == "FUNC":
+        return ("FJUX", ptype)
+    if ttype == "NUMBER" and ptype in ("NUMBER", "SUP"):
+        return None  # 2 3: two numbers side by side stay an error
+    if ttype == "LSQB" and ptype != "NUMBER":
+        span = (prev.start_pos, tok.end_pos)
+        raise ParseError(f"'{_source[prev.start_pos:tok.end_pos]}' looks like indexing, which "
+                         "gradcli does not have", span=span,
+                         hint=f"write {str(prev)}*[…] to multiply by a group, or use a "
+                              "function such as sum or dot on a vector")
+    if ttype == "LPAR" and ptype == "NAME":
+        if not prev.extra:
+            return None  # an unknown function: the call rule reports it
+        return ("IMPLICIT", "NAME(" + str(prev))
+    return ("IMPLICIT", ptype)
+
+
+def _check_argument(tok, nxt):
+    """A function name must have something to apply to; two-argument ones need parentheses."""
+    fn = tok.extra
+    name = _source[tok.start_pos:tok.end_pos]
+    if nxt is not None and nxt.type in ("LPAR", "LSQB", "LBRACE"):
+        return
+    if fn.base is None and not fn.op.accepts(1):
+        raise ParseError(f"{fn.op.name} takes {fn.op.arity_text()} arguments, so it needs "
+                         "parentheses", span=(tok.start_pos, tok.end_pos),
+                         hint=f"write {_call_example(fn.op)}")
+    if nxt is None or nxt.type not in _STARTS_ARGUMENT:
+        raise ParseError(f"'{name}' has nothing to apply to", span=(tok.start_pos, tok.end_pos),
+                         hint=f"write {name}(x), or {name} x, with its argument")
+
+
+def _call_example(op) -> str:
+    examples = {"atan2": "atan2(y, x)", "pow": "pow(x, y)", "dot": "dot(a, b)",
+                "max": "max(a, b)", "min": "min(a, b)"}
+    return examples.get(op.name, f"{op.name}(…)")
+
+
+def _inverse_hint(name: str) -> str:
+    if name == "exp":
+        return "the inverse of exp is ln: write ln(x); for 1/exp(x) write exp(-x)"
+    if name in ("log", "ln"):
+        return "the inverse of ln is exp: write exp(x); for 1/ln(x) write 1/ln(x)"
+    return f"for the reciprocal write 1/{name}(x)"
+
+
+def _function_power_error(name, tok, last):
+    end = last.end_pos if last is not None else tok.end_pos
+    shown = _source[tok.start_pos:end]
+    raise ParseError(f"'{shown}': a power on a function name must be a positive whole number "
+                     f"({name}^2 x is {name}(x)^2) or -1 for the inverse", span=(tok.start_pos, end),
+                     hint=f"for another power of the value write {name}(x)^y")
+
+
 _parser = None
 
 
 def _get_parser():
     global _parser
     if _parser is None:
-        from .lalr import Token, Transformer
-
-        class PostLex:
-            """Drops blank statements and inserts IMPLICIT multiplication tokens."""
-
-            always_accept = ("_SEP",)
-
-            def process(self, stream):
-                prev = None
-                pending_sep = None
-                count = 0
-                depth = 0
-                for tok in stream:
-                    count += 1
-                    if count > limits.MAX_TOKENS:
-                        raise limits.too_many_tokens((tok.start_pos, tok.end_pos))
-                    if tok.type in ("LPAR", "LSQB"):
-                        depth += 1
-                        if depth > limits.MAX_NESTING:
-                            raise limits.too_deep((tok.start_pos, tok.end_pos))
-                    elif tok.type in ("RPAR", "RSQB"):
-                        depth -= 1
-                    if tok.type == "_SEP":
-                        if prev is not None and pending_sep is None:
-                            pending_sep = tok
-                        continue
-                    if pending_sep is not None:
-                        yield pending_sep
-                        pending_sep = None
-                        prev = None
-                    if prev is not None and (
-                            (prev.type == "NUMBER" and tok.type in ("NAME", "LPAR"))
-                            or (prev.type == "RPAR" and tok.type == "LPAR")):
-                        yield Token("IMPLICIT", prev.type, start_pos=tok.start_pos,
-                                    end_pos=tok.start_pos, line=tok.line, column=tok.column)
-                    yield tok
-                    prev = tok
+        from .lalr import Transformer
 
         class Builder(Transformer):
             """Reduce callbacks: each builds one AST node as the parser reduces."""
@@ -183,6 +527,15 @@ def _get_parser():
                 super().__init__()
                 self.warnings = []
                 self.skipped = 0
+                self.bracket_groups = {}
+
+            def _warn(self, message):
+                if message in self.warnings:
+                    return
+                if len(self.warnings) >= limits.MAX_WARNINGS:
+                    self.skipped += 1
+                    return
+                self.warnings.append(message)
 
             def start(self, children):
                 return children
@@ -194,22 +547,37 @@ def _get_parser():
 
             def binary(self, c):
                 left, tok, right = c
+                if tok.type == "POW" and isinstance(left, Const) and left.id == "e":
+                    return Apply("exp", (right,), _Span.join(left, right))  # e^u is exp(u)
                 return Apply(_BINARY[str(tok)], (left, right), _Span.join(left, right))
+
+            def superscript(self, c):
+                base, sup = c
+                text = str(sup).translate(_SUPERSCRIPTS)
+                power = Num(int(text), _Span.of(sup))
+                if isinstance(base, Const) and base.id == "e":
+                    return Apply("exp", (power,), _Span.join(base, sup))
+                return Apply("pow", (base, power), _Span.join(base, sup))
 
             def implicit(self, c):
                 left, tok, right = c
                 node = Apply("mul", (left, right), _Span.join(left, right))
-                if tok.value == "NUMBER" and isinstance(left, Apply) and left.op == "div":
+                if isinstance(left, Apply) and left.op == "div" and tok.type == "IMPLICIT":
                     if len(self.warnings) >= limits.MAX_WARNINGS:
                         self.skipped += 1  # counted, not built: each costs the node's size
                         return node
                     from .printer import quoted
                     other = Apply("div", (left.args[0], Apply("mul", (left.args[1], right))))
-                    self.warnings.append(
+                    self._warn(
                         f"'{limits.quote(_source[node.span[0]:node.span[1]])}' is read as "
-                        f"{quoted(node, clarify=True)}: implicit multiplication "
-                        f"binds like '*', left to right; write {quoted(other)} "
-                        "if you meant that")
+                        f"{quoted(node, clarify=True)}: juxtaposition binds like '*', left to "
+                        f"right; write {quoted(other)} if you meant that")
+                elif tok.value.startswith("NAME(") and len(self.warnings) < limits.MAX_WARNINGS:
+                    from .printer import quoted
+                    self._warn(
+                        f"'{limits.quote(_source[node.span[0]:node.span[1]])}' is read as "
+                        f"{quoted(node, clarify=True)}: '{tok.value[5:]}' "
+                        "is a variable here, not a function")
                 return node
 
             def prefix(self, c):
@@ -244,158 +612,126 @@ def _get_parser():
                 return Name(str(tok), _Span.of(tok))
 
             def call(self, c):
-                name, _, args, close = c
-                _check_name(name)
+                head, open_, args, close = c
                 args = tuple(args or ())
-                span = _Span.join(name, close)
-                op = ops.lookup_function(str(name))
-                if op is None:
-                    raise _unknown_function(str(name), _Span.of(name), args,
-                                            _source[c[1].end_pos:close.start_pos])
+                span = _Span.join(head, close)
+                if head.type == "NAME":
+                    _check_name(head)
+                    raise _unknown_function(str(head), _Span.of(head), args,
+                                            _source[open_.end_pos:close.start_pos])
+                return self._apply(head, args, span)
+
+            def bare(self, c):
+                head, arg = c
+                return self._apply(head, (arg,), _Span.join(head, arg))
+
+            def _apply(self, head, args, span):
+                fn = head.extra
+                op = fn.op
+                shown = _source[head.start_pos:head.end_pos]
+                if fn.base is not None:
+                    if len(args) != 1:
+                        raise ParseError(f"{shown}(…) takes one argument, the base is "
+                                         f"already given", span=span,
+                                         hint=f"write {shown}(x)")
+                    args = args + (fn.base,)
                 if not op.accepts(len(args)):
                     plural = "" if op.arity == 1 else "s"
                     raise ParseError(
-                        f"{name} takes {op.arity_text()} argument{plural}, "
+                        f"{shown} takes {op.arity_text()} argument{plural}, "
                         f"but {len(args)} {'was' if len(args) == 1 else 'were'} given",
-                        span=span, hint=f"see `gradcli functions` for {name}")
-                return Apply(op.name, args, span)
+                        span=span, hint=f"see `gradcli functions` for {op.name}")
+                node = Apply(op.name, args, span)
+                if fn.power is not None:
+                    node = Apply("pow", (node, Num(fn.power)), span)
+                if fn.inverse_of is not None:
+                    self._warn(f"'{shown}' is read as {op.name}, the inverse function "
+                               f"(not 1/{fn.inverse_of}); write 1/{fn.inverse_of}(x) or "
+                               f"{fn.inverse_of}(x)^-1 for the reciprocal")
+                return node
 
             def group(self, c):
                 c[1].span = _Span.join(c[0], c[2])
                 return c[1]
 
-            def vector(self, c):
-                open_, items, close = c
-                return Vector(tuple(items or ()), _Span.join(open_, close))
+            def absolute(self, c):
+                return Apply("abs", (c[1],), _Span.join(c[0], c[2]))
 
-            def args(self, c):
-                return [x for x in c if not hasattr(x, "type")]
+            def vector(self, c):
+                open_, close = c[0], c[-1]
+                items = c[1] if len(c) > 2 else []
+                span = _Span.join(open_, close)
+                groups = self.bracket_groups
+                if len(c) == 3 and len(items) == 1 and not isinstance(items[0], Vector) \
+                        and id(items[0]) not in groups:
+                    # [x] groups like (x) (SPEC 1.2a rule 7), unless it turns out to be a
+                    # row of a matrix such as [[1], [2]]: kept aside for that case.
+                    node = items[0]
+                    groups[id(node)] = (node, Vector((node,), span))
+                    node.span = span
+                    return node
+                if groups:
+                    items = [groups[id(x)][1] if id(x) in groups else x for x in items]
+                return Vector(tuple(items), span)
+
+            def items(self, c):
+                if len(c) == 1:
+                    return [c[0]]
+                c[0].append(c[2])
+                return c[0]
 
         builder = Builder()
-        lark = _TwoStage(PostLex(), builder)
-        _parser = (lark, builder)
+        _parser = (_Runtime(PostLex(), builder), builder)
     return _parser
 
 
-class _TwoStage:
-    """The small LALR runtime (lalr.py) for text it reads; Lark itself for the rest.
+class _Runtime:
+    """lalr.py over the generated tables; Lark itself when they do not match the grammar.
 
-    Lark's tables, computed from the grammar, drive both. Text the runtime
-    cannot read (a syntax error, most likely) is parsed again by Lark, whose
-    exceptions (`UnexpectedToken`, ... as attributes here, imported only then)
-    carry what the error messages need.
+    Both raise lalr.Unexpected and lalr.NoToken, so the error messages never
+    depend on which one ran.
     """
 
     def __init__(self, postlex, builder):
         from . import lalr
-        self._postlex = postlex
+        self.postlex = postlex
         self._builder = builder
-        self._lark = None
-        self._unreadable = lalr.Unreadable
         with open(_grammar_path(), encoding="utf-8") as f:
             self._grammar = f.read()
+        self._lark = None
+        self._fast = None
         try:
-            self._fast = lalr.Parser(lalr.tables(self._grammar, _lalr_tables), postlex, builder)
-        except lalr.Unreadable:  # a grammar beyond the runtime: Lark does everything
+            from ._lalr_tables import TABLES
+            if TABLES.get("format") == lalr.FORMAT and TABLES.get("grammar") == self._grammar:
+                self._fast = lalr.Parser(TABLES, postlex, builder)
+        except Exception:  # missing or unreadable tables: Lark reads the grammar itself
             self._fast = None
 
     def parse(self, text):
         if self._fast is not None:
-            try:
-                return self._fast.parse(text)
-            except self._unreadable:
-                self._builder.warnings = []
-                self._builder.skipped = 0
-        return self.full().parse(text)
+            return self._fast.parse(text)
+        return self._lark_call(lambda lk: lk.parse(text))
 
-    def lex(self, text, dont_ignore=False):
-        return self.full().lex(text, dont_ignore=dont_ignore)
+    def lex(self, text):
+        """The tokens after the post-lexer, up to the first failure (for error messages)."""
+        if self._fast is not None:
+            return self.postlex.process(self._fast.lex(text))
+        return self._lark_call(lambda lk: list(lk.lex(text)))
 
-    def full(self):
-        """Lark's own parser for the grammar (cached on disk by lark between processes)."""
+    def _lark_call(self, work):
+        from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+        from . import lalr
         if self._lark is None:
             from lark import Lark
             self._lark = Lark(self._grammar, parser="lalr", lexer="basic",
-                              postlex=self._postlex, transformer=self._builder,
-                              maybe_placeholders=True, cache=True)
-        return self._lark
-
-    @property
-    def UnexpectedCharacters(self):
-        from lark.exceptions import UnexpectedCharacters
-        return UnexpectedCharacters
-
-    @property
-    def UnexpectedToken(self):
-        from lark.exceptions import UnexpectedToken
-        return UnexpectedToken
-
-    @property
-    def UnexpectedInput(self):
-        from lark.exceptions import UnexpectedInput
-        return UnexpectedInput
-
-
-def _lalr_tables(grammar: str) -> dict:
-    """The lexer and LALR tables Lark computes for `grammar`, as plain data for lalr.py."""
-    import functools
-
-    import lark
-
-    from . import lalr
-    from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlaceholders,
-                                         maybe_create_child_filter)
-    from lark.parsers.lalr_analysis import Shift
-
-    lk = lark.Lark(grammar, parser="lalr", lexer="basic", maybe_placeholders=True)
-    lexer = lk.parser.lexer
-    scanner = lexer.scanner
-    if lexer.callback or lexer.user_callbacks:
-        raise lalr.Unreadable("the grammar needs lexer callbacks this runtime does not have")
-    patterns = tuple((str(m.pattern), int(m.flags)) for m in scanner._mres)
-    table = lk.parser.parser.parser.parse_table
-    rules, index = [], {}
-
-    def rule_id(rule):
-        if id(rule) not in index:
-            opts = rule.options
-            made = maybe_create_child_filter(rule.expansion, opts.keep_all_tokens, False,
-                                             opts.empty_indices)
-            if made is None:
-                include, append_none = None, 0
-            else:
-                assert isinstance(made, functools.partial)
-                if made.func is ChildFilterLALR:
-                    include = tuple((int(i), bool(x), int(n)) for i, x, n in made.args[0])
-                    append_none = int(made.args[1])
-                elif made.func is ChildFilterLALR_NoPlaceholders:
-                    include = tuple((int(i), bool(x), 0) for i, x in made.args[0])
-                    append_none = 0
-                else:
-                    raise lalr.Unreadable(f"unexpected child filter {made.func}")
-            name = str(rule.alias or opts.template_source or rule.origin.name)
-            rules.append((str(rule.origin.name), len(rule.expansion), name,
-                          bool(opts.expand1 and not rule.alias), include, append_none))
-            index[id(rule)] = len(rules) - 1
-        return index[id(rule)]
-
-    states = {}
-    for state, actions in table.states.items():
-        row = {}
-        for symbol, (action, arg) in actions.items():
-            row[str(symbol)] = (0, int(arg)) if action is Shift else (1, rule_id(arg))
-        states[int(state)] = row
-    return {
-        "format": lalr.FORMAT,
-        "grammar": grammar,
-        "patterns": patterns,
-        "ignore": tuple(sorted(str(t) for t in lexer.ignore_types)),
-        "newline": tuple(sorted(str(t) for t in lexer.newline_types)),
-        "states": states,
-        "rules": tuple(rules),
-        "start": int(table.start_states["start"]),
-        "end": int(table.end_states["start"]),
-    }
+                              postlex=self.postlex, transformer=self._builder,
+                              maybe_placeholders=True)
+        try:
+            return work(self._lark)
+        except UnexpectedCharacters as exc:
+            raise lalr.NoToken(exc.pos_in_stream) from None
+        except UnexpectedToken as exc:
+            raise lalr.Unexpected(exc.token, set(exc.expected)) from None
 
 
 _source = ""
@@ -404,15 +740,21 @@ _source = ""
 _one_at_a_time = _thread.RLock()
 
 
-def parse(text: str) -> Program:
-    """Parse a program (or a single expression) into a validated Program (thread-safe)."""
+def parse(text: str, names=()) -> Program:
+    """Parse a program (or a single expression) into a validated Program (thread-safe).
+
+    `names` are the input's variables known from elsewhere (--at, --wrt, columns,
+    the question of an answer): they are read whole, never as glued letters, and
+    `name(` after one of them multiplies.
+    """
     with _one_at_a_time:
-        return _parse(text)
+        return _parse(text, names)
 
 
-def _parse(text: str) -> Program:
+def _parse(text: str, names=()) -> Program:
     global _source
-    lark, builder = _get_parser()
+    from . import lalr
+    runtime, builder = _get_parser()
 
     if len(text) > limits.MAX_INPUT_CHARS:
         raise limits.input_too_large(len(text))
@@ -425,18 +767,22 @@ def _parse(text: str) -> Program:
     plain = text.translate(ACCEPTED)
     builder.warnings = []
     builder.skipped = 0
+    builder.bracket_groups = {}
+    postlex = runtime.postlex
+    postlex.names = frozenset(names) | {m.group(1) for m in _DEFINED.finditer(plain)}
+    postlex.warnings = builder.warnings
     try:
-        statements = lark.parse(plain)
-    except lark.UnexpectedCharacters as exc:
-        raise _character_error(text, exc.pos_in_stream) from None
-    except lark.UnexpectedToken as exc:
+        statements = runtime.parse(plain)
+    except lalr.NoToken as exc:
+        raise _character_error(text, exc.pos) from None
+    except lalr.Unexpected as exc:
         raise _token_error(plain, exc, text) from None
-    except lark.UnexpectedInput as exc:  # pragma: no cover - other lark input errors
-        raise ParseError("cannot read the input here", source=text,
-                         span=(getattr(exc, "pos_in_stream", 0) or 0,) * 2) from None
     except (ParseError, UnknownName, LimitError) as exc:
         exc.source = text
         raise
+    finally:
+        postlex.warnings = None
+        builder.bracket_groups = {}
     program = Program(tuple(s if isinstance(s, Statement) else Statement(None, s, s.span)
                             for s in statements), text)
     program.warnings = list(builder.warnings)
@@ -446,9 +792,26 @@ def _parse(text: str) -> Program:
     return program
 
 
-def parse_expr(text: str):
+def given_names(*groups) -> frozenset:
+    """The names an input gets from elsewhere: --at bindings, --wrt lists, columns.
+
+    Each group may be a dict (its keys), a string (comma-separated names) or any
+    iterable of names; None is skipped.
+    """
+    out = set()
+    for group in groups:
+        if not group:
+            continue
+        if isinstance(group, str):
+            group = group.split(",")
+        out.update(str(n).strip() for n in group)
+    out.discard("")
+    return frozenset(out)
+
+
+def parse_expr(text: str, names=()):
     """Parse text that must be a single expression (no assignments)."""
-    program = parse(text)
+    program = parse(text, names)
     if len(program.statements) != 1 or program.statements[0].name is not None:
         raise ParseError("expected a single expression here, not a program",
                          source=text, span=(0, len(text)))
@@ -456,7 +819,8 @@ def parse_expr(text: str):
 
 
 def _unknown_function(name, span, args, inner_text=""):
-    close = nearest(name, ops.function_names())
+    functions = ops.function_names()
+    close = nearest(name, functions) or nearest(name.lower(), functions)
     if close:
         return UnknownName(f"unknown function '{name}'", span=span,
                            hint=f"did you mean {close}?")
@@ -512,13 +876,13 @@ def _first_use(root, name):
 
 
 def _tokens(text: str):
-    """The token stream (for error explanations), stopping at the first bad character."""
-    lark, _ = _get_parser()
+    """The token stream (for error explanations), stopping at the first failure."""
+    runtime, _ = _get_parser()
     out = []
     try:
-        for tok in lark.lex(text, dont_ignore=False):
+        for tok in runtime.lex(text):
             out.append(tok)
-    except Exception:
+    except Exception:  # the error being explained, or another one after it
         pass
     return out
 
@@ -721,7 +1085,7 @@ def _token_error(text: str, exc, source: str | None = None) -> ParseError:
                               hint="separate statements with ';' or a new line")
         group = openers[-1]
         before = [t for t in toks if t.end_pos <= group.start_pos and t.type != "IMPLICIT"]
-        if group.type == "LPAR" and not (before and before[-1].type == "NAME"):
+        if group.type == "LPAR" and not (before and before[-1].type in ("NAME", "FUNC")):
             return ParseError("',' inside parentheses that are not a call: a group holds "
                               "one expression", source=source, span=span,
                               hint="write [a, b] for a vector, or f(a, b) to call a function")

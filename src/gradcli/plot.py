@@ -25,7 +25,7 @@ from .api import constant_value, inputs_of, kink_text, split_top_level, unused_b
 from .errors import DomainError, LimitError, ShapeError, UsageError
 from .expr import first_span
 from .lower import missing_input
-from .parser import parse
+from .parser import given_names, parse
 from .printer import read_as
 
 INSTALL_HINT = "pip install 'gradcli[plot]'"
@@ -99,7 +99,7 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
         raise UsageError(f"--points must be a whole number of at least 2, got {points!r}")
     if points > 1_000_000:
         raise UsageError(f"--points {points} is too many; at most 1000000")
-    program = program or parse(text)
+    program = program or parse(text, given_names(bindings, [var]))
     bindings = dict(bindings or {})
     if var in bindings:
         raise UsageError(f"'{var}' is the plotted variable (--over); do not also bind it with --at")

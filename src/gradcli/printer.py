@@ -102,6 +102,8 @@ def _text_leaf(node) -> str:
 def _text_parts(node, clarify: bool) -> list:
     """The pieces for one node in the language, its children still as nodes."""
     if isinstance(node, Vector):
+        if len(node.items) == 1 and not isinstance(node.items[0], Vector):
+            return _joined("[", node.items, ",]")  # [x] alone would be a group
         return _joined("[", node.items, "]")
     op = ops.TABLE[node.op]
     if not op.is_operator:

@@ -232,8 +232,8 @@ def differentiate(text: str, wrt=None, order: int = 1, sequences=None,
     """Parse `text` (unless its `program` is given) and take its partial derivatives
     (all variables if `wrt` is empty)."""
     from .api import check_wrt
-    from .parser import parse
-    program = program or parse(text)
+    from .parser import given_names, parse
+    program = program or parse(text, given_names(wrt))
     variables = _variables(program)
     if not variables:
         raise UsageError("the expression has no variables to differentiate by",

@@ -27,7 +27,7 @@ from .api import KinkWarnings, prepare
 from .engine import backend_for, numeric_d
 from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .lower import lower
-from .parser import parse
+from .parser import given_names, parse
 from .printer import read_as, to_text
 
 # The source text of each node is cut to this many nodes and characters, so a
@@ -130,7 +130,7 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
     >>> [(c.input, c.formula, c.local) for c in t.backward[0].contributions]
     [('v2', '2*v2', 14.0)]
     """
-    program = program or parse(text)
+    program = program or parse(text, given_names(bindings, wrt))
     bindings = {k: (float(v) if isinstance(v, int) and not isinstance(v, bool) else v)
                 for k, v in (bindings or {}).items()}
     variables, warnings, wanted, used = prepare(program, bindings, wrt)
