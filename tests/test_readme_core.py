@@ -1,4 +1,4 @@
-"""The README's eval, library and numbers sections show real output: every example runs here."""
+"""The README's language, eval, library and numbers sections show real output: every example runs here."""
 import doctest
 import os
 import re
@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from gradcli.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SECTIONS = ("## `gradcli eval`", "## The Python library", "## Numbers, domains and conventions")
+SECTIONS = ("## The language", "## `gradcli eval`", "## The Python library", "## Numbers, domains and conventions")
 
 
 def section(title):
