@@ -118,6 +118,17 @@ READINGS = [
     ("log_{10}(x)", "log(x, 10)", False),
     ("log_b x", "log(x, b)", False),
     ("log_3(t)", "log(t, 3)", False),
+    # more printed forms
+    ("xln x", "x*log(x)", True),
+    ("tan^{-1}(x)", "atan(x)", True),
+    ("sin^{2}(x)", "sin(x)**2", False),
+    ("e^{-x^2}", "exp(-(x**2))", False),
+    ("ln|sec x + tan x|", "log(abs(sec(x) + tan(x)))", False),
+    ("te^{-t}", "t*exp(-t)", True),
+    ("-csc^2 x", "-(csc(x)**2)", False),
+    ("3 sin 2x", "3*sin(2*x)", False),
+    ("x²e^x", "(x**2)*exp(x)", False),
+    ("2^x ln 2", "(2**x)*log(2)", False),
     # unchanged
     ("-x**2", "-(x**2)", False),
     ("2**3**2", "2**(3**2)", False),

@@ -206,6 +206,7 @@ class PostLex:
     def __init__(self):
         self.names = frozenset()
         self.warnings = None
+        self._pending_function = None
 
     def process(self, stream):
         return self._juxtapose(self._classify(self._statements(stream)))
@@ -278,7 +279,10 @@ class PostLex:
                 yield self._log_base(Token, tok, base, toks)
                 continue
             if _glued(text):
+                self._pending_function = None
                 yield from self._split(Token, tok, text)
+                if self._pending_function is not None:
+                    toks.push(self._pending_function)  # classified as a function next
                 continue
             tok.extra = len(text) == 1
             yield tok
@@ -296,7 +300,7 @@ class PostLex:
             parts = []
             end = nxt
             first = toks.next()
-            group = _is(first, "LPAR")
+            group = _is(first, "LPAR") or _is(first, "LBRACE")
             cur = toks.next() if group else first
             if _is(cur, "MINUS") or _is(cur, "PLUS"):
                 parts.append(str(cur))
@@ -309,7 +313,7 @@ class PostLex:
                 _function_power_error(name, tok, cur or end)
             if group:
                 close = toks.next()
-                if not _is(close, "RPAR"):
+                if not _is(close, "RPAR" if first.type == "LPAR" else "RBRACE"):
                     _function_power_error(name, tok, close or end)
                 end = close
             text = "".join(parts)
@@ -366,12 +370,17 @@ class PostLex:
             raise UnknownName(f"'{text}' is not a name gradcli reads", span=(tok.start_pos,
                               tok.end_pos), hint=f"write ln({text[2]}) for the natural log "
                                                  f"of {text[2]}, or bind {text} with --at")
-        parts, i = [], 0
+        parts, i, function = [], 0, None
         while i < len(text):
+            if i and ops.lookup_function(text[i:]) is not None:  # xln x is x*ln(x)
+                function = text[i:]
+                break
             step = 2 if text.startswith("pi", i) else 1
             parts.append(text[i:i + step])
             i += step
-        self._warn(f"'{text}' is read as {'*'.join(parts)}, the product of its letters; to use "
+        shown = "*".join(parts) + (f"*{function}(…)" if function else "")
+        what = "its letters" + (f" and {function}" if function else "")
+        self._warn(f"'{text}' is read as {shown}, the product of {what}; to use "
                    f"{text} as one name, give it a value with --at {text}=…")
         pos = tok.start_pos
         for k, part in enumerate(parts):
@@ -382,6 +391,10 @@ class PostLex:
             piece.extra = True
             yield piece
             pos += len(part)
+        if function:
+            head = Token("NAME", function, pos, tok.line, tok.column + (pos - tok.start_pos),
+                         end_pos=tok.end_pos)
+            self._pending_function = head
 
     # -- stage 3: bars, juxtaposition, functions' arguments
     def _juxtapose(self, stream):
