@@ -484,7 +484,7 @@ def _juxtaposition(prev, tok):
     if ttype == "LPAR" and ptype == "NAME":
         if not prev.extra:
             return None  # an unknown function: the call rule reports it
-        return ("IMPLICIT", "NAME(" + str(prev))
+        return ("FJUX", "NAME(" + str(prev))  # ends a bare argument: cos x(x + 1)
     return ("IMPLICIT", ptype)
 
 
@@ -575,7 +575,9 @@ def _get_parser():
             def implicit(self, c):
                 left, tok, right = c
                 node = Apply("mul", (left, right), _Span.join(left, right))
-                if isinstance(left, Apply) and left.op == "div" and tok.type == "IMPLICIT":
+                if isinstance(left, Apply) and left.op == "div" and tok.type == "IMPLICIT" \
+                        or tok.value.startswith("NAME(") and isinstance(left, Apply) \
+                        and left.op == "div":
                     if len(self.warnings) >= limits.MAX_WARNINGS:
                         self.skipped += 1  # counted, not built: each costs the node's size
                         return node
@@ -655,6 +657,11 @@ def _get_parser():
                         f"but {len(args)} {'was' if len(args) == 1 else 'were'} given",
                         span=span, hint=f"see `gradcli functions` for {op.name}")
                 node = Apply(op.name, args, span)
+                if op.name == "log" and fn.base is None and len(args) == 1 \
+                        and str(head) == "log":
+                    # Many calculus books write log for base 10 (Stewart, OpenStax).
+                    self._warn("log is the natural logarithm ln, as in Python, NumPy, SymPy "
+                               "and PyTorch; for base 10 write log10(x) or log_10(x)")
                 if fn.power is not None:
                     node = Apply("pow", (node, Num(fn.power)), span)
                 if fn.inverse_of is not None:
