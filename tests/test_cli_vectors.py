@@ -136,7 +136,7 @@ def test_readme_examples_are_real_output():
     assert "\n".join(line.rstrip() for line in out.splitlines()) in section
     for args in (["x*w", "--at", "x=[1,2,3],w=[0.5,1,1.5]"],
                  ["sum(x + y)", "--at", "x=[1,2],y=[1,2,3]"],
-                 ["sum(log(x))", "--at", "x=[1,-2,3]"]):
+                 ["sum(ln(x))", "--at", "x=[1,-2,3]"]):
         code, _, err = run("eval", *args)
         assert code in (2, 3) and err in section, err
     code, out, err = run("eval", "log(x)*y", "--points", "-", "-o", "csv",

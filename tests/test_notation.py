@@ -110,9 +110,9 @@ READINGS = [
     ("[x,]", "[x,]", False),
     ("[[1, 2]]", "[[1, 2]]", False),
     ("[[1], [2]]", "[[1,], [2,]]", False),
-    ("log[sin x + 2]", "log(sin(x) + 2)", False),
+    ("log[sin x + 2]", "log(sin(x) + 2)", True),
     # rule 8: logarithms
-    ("log x", "log(x)", False),
+    ("log x", "log(x)", True),
     ("log_2(x)", "log(x, 2)", False),
     ("log_2 x", "log(x, 2)", False),
     ("log_{10}(x)", "log(x, 10)", False),
