@@ -139,7 +139,7 @@ def test_readme_examples_are_real_output():
                  ["sum(ln(x))", "--at", "x=[1,-2,3]"]):
         code, _, err = run("eval", *args)
         assert code in (2, 3) and err in section, err
-    code, out, err = run("eval", "log(x)*y", "--points", "-", "-o", "csv",
+    code, out, err = run("eval", "ln(x)*y", "--points", "-", "-o", "csv",
                          input="x,y\n1,2\n2,abc\n-1,4\n3,0.5\n")
     assert code == 2
     for line in out.splitlines() + err.splitlines():
