@@ -52,3 +52,26 @@ def test_deep_exact():
     n = 20_000
     r = api.evaluate("+".join(["x/3"] * n), x=1, exact=True)
     assert r.value == Fraction(n, 3) and r.gradient == {"x": Fraction(n, 3)}
+
+
+def test_time_per_input_stays_flat_from_1000_to_10000_inputs():
+    """A ratio within one run, not a timing: linear work keeps it near 1 (quadratic gave 10)."""
+    import time
+
+    from click.testing import CliRunner
+
+    from gradcli.cli import main
+
+    def per_input(n):
+        expr = " + ".join(f"{i % 7 + 1}*x{i}" for i in range(n))
+        at = ",".join(f"x{i}={i % 5}" for i in range(n))
+        best = float("inf")
+        for _ in range(2):
+            start = time.perf_counter()
+            result = CliRunner().invoke(main, ["eval", expr, "--at", at, "-o", "json"])
+            best = min(best, time.perf_counter() - start)
+            assert result.exit_code == 0, result.output
+        return best / n
+
+    small, large = per_input(1_000), per_input(10_000)
+    assert large / small < 3, (small, large)

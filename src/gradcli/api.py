@@ -54,8 +54,26 @@ def split_top_level(text: str, sep: str = ",", keep_empty: bool = False) -> list
     return parts if keep_empty else [p for p in parts if p]
 
 
+_PLAIN_NUMBER = None
+
+
 def constant_value(text: str, what: str, exact: bool = False):
     """The number (or array) a constant expression such as `pi/4` or `[1, 2]` denotes."""
+    global _PLAIN_NUMBER
+    if not exact:
+        # A plain decimal number (the common --at value) needs no parser: 100,000
+        # bindings must not cost 100,000 parses.
+        if _PLAIN_NUMBER is None:
+            import re
+            _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
+        if _PLAIN_NUMBER.fullmatch(text):
+            value = float(text)
+            if value != value or abs(value) == float("inf"):
+                pass  # out of range: the parser's message says so
+            elif value == 0:
+                return 0.0 if text.lstrip("+-").isdigit() or not text.startswith("-") else -0.0
+            else:
+                return value
     try:
         program = parse(text)
     except GradcliError as exc:
@@ -116,16 +134,18 @@ def inputs_of(program: Program) -> list[str]:
 
 def unused_bindings(names, variables) -> list[str]:
     """A warning for each name given with --at that the expression does not use."""
+    known = set(variables)  # a set: 100,000 inputs must not cost 10^10 comparisons
     return [f"--at binds '{name}', which the expression does not use"
-            for name in names if name not in variables]
+            for name in names if name not in known]
 
 
 def prepare(program: Program, bindings: dict, wrt):
     """(inputs, warnings, the inputs to differentiate, the bindings used) for a run."""
     variables = inputs_of(program)
-    warnings = list(program.warnings) + unused_bindings(bindings, variables)
+    known = set(variables)
+    warnings = list(program.warnings) + unused_bindings(bindings, known)
     wanted = check_wrt(wrt, variables)
-    used = {k: v for k, v in bindings.items() if k in variables}
+    used = {k: v for k, v in bindings.items() if k in known}
     return variables, warnings, wanted, used
 
 
@@ -133,8 +153,9 @@ def check_wrt(wrt, variables: list[str]) -> list[str]:
     """Validate `--wrt` names against the variables an expression has."""
     if not wrt:
         return list(variables)
+    known = set(variables)
     for name in wrt:
-        if name not in variables:
+        if name not in known:
             listed = ", ".join(variables) if variables else "none"
             raise UsageError(f"--wrt: the expression has no variable '{name}'",
                              hint=f"its variables are: {listed}")
