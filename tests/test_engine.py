@@ -82,3 +82,20 @@ def test_a_rule_that_overflows_in_python_floats_beside_an_array_gives_ieee_value
     assert isinstance(d, np.ndarray) and d.shape == (2,)
     assert d[0] == 0.0 and d[1] == -0.0
     assert local_derivative(ops.TABLE["atan2"], 1, float(out[0]), [1e308, -1e308]) == 0.0
+
+
+def test_backward_of_a_vector_needs_its_gradient_as_in_pytorch():
+    import numpy as np
+
+    from gradcli.errors import ShapeError
+    w = Value(2.0)
+    z = w * Value(np.array([1.0, 2.0, 3.0]), requires_grad=False)
+    with pytest.raises(ShapeError) as info:
+        z.backward()
+    assert "only for a scalar result" in info.value.message and "(3,)" in info.value.message
+    assert w.grad == 0
+    z.backward(gradient=np.array([1.0, 0.0, 2.0]))
+    assert w.grad == 7.0
+    w.zero_grad()
+    z.backward(seed=np.ones(3))  # the older name still works
+    assert w.grad == 6.0

@@ -122,9 +122,13 @@ class Value:
     def __neg__(self): return apply(ops.TABLE["neg"], self)
     def __pos__(self): return self
 
-    def backward(self, seed=None, on_kink=None, on_step=None,
-                 create_graph: bool = False) -> None:
+    def backward(self, gradient=None, on_kink=None, on_step=None,
+                 create_graph: bool = False, *, seed=None) -> None:
         """Fill .grad of every node this one depends on, in reverse topological order.
+
+        `gradient` is the upstream gradient (PyTorch's name; `seed` is the same):
+        it may be left out only for a scalar result, as in PyTorch, and for a
+        vector result it gives the vector-Jacobian product.
 
         Leaves accumulate across calls (as in PyTorch); intermediate nodes are
         reset first, so a second call adds exactly one more gradient to the leaves.
@@ -136,6 +140,15 @@ class Value:
         op table's derivative rules applied to Values, so it can be differentiated
         again (second derivatives, the Hessian), as in PyTorch.
         """
+        if gradient is None:
+            gradient = seed
+        seed = gradient
+        if seed is None and getattr(self.data, "ndim", 0):
+            from .errors import ShapeError
+            raise ShapeError(f"a gradient can be created implicitly only for a scalar result, "
+                             f"and this one has shape {tuple(self.data.shape)}",
+                             hint="pass backward(gradient=...) with the upstream gradient, "
+                                  "or reduce the result with sum(...)")
         order = topo_order(self)
         arrays = False
         for node in order:
@@ -148,7 +161,10 @@ class Value:
         if create_graph:
             if not isinstance(seed, Value):
                 seed = Value(seed, requires_grad=False)
-            self.grad = seed if self._parents or _is_zero(self.grad) else self.grad + seed
+            if self._parents:
+                self.grad = seed
+            else:
+                _accumulate(self, seed)
             _backward_graph(order, on_kink)
         elif arrays:
             # Arrays: inf and nan in derivatives are answers (reported by the caller), not noise.
@@ -162,7 +178,7 @@ class Value:
         if self._parents:
             self.grad = seed
         else:
-            self.grad = seed if _is_zero(self.grad) else self.grad + seed
+            _accumulate(self, seed)
         float_ = float
         D = _MATH_D
         for node in reversed(order):
@@ -186,20 +202,16 @@ class Value:
                             da = rules[0](D, out, x, y) if a.requires_grad else None
                             db = rules[1](D, out, x, y) if b.requires_grad else None
                             if da is not None:
-                                ga = a.grad
-                                a.grad = g * da if type(ga) is int and ga == 0 else ga + g * da
+                                _accumulate(a, g * da)
                             if db is not None:
-                                gb = b.grad
-                                b.grad = g * db if type(gb) is int and gb == 0 else gb + g * db
+                                _accumulate(b, g * db)
                             continue
                     elif len(parents) == 1:
                         (a,) = parents
                         x = a.data
                         if type(x) is float_:
                             if a.requires_grad:
-                                c = g * rules[0](D, node.data, x)
-                                ga = a.grad
-                                a.grad = c if type(ga) is int and ga == 0 else ga + c
+                                _accumulate(a, g * rules[0](D, node.data, x))
                             continue
                 except (ZeroDivisionError, OverflowError, ValueError):
                     pass  # IEEE inf/nan through the general path below
@@ -211,7 +223,7 @@ class Value:
                 for i, (p, c) in enumerate(zip(parents, contributions)):
                     if p.requires_grad and c is not None:
                         c = _fit(c, p.data)
-                        p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
+                        _accumulate(p, c)
                         if on_step is not None:
                             on_step(node, i, None, c)
                 continue
@@ -227,7 +239,7 @@ class Value:
                     # A local derivative of exactly 1 passes the gradient on untouched
                     # (nothing is updated in place, so sharing the array is safe).
                     c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
-                    p.grad = c if type(p.grad) is int and p.grad == 0 else p.grad + c
+                    _accumulate(p, c)
                     if on_step is not None:
                         on_step(node, i, d, c)
 
@@ -266,6 +278,16 @@ _MATH_D = numeric_d(MathBackend)
 
 def _is_zero(g) -> bool:
     return type(g) is int and g == 0
+
+
+def _accumulate(node, contribution) -> None:
+    """node.grad += contribution, where the int 0 of an untouched node is replaced.
+
+    Replacing (not adding to) the int 0 keeps the contribution's own type: a
+    Fraction stays exact, an array keeps its shape, a Value stays a graph.
+    """
+    g = node.grad
+    node.grad = contribution if type(g) is int and g == 0 else g + contribution
 
 
 class _ValueD:
@@ -321,8 +343,7 @@ def _backward_graph(order, on_kink) -> None:
                 # number, marked so that second derivatives through it become nan.
                 datas = [q.data for q in parents]
                 local = Unformed(local_derivative(op, i, node.data, datas), label=op.name)
-            contribution = g * local
-            p.grad = contribution if _is_zero(p.grad) else p.grad + contribution
+            _accumulate(p, g * local)
 
 
 def topo_order(root: Value) -> list:
