@@ -165,15 +165,18 @@ def test_off_by_a_constant():
 
 
 def test_off_by_a_factor_and_wrong_sign():
-    a = one(check(Q, AT, derivatives=[("w", "x*(w*x+b)")]))
-    assert a.note == "off by a factor: your answer is 0.5 times the derivative"
-    a = one(check("sin(x)", None, derivatives=[("x", "-cos(x)")]))
+    a = one(check(Q, AT, derivatives=[("w", "3*x*(w*x+b)")]))
+    assert a.note == "off by a factor: your answer is 1.5 times the derivative"
+    assert (a.mistake, a.mistake_detail) == ("constant-factor", "1.5")
+    a = one(check("sin(x)*x", None, derivatives=[("x", "-cos(x)*x - sin(x)")]))
     assert a.note == "the sign is wrong: your answer is minus the derivative"
+    assert a.mistake == "sign"
 
 
 def test_constant_derivative_answered_with_another_constant():
     a = one(check("3*x", {"x": 1}, derivatives=[("x", "4")]))
     assert not a.ok and a.note == "the derivative is the constant 3"
+    assert (a.mistake, a.mistake_detail) == ("constant-offset", "1")
 
 
 def test_cancellation_in_an_equivalent_form_is_not_a_mistake():
@@ -209,12 +212,16 @@ def test_points_are_the_same_on_every_run():
     assert a1.counterexample == a2.counterexample
 
 
-def test_both_signs_and_several_magnitudes_are_sampled():
-    from gradcli.check import _candidates
+def test_both_signs_and_moderate_magnitudes_are_sampled():
+    from gradcli.check import WIDE_AFTER, _candidates
     points = [p for p, _ in zip((p for p, _ in _candidates(["x", "y"], None, 7)), range(40))]
     xs = [p["x"] for p in points]
     assert any(x < 0 for x in xs) and any(x > 0 for x in xs)
-    assert any(abs(x) < 1 for x in xs) and any(abs(x) > 5 for x in xs)
+    assert any(abs(x) < 0.5 for x in xs) and any(abs(x) > 2 for x in xs)
+    assert all(0.1 <= abs(x) <= 3 for x in xs)  # well scaled: exp(2*x) neither under- nor overflows
+    # a narrow domain (log(x - 10)) is still found: later points range wider
+    late = [p["x"] for (p, _), _ in list(zip(_candidates(["x"], None, 7), range(120)))[WIDE_AFTER:]]
+    assert any(abs(x) > 10 for x in late)
 
 
 # ---------------------------------------------------------------- bad input
