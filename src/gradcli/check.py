@@ -224,6 +224,10 @@ def grade_number(text, computed, expected):
 
 def _grade(a: Answer, text, rtol, atol, digits_rule: bool) -> None:
     """Mark a numeric answer right or wrong: the digits rule, else the tolerance."""
+    if isinstance(a.computed, _Undefined):
+        why, a.computed, a.ok = a.computed.why, None, False
+        a.reason = f"your answer is undefined ({why}); the correct value is {_number(a.expected)}"
+        return
     graded = grade_number(text, a.computed, a.expected) if digits_rule else None
     if graded is not None:
         a.ok, a.digits, a.rounded = graded["ok"], graded["digits"], graded["rounded"]
@@ -232,6 +236,21 @@ def _grade(a: Answer, text, rtol, atol, digits_rule: bool) -> None:
     a.ok = close(a.computed, a.expected, rtol, atol)
     if not a.ok:
         a.reason = f"the correct value is {_number(a.expected)}"
+
+
+class _Undefined:
+    """A numeric answer that is itself undefined (1/0, log(-1)): wrong, not an error."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+
+def _number_or_why(answer, what: str):
+    """number_answer, or _Undefined where the answer's own value is undefined."""
+    try:
+        return number_answer(answer, what)
+    except DomainError as exc:
+        return _Undefined(exc.message)
 
 
 def number_answer(answer, what: str):
@@ -294,8 +313,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
 
     # Every answer is read before any computing: bad input (exit 2) comes first.
     f = program.statements[-1].name or "f"
-    value_number = None if value is None else number_answer(value, "--value")
-    grad_numbers = {name: number_answer(given, f"--grad {name}") for name, given in grad.items()}
+    value_number = None if value is None else _number_or_why(value, "--value")
+    grad_numbers = {name: _number_or_why(given, f"--grad {name}") for name, given in grad.items()}
     formulas = [(name, formula, parse_answer(formula, program, variables, f"∂{f}/∂{name}"))
                 for name, formula in pairs]
     result = None
@@ -470,6 +489,12 @@ def _true_derivative(program, point, name, strict=False):
 def _answer_value(answer: Program, point):
     """(value, magnitude) of the student's formula, or a DomainError where it is undefined."""
     g = lower(answer, point, wrt=set())
+    shape = getattr(g.output.data, "shape", ())
+    if shape != ():
+        raise UsageError(f"the answer is a vector or matrix (shape {tuple(shape)}); the "
+                         "derivative of a scalar expression by one variable is a number",
+                         source=answer.source,
+                         hint="give one formula per variable, each with its --wrt")
     return float(g.output.data), _magnitude(g.output)
 
 
@@ -733,9 +758,13 @@ def _named_mistake(program, name, variables, rows, rtol, atol):
                 c = float(g.output.data)
             except (GradcliError, TypeError, ValueError, ArithmeticError):
                 break
-            scale = max(abs(r.yours), abs(c) if math.isfinite(c) else 0.0, r.mag,
-                        _magnitude(g.output))
-            if not (math.isfinite(c) and abs(r.yours - c) <= atol + rtol * scale):
+            if not math.isfinite(c):
+                break
+            scale = max(abs(r.yours), abs(c), r.mag, _magnitude(g.output))
+            tol = atol + rtol * scale
+            # Where the answer is wrong, the candidate must tell it from the derivative:
+            # a match within a tolerance as wide as the error itself explains nothing.
+            if abs(r.yours - c) > tol or (not r.ok and 4 * tol > abs(r.yours - r.correct)):
                 break
         else:
             return cand.key, cand.detail, cand.sentence()
@@ -828,6 +857,15 @@ def answer_columns(names, variables, result_name: str = "f") -> dict:
     return found
 
 
+def _defined_number(answer, what: str):
+    """number_answer for a constant checked at every row: an undefined one is bad input."""
+    got = _number_or_why(answer, what)
+    if isinstance(got, _Undefined):
+        raise UsageError(f"the answer {what} is undefined: {got.why}",
+                         hint="a numeric answer is a number such as 28, 1/3 or pi/4")
+    return got
+
+
 class PointsCheck:
     """Answers checked at every row of a points file; iterate for CheckedChunk."""
 
@@ -853,10 +891,10 @@ class PointsCheck:
         answers = []
         if value is not None:
             answers.append(PointAnswer("value", f, _shown(value),
-                                       constant=number_answer(value, "--value")))
+                                       constant=_defined_number(value, "--value")))
         for name, given in grad.items():
             answers.append(PointAnswer("gradient", name, _shown(given),
-                                       constant=number_answer(given, f"--grad {name}")))
+                                       constant=_defined_number(given, f"--grad {name}")))
         for name, formula in pairs:
             answers.append(PointAnswer("derivative", name, formula.strip(),
                                        program=parse_answer(formula, program, variables,

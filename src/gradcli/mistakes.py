@@ -287,7 +287,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
             yield offer("sign", node,
                         {id(node): lambda n, da: _accumulate([da[0], da[1]])},
                         lambda node=node: f"a sign error: in the derivative of {_text(node)} "
-                        f"the derivative of {_text(node.args[1])} is subtracted")
+                        f"the derivative of {_text(node.args[1])} must be subtracted, not added")
 
 
 def _chain_drops(node: Apply, d: dict):
