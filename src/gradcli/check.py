@@ -4,14 +4,24 @@
 symbolic derivative given, each right or wrong with the reason. Nothing here
 prints.
 
-Numbers are compared as numpy.isclose does: |answer - expected| <= atol +
-rtol*|expected|. A symbolic derivative is compared numerically: at the given
-point and at random points (both signs, magnitudes 0.1 to 20, the same points
-on every run) where both the answer and the true derivative are defined. The
-true numbers come from the engine's backward pass; the answer is evaluated by
-the same engine. A wrong answer gets a point where the two differ, and, where
-it is so, the remark that it is off by a constant or a factor, or right on
-only part of the domain.
+Numbers are graded as a teacher grades them (grade_number): one typed with 3
+or more significant digits is right when it equals the true value correctly
+rounded to the digits typed (the exact decimal expansion of the double,
+rounded; an exact tie either way). Other numbers are compared as numpy.isclose
+does: |answer - expected| <= atol + rtol*|expected|. Giving rtol or atol
+turns the digits rule off.
+
+A symbolic derivative is compared numerically: at the given point and at
+random points of moderate size (|v| in 0.1..3, both signs, the same points on
+every run) where both the answer and the true derivative are defined; a point
+where both are within the tolerance of 0 proves nothing and is not counted.
+The true numbers come from the engine's backward pass; the answer is evaluated
+by the same engine. A wrong answer gets a point where the two differ and, where
+it can be named, its mistake (a stable key and a sentence): one rule misapplied
+at one node of the question's tree (mistakes.py: chain, product, quotient or
+power rule, a sign, a constant kept, the wrong variable), else the whole
+answer's sign, a constant or a factor off, or right only on part of the domain
+(a region, checked by moving each agreeing point a little).
 
 `check_points()` is `check --points FILE`: every row of the file is a point,
 evaluated in vectorised chunks through gradcli.batch. An answer is a constant
