@@ -47,17 +47,17 @@ def test_right_formula_exits_0():
 
 
 def test_wrong_formula_exits_1_and_shows_a_point():
-    code, out, _ = check("--derivative", "3*w*(w*x+b)", "--wrt", "x", "-o", "json")
+    code, out, _ = check("--derivative", "w*(w*x+b)", "--wrt", "x", "-o", "json")
     assert code == 1
     record = json.loads(out)
     assert record["ok"] is False and record["right"] == 0 and record["total"] == 1
     (a,) = record["answers"]
     assert a["kind"] == "derivative" and a["key"] == "d/dx" and a["ok"] is False
-    assert a["expected"] == 42.0 and a["computed"] == 63.0
+    assert a["expected"] == 42.0 and a["computed"] == 21.0
     assert a["counterexample"] == {"at": {"w": 3.0, "x": 2.0, "b": 1.0},
-                                   "yours": 63.0, "correct": 42.0}
-    assert a["note"] == "off by a factor: your answer is 1.5 times the derivative"
-    assert a["mistake"] == "constant-factor" and a["mistake_detail"] == "1.5"
+                                   "yours": 21.0, "correct": 42.0}
+    assert a["note"] == "off by a factor: your answer is 0.5 times the derivative"
+    assert a["mistake"] == "constant-factor" and a["mistake_detail"] == "0.5"
 
 
 def test_right_only_for_positive_x_exits_1():
@@ -159,7 +159,7 @@ def test_table_output():
     assert lines[5].split() == ["∂f/∂x", "40", "42", "40", "✗"]
     assert lines[6].split() == ["∂f/∂w", "formula", "x*(w*x+b)", "28", "14", "✗"]
     assert "✗ ∂f/∂x: the correct value is 42" in out
-    assert "the power rule: the exponent 2 of (w*x + b)**2 was not brought down as a" in out
+    assert "off by a factor: your answer is 0.5 times the derivative" in out
     assert lines[-1].startswith("1 of 3 right")
 
 

@@ -684,7 +684,14 @@ def _diagnose(program, answer_program, name, variables, rows, rtol, atol):
     right = [r for r in rows if r.ok]
     wrong = [r for r in rows if not r.ok]
     try:
-        found = _named_mistake(program, name, variables, rows, rtol, atol)
+        found = _named_mistake(program, name, variables, rows, rtol, atol,
+                               lambda key: key != "sign")
+        if found is None and len(rows) >= 3 and _minus_everywhere(rows):
+            found = ("sign", _whole(program),
+                     "the sign is wrong: your answer is minus the derivative")
+        if found is None:
+            found = _named_mistake(program, name, variables, rows, rtol, atol,
+                                   lambda key: key == "sign")
     except Exception:  # noqa: BLE001 - naming the mistake is an extra; it never costs the verdict
         found = None
     if found is not None:
@@ -726,12 +733,27 @@ def _right_nearby(program, answer_program, name, row, rtol, atol) -> bool:
     return math.isfinite(s) and abs(s - t) <= atol + rtol * scale
 
 
+def _whole(program) -> str:
+    """The question as printed: its expression, or its program on one line."""
+    if len(program.statements) == 1:
+        from .printer import to_text
+        return to_text(program.result)
+    return read_as(program)
+
+
+def _minus_everywhere(rows) -> bool:
+    """Whether the answer is minus the derivative at every row."""
+    if any(r.correct == 0 for r in rows):
+        return False
+    return all(abs(r.yours / r.correct + 1) <= 1e-7 for r in rows)
+
+
 def _global_mistake(program, rows, rtol, atol):
     """The whole answer off by its sign, a constant or a factor, at every row given."""
     truths = [r.correct for r in rows]
     diffs = [r.yours - r.correct for r in rows]
     spread = max(abs(r.yours) + abs(r.correct) for r in rows)
-    whole = read_as(program)
+    whole = _whole(program)
     if all(abs(t - truths[0]) <= atol + rtol * spread for t in truths):
         if all(abs(d - diffs[0]) <= atol + rtol * spread for d in diffs):
             return ("constant-offset", _num(diffs[0]), f"the derivative is the constant "
@@ -753,14 +775,17 @@ def _global_mistake(program, rows, rtol, atol):
     return None
 
 
-def _named_mistake(program, name, variables, rows, rtol, atol):
-    """The first mistake of mistakes.candidates whose derivative is the answer at every row."""
+def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key: True):
+    """The first mistake of mistakes.candidates (whose key is `wanted`) that is the answer
+    at every row."""
     from .mistakes import candidates
     from .symbolic import inline
     if len(rows) < 3:
         return None
     root, _ = inline(program)
     for cand in candidates(root, name, variables):
+        if not wanted(cand.key):
+            continue
         mistaken = Program((Statement(None, cand.expr),))
         for r in rows:
             try:

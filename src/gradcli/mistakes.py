@@ -16,12 +16,14 @@ people. The keys, in the order candidates are offered:
 - product-rule: the derivatives multiplied, or one of the two terms missing;
 - quotient-rule: the numerator's sign reversed, the denominator not squared,
   or the derivatives divided;
-- power-rule: the exponent not lowered (x^3 -> 3*x^3), the exponent not
-  brought down as a factor, or the power rule used on a variable exponent;
+- power-rule: the exponent not lowered (x^3 -> 3*x^3), or the power rule used
+  on a variable exponent (2^x -> x*2^(x-1)); an exponent left out as a factor
+  (x^2 -> x) is left to check.py's "off by a factor";
 - constant-kept: an additive constant kept instead of its derivative 0;
 - wrong-variable: the partial with respect to another variable;
 - sign: the sign of one function's derivative (cos -> sin) or of a
-  subtraction reversed.
+  subtraction reversed (offered last, and by check.py only after it has
+  tested whether the whole answer is minus the derivative).
 
 Global mistakes (the whole answer minus, off by a constant or a factor, right
 on part of the domain) need no tree; check.py names those.
@@ -228,12 +230,6 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
                         lambda node=node, e=exponent: f"the power rule: the exponent of "
                         f"{_text(node)} was not lowered; d/dx x^n = n*x^(n-1), so the power "
                         f"becomes {_simplified_text(e - 1)}")
-            if not (isinstance(exponent, Num) and exponent.value in (0, 1)):
-                yield offer("power-rule", node,
-                            {id(node): lambda n, da: BUILD.pow(n.args[0], n.args[1] - 1) * da[0]},
-                            lambda node=node, e=exponent: f"the power rule: the exponent "
-                            f"{_text(e)} of {_text(node)} was not brought down as a factor; "
-                            "d/dx x^n = n*x^(n-1)")
         elif d[id(base)] is None and d[id(exponent)] is not None:
             yield offer("power-rule", node,
                         {id(node): lambda n, da: n.args[1] * BUILD.pow(n.args[0], n.args[1] - 1)
