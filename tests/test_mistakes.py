@@ -241,11 +241,19 @@ def test_partial_domain_only_when_true():
     ("exp(3*x)", "exp(x)"),
     ("exp(x)*x^3", "3*x^2*exp(x)"),
     ("exp(-5*x)*x", "exp(-5*x)"),
+    # + 1 is within the relative tolerance where the derivative is near 1e9: still global
+    ("exp(exp(x)^3)", "3*exp(exp(3*x))*exp(3*x) + 1"),
+    ("exp(exp(x)^3)", "-3*exp(exp(3*x))*exp(3*x)"),
 ])
 def test_a_global_mistake_is_never_a_domain_problem(question, answer):
     a = diagnosis(question, answer)
     assert not a.ok and a.mistake != "partial-domain"
     assert "part of the domain" not in a.note and "right only where" not in a.note
+
+
+def test_a_large_derivative_plus_one_is_off_by_a_constant():
+    a = diagnosis("exp(exp(x)^3)", "3*exp(exp(3*x))*exp(3*x) + 1")
+    assert (a.mistake, a.mistake_detail) == ("constant-offset", "1")
 
 
 def test_right_everywhere_is_right():

@@ -696,12 +696,12 @@ def _diagnose(program, answer_program, name, variables, rows, rtol, atol):
         found = None
     if found is not None:
         return found
+    # A global mistake must also fit the points where the answer agrees: truth + 1 is
+    # "right" where the derivative is 1e9, within the relative tolerance.
+    found = _global_mistake(program, wrong, rtol, atol) if len(wrong) >= 3 else None
+    if found is not None and all(_fits(found[3], r, rtol) for r in right):
+        return found[:3]
     region = [r for r in right if _right_nearby(program, answer_program, name, r, rtol, atol)]
-    coincidences = len(region) < max(2, len(right))
-    if not region or coincidences and not any(r.given for r in region):
-        found = _global_mistake(program, wrong, rtol, atol) if len(wrong) >= 3 else None
-        if found is not None:
-            return found
     if len(region) >= 2 or (region and len(region) == len(right)):
         for v in variables:
             for sign, word, other in ((1, ">", "<"), (-1, "<", ">")):
@@ -749,30 +749,43 @@ def _minus_everywhere(rows) -> bool:
 
 
 def _global_mistake(program, rows, rtol, atol):
-    """The whole answer off by its sign, a constant or a factor, at every row given."""
+    """The whole answer off by its sign, a constant or a factor, at every row given.
+
+    (key, detail, sentence, model): model(derivative) is the answer this mistake
+    predicts (None: no prediction).
+    """
     truths = [r.correct for r in rows]
     diffs = [r.yours - r.correct for r in rows]
     spread = max(abs(r.yours) + abs(r.correct) for r in rows)
     whole = _whole(program)
+    offset = diffs[0]
     if all(abs(t - truths[0]) <= atol + rtol * spread for t in truths):
-        if all(abs(d - diffs[0]) <= atol + rtol * spread for d in diffs):
-            return ("constant-offset", _num(diffs[0]), f"the derivative is the constant "
-                    f"{_num(truths[0])}")
-        return (None, None, f"the derivative is the constant {_num(truths[0])}")
-    if all(r.correct != 0 for r in rows):
-        ratios = [r.yours / r.correct for r in rows]
-        if all(abs(q - ratios[0]) <= 1e-7 * abs(ratios[0]) for q in ratios):
-            if abs(ratios[0] + 1) <= 1e-9:
-                return ("sign", whole, "the sign is wrong: your answer is minus the derivative")
-    if all(abs(d - diffs[0]) <= atol + rtol * spread for d in diffs):
-        return ("constant-offset", _num(diffs[0]), f"off by a constant: your answer minus the "
-                f"derivative is {_num(diffs[0])} at every point")
-    if all(r.correct != 0 for r in rows):
-        ratios = [r.yours / r.correct for r in rows]
-        if all(abs(q - ratios[0]) <= 1e-7 * abs(ratios[0]) for q in ratios):
-            return ("constant-factor", _num(ratios[0]), f"off by a factor: your answer is "
-                    f"{_num(ratios[0])} times the derivative")
+        if all(abs(d - offset) <= atol + rtol * spread for d in diffs):
+            return ("constant-offset", _num(offset), f"the derivative is the constant "
+                    f"{_num(truths[0])}", lambda t: t + offset)
+        return (None, None, f"the derivative is the constant {_num(truths[0])}", None)
+    ratios = [r.yours / r.correct for r in rows] if all(r.correct != 0 for r in rows) else None
+    factor = ratios and ratios[0]
+    same_ratio = ratios is not None and all(abs(q - factor) <= 1e-7 * abs(factor)
+                                            for q in ratios)
+    if same_ratio and abs(factor + 1) <= 1e-9:
+        return ("sign", whole, "the sign is wrong: your answer is minus the derivative",
+                lambda t: -t)
+    if all(abs(d - offset) <= atol + rtol * spread for d in diffs):
+        return ("constant-offset", _num(offset), f"off by a constant: your answer minus the "
+                f"derivative is {_num(offset)} at every point", lambda t: t + offset)
+    if same_ratio:
+        return ("constant-factor", _num(factor), f"off by a factor: your answer is "
+                f"{_num(factor)} times the derivative", lambda t: factor * t)
     return None
+
+
+def _fits(model, row, rtol) -> bool:
+    """Whether a global mistake's prediction is the answer at `row` too."""
+    if model is None:
+        return False
+    predicted = model(row.correct)
+    return abs(row.yours - predicted) <= 2 * row.tol + rtol * abs(predicted)
 
 
 def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key: True):
