@@ -209,8 +209,7 @@ def grade_number(text, computed, expected):
         e, c = float(expected), float(computed)
     except (TypeError, ValueError):
         return None  # a vector or matrix: the tolerance rule
-    if not (math.isfinite(e) and math.isfinite(c)) or hasattr(expected, "shape") \
-            and getattr(expected, "shape", ()) != ():
+    if getattr(expected, "shape", ()) != () or not (math.isfinite(e) and math.isfinite(c)):
         return None
     scientific = "e" in text.lower()
     shown_digits = min(k, DIGITS_MAX)
@@ -220,7 +219,8 @@ def grade_number(text, computed, expected):
         ok = abs(c - e) <= 4 * math.ulp(e)
     else:
         given = Decimal(text.strip())
-        ok = given in (correctly_rounded(e, k, ROUND_HALF_UP), correctly_rounded(e, k, ROUND_HALF_DOWN))
+        ok = given in (correctly_rounded(e, k, ROUND_HALF_UP),
+                       correctly_rounded(e, k, ROUND_HALF_DOWN))
     out = {"ok": ok, "digits": k, "rounded": rounded_text, "reason": "", "note": ""}
     if ok:
         out["note"] = f"right (to the {k} digits given)"
