@@ -167,13 +167,20 @@ def test_off_by_a_constant():
 def test_off_by_a_factor_and_wrong_sign():
     a = one(check(Q, AT, derivatives=[("w", "x*(w*x+b)")]))
     assert a.note == "off by a factor: your answer is 0.5 times the derivative"
+    assert (a.mistake, a.mistake_detail) == ("constant-factor", "0.5")
+    a = one(check(Q, AT, derivatives=[("w", "3*x*(w*x+b)")]))
+    assert a.note == "off by a factor: your answer is 1.5 times the derivative"
     a = one(check("sin(x)", None, derivatives=[("x", "-cos(x)")]))
+    assert a.note == "the sign is wrong: your answer is minus the derivative"
+    assert a.mistake == "sign"
+    a = one(check("sin(x)*x", None, derivatives=[("x", "-cos(x)*x - sin(x)")]))
     assert a.note == "the sign is wrong: your answer is minus the derivative"
 
 
 def test_constant_derivative_answered_with_another_constant():
     a = one(check("3*x", {"x": 1}, derivatives=[("x", "4")]))
     assert not a.ok and a.note == "the derivative is the constant 3"
+    assert (a.mistake, a.mistake_detail) == ("constant-offset", "1")
 
 
 def test_cancellation_in_an_equivalent_form_is_not_a_mistake():
@@ -209,12 +216,16 @@ def test_points_are_the_same_on_every_run():
     assert a1.counterexample == a2.counterexample
 
 
-def test_both_signs_and_several_magnitudes_are_sampled():
-    from gradcli.check import _candidates
+def test_both_signs_and_moderate_magnitudes_are_sampled():
+    from gradcli.check import WIDE_AFTER, _candidates
     points = [p for p, _ in zip((p for p, _ in _candidates(["x", "y"], None, 7)), range(40))]
     xs = [p["x"] for p in points]
     assert any(x < 0 for x in xs) and any(x > 0 for x in xs)
-    assert any(abs(x) < 1 for x in xs) and any(abs(x) > 5 for x in xs)
+    assert any(abs(x) < 0.5 for x in xs) and any(abs(x) > 2 for x in xs)
+    assert all(0.1 <= abs(x) <= 3 for x in xs)  # well scaled: exp(2*x) neither under- nor overflows
+    # a narrow domain (log(x - 10)) is still found: later points range wider
+    late = [p["x"] for (p, _), _ in list(zip(_candidates(["x"], None, 7), range(120)))[WIDE_AFTER:]]
+    assert any(abs(x) > 10 for x in late)
 
 
 # ---------------------------------------------------------------- bad input
@@ -364,3 +375,121 @@ def test_differentiate_output_is_accepted_for_known_cases(text):
 def test_a_wrong_formula_shows_the_correct_one_from_differentiate():
     a = one(check(Q, AT, derivatives=[("x", "w*(w*x+b)")]))
     assert a.correct == api.differentiate(Q, "x") == "2*w*(w*x + b)"
+
+
+# ---------------------------------------------------------------- numbers graded by their digits
+
+from gradcli.check import correctly_rounded, grade_number, significant_digits  # noqa: E402
+
+PI_ISH = 3.1677063269057153   # 3.16770632690...
+SIN2 = math.sin(2)            # 0.909297426825...
+
+
+def value_answer(expected, typed, **kw):
+    return one(check("x", {"x": expected}, value=typed, **kw))
+
+
+@pytest.mark.parametrize("text,digits", [
+    ("3.1677", 5), ("-0.9093", 4), ("4.540e-5", 4), ("4.54e-5", 3), ("0.0012", 2),
+    ("300", 3), ("3.", 1), (".5", 1), ("2.909", 4), ("+2.50", 3), ("1E+3", 1),
+    ("0", 0), ("0.000", 0), ("1/3", 0), ("pi", 0), ("nan", 0), (3.1677, 0)])
+def test_significant_digits_are_counted_from_the_text(text, digits):
+    assert significant_digits(text) == digits
+
+
+@pytest.mark.parametrize("expected,typed", [
+    (PI_ISH, "3.1677"), (PI_ISH, "3.17"), (PI_ISH, "3.168"), (PI_ISH, "3.16770633"),
+    (2.9092974268256817, "2.909"), (-SIN2, "-0.9093"), (4.5399929762484854e-05, "4.540e-5"),
+    (4.5399929762484854e-05, "0.0000454"), (9.99996, "10.00"), (100.4, "100"),
+])
+def test_correctly_rounded_to_the_digits_given_is_right(expected, typed):
+    a = value_answer(expected, typed)
+    assert a.ok, a.reason
+    assert a.note == f"right (to the {significant_digits(typed)} digits given)"
+    assert a.digits == significant_digits(typed)
+
+
+def test_off_in_the_last_digit_is_wrong_and_says_the_rounded_value():
+    a = value_answer(PI_ISH, "3.1678")
+    assert not a.ok and a.reason == "to 5 digits the value is 3.1677"
+    assert (a.digits, a.rounded) == (5, "3.1677")
+    a = value_answer(PI_ISH, "3.1676")
+    assert not a.ok and a.reason == "to 5 digits the value is 3.1677"
+    # within the old tolerance (rtol 1e-6), but not the correctly rounded 7 digits
+    a = value_answer(PI_ISH, "3.167707")
+    assert not a.ok and a.reason == "to 7 digits the value is 3.167706"
+
+
+def test_truncated_instead_of_rounded_is_wrong():
+    a = value_answer(2.9092974268256817, "2.9092")
+    assert not a.ok
+    assert a.reason == "to 5 digits the value is 2.9093 (2.9092 is cut off, not rounded)"
+    a = value_answer(-SIN2, "-0.9092")
+    assert not a.ok and a.reason == "to 4 digits the value is -0.9093 (-0.9092 is cut off, " \
+                                    "not rounded)"
+    # near miss: a number that is truncated AND correctly rounded is right
+    assert value_answer(2.9092974268256817, "2.909297").ok
+
+
+def test_trailing_zeros_typed_count():
+    assert value_answer(4.5399929762484854e-05, "4.540e-5").ok
+    a = value_answer(4.5399929762484854e-05, "4.541e-5")
+    assert not a.ok and a.reason == "to 4 digits the value is 4.540e-5"
+    # 2.50 claims three digits: 2.5049 rounds to 2.50, 2.506 does not
+    assert value_answer(2.5049, "2.50").ok
+    assert not value_answer(2.506, "2.50").ok
+
+
+def test_fewer_than_three_digits_must_match():
+    a = value_answer(PI_ISH, "3")
+    assert not a.ok and a.reason == "the correct value is 3.1677063269057153"
+    assert a.digits is None
+    assert value_answer(3.0000000000000004, "3").ok
+    assert not value_answer(PI_ISH, "3.2").ok
+    assert value_answer(0.5, "0.5").ok
+    # an expression is compared with the tolerance too
+    assert value_answer(1 / 3, "1/3").ok and value_answer(1 / 3, "1/3").digits is None
+
+
+def test_an_exact_tie_may_be_rounded_either_way():
+    # 1.125 and 0.375 are exact doubles: a true tie at 3 and 2 digits
+    assert value_answer(1.125, "1.12").ok and value_answer(1.125, "1.13").ok
+    assert not value_answer(1.125, "1.14").ok
+    assert value_answer(-1.125, "-1.12").ok and value_answer(-1.125, "-1.13").ok
+    # 2.675 is not a tie: the double is 2.67499999999999982...; only 2.67 is right
+    assert value_answer(2.675, "2.67").ok and not value_answer(2.675, "2.68").ok
+    assert str(correctly_rounded(2.675, 3)) == "2.67"
+    # 1.135 is the double 1.13500000000000000888...: only 1.14
+    assert value_answer(1.135, "1.14").ok and not value_answer(1.135, "1.13").ok
+
+
+def test_beyond_a_doubles_digits_the_doubles_precision_decides():
+    assert value_answer(PI_ISH, "3.1677063269057153").ok
+    assert value_answer(PI_ISH, "3.16770632690571530").ok
+    assert not value_answer(PI_ISH, "3.1677063269057999").ok
+
+
+def test_explicit_tolerances_override_the_digits_rule():
+    assert not value_answer(PI_ISH, "3.1678").ok
+    a = value_answer(PI_ISH, "3.1678", rtol=1e-4)
+    assert a.ok and a.digits is None and a.note == ""
+    assert not value_answer(PI_ISH, "3.1677", atol=0, rtol=1e-9).ok
+
+
+def test_gradient_answers_use_the_digits_rule_too():
+    v = check("sin(x)", {"x": 2}, value="0.9093", grad={"x": "-0.4161"})
+    assert v.ok and [a.digits for a in v.answers] == [4, 4]
+    v = check("sin(x)", {"x": 2}, grad={"x": "-0.4162"})
+    assert not v.ok and v.answers[0].reason == "to 4 digits the value is -0.4161"
+
+
+def test_grade_number_leaves_vectors_and_infinities_to_the_tolerance():
+    assert grade_number("1.000", [1.0, 2.0], [1.0, 2.0]) is None
+    assert grade_number("1.000", math.inf, math.inf) is None
+    assert grade_number("12", 12.0, 12.0) is None
+
+
+def test_an_undefined_numeric_answer_is_wrong_not_an_error():
+    a = one(check("sin(x)", {"x": 1}, value="1/0"))
+    assert not a.ok and a.computed is None
+    assert a.reason.startswith("your answer is undefined (1/0 is undefined: division by zero)")

@@ -57,6 +57,7 @@ def test_wrong_formula_exits_1_and_shows_a_point():
     assert a["counterexample"] == {"at": {"w": 3.0, "x": 2.0, "b": 1.0},
                                    "yours": 21.0, "correct": 42.0}
     assert a["note"] == "off by a factor: your answer is 0.5 times the derivative"
+    assert a["mistake"] == "constant-factor" and a["mistake_detail"] == "0.5"
 
 
 def test_right_only_for_positive_x_exits_1():
@@ -68,8 +69,11 @@ def test_right_only_for_positive_x_exits_1():
 
 
 def test_tolerance_edges_exit_codes():
-    assert check("--grad", "w=28.0000279")[0] == 0       # within rtol 1e-6 of 28
-    assert check("--grad", "w=28.0000281")[0] == 1
+    # Typed with 3 or more digits, a number is judged by rounding; a tolerance given
+    # explicitly overrides that.
+    assert check("--grad", "w=28.0000279")[0] == 1       # 9 digits: 28.0000000 is right
+    assert check("--grad", "w=28.0000279", "--rtol", "1e-6")[0] == 0   # within rtol of 28
+    assert check("--grad", "w=28.0000281", "--rtol", "1e-6")[0] == 1
     assert check("--grad", "w=28.01", "--rtol", "1e-3")[0] == 0
     assert run("check", "x**2", "--at", "x=0", "--grad", "x=1e-10")[0] == 0
     assert run("check", "x**2", "--at", "x=0", "--grad", "x=2e-9")[0] == 1
@@ -260,3 +264,131 @@ def test_readme_examples_are_real_output():
     assert "\n".join(line.rstrip() for line in out.splitlines()) in section
     code, out, _ = run("eval", "relu(x)*y", "--at", "x=0,y=2", "--check", "-o", "plain")
     assert out in section
+
+
+# ---------------------------------------------------------------- numbers graded by their digits
+
+def test_digits_rule_through_the_cli():
+    code, out, _ = run("check", "sin(x)", "--at", "x=2", "--value", "0.9093", "--grad",
+                       "x=-0.4161", "-o", "plain")
+    assert code == 0
+    assert out == ("f\tright\t0.9093\t0.9092974268256817\tright (to the 4 digits given)\n"
+                   "df/dx\tright\t-0.4161\t-0.4161468365471424\tright (to the 4 digits given)\n")
+    code, out, _ = run("check", "sin(x)", "--at", "x=2", "--value", "0.9092", "-o", "plain")
+    assert code == 1
+    assert out == ("f\twrong\t0.9092\t0.9092974268256817\tto 4 digits the value is 0.9093 "
+                   "(0.9092 is cut off, not rounded)\n")
+
+
+def test_digits_rule_json_keys_and_the_tolerance_override():
+    code, out, _ = run("check", "sin(x)", "--at", "x=2", "--value", "0.90930", "-o", "json")
+    (a,) = json.loads(out)["answers"]
+    assert code == 0 and a["ok"] and (a["digits"], a["rounded"]) == (5, "0.90930")
+    code, out, _ = run("check", "sin(x)", "--at", "x=2", "--value", "0.9094", "-o", "json")
+    (a,) = json.loads(out)["answers"]
+    assert code == 1 and a["reason"] == "to 4 digits the value is 0.9093"
+    # --rtol given: the tolerance decides, and no digits are reported
+    code, out, _ = run("check", "sin(x)", "--at", "x=2", "--value", "0.9094", "--rtol", "1e-3",
+                       "-o", "json")
+    (a,) = json.loads(out)["answers"]
+    assert code == 0 and "digits" not in a
+    assert run("check", "sin(x)", "--at", "x=2", "--value", "0.9093", "--atol", "1e-9")[0] == 1
+    # fewer than three digits: exact within the tolerance
+    assert run("check", "x + 0.1677063269057153", "--at", "x=3", "--value", "3")[0] == 1
+    assert run("check", "x + 4e-16", "--at", "x=3", "--value", "3")[0] == 0
+
+
+def test_table_says_how_numbers_were_graded():
+    code, out, _ = run("check", "sin(x)", "--at", "x=2", "--value", "0.9093", "-o", "table")
+    assert code == 0
+    assert "✓ f: right (to the 4 digits given)" in out
+    assert "3 or more digits: correctly rounded; otherwise rtol 1e-06, atol 1e-09" in \
+        " ".join(out.split())
+
+
+# ---------------------------------------------------------------- named mistakes
+
+@pytest.mark.parametrize("question,answer,wrt,mistake,detail", [
+    ("exp(2*x)", "exp(2*x)", "x", "chain-rule", "exp(2*x)"),
+    ("x^2*exp(x)", "2*x*exp(x)", "x", "product-rule", "x^2*exp(x)"),
+    ("x/(x^2+1)", "((x^2+1) - 2*x*x)/(x^2+1)", "x", "quotient-rule", "x/(x^2 + 1)"),
+    ("x^3", "3*x^3", "x", "power-rule", "x^3"),
+    ("cos(x)", "sin(x)", "x", "sign", "cos(x)"),
+    ("x^2 + 3*x + 7", "2*x + 3 + 7", "x", "constant-kept", "7"),
+    ("x^2", "2*x + 3", "x", "constant-offset", "3"),
+    ("x^2", "4*x", "x", "constant-factor", "2"),
+    ("sqrt(x^2)", "1", "x", "partial-domain", "x > 0"),
+    ("x*y^2", "2*x*y", "x", "wrong-variable", "y"),
+])
+def test_mistakes_in_json_plain_and_table(question, answer, wrt, mistake, detail):
+    code, out, _ = run("check", question, "--derivative", answer, "--wrt", wrt, "-o", "json")
+    assert code == 1
+    (a,) = json.loads(out)["answers"]
+    if mistake not in ("constant-offset", "constant-factor", "partial-domain"):
+        from gradcli.parser import parse
+        from gradcli.printer import to_text
+        detail = to_text(parse(detail).result)  # as the printer spells it
+    assert (a["mistake"], a["mistake_detail"]) == (mistake, detail)
+    sentence = a["note"]
+    code, out, _ = run("check", question, "--derivative", answer, "--wrt", wrt, "-o", "plain")
+    assert code == 1 and out.rstrip("\n").endswith("; " + sentence)
+    code, out, _ = run("check", question, "--derivative", answer, "--wrt", wrt, "-o", "table")
+    assert code == 1 and " ".join(sentence.split()) in " ".join(out.split())
+
+
+@pytest.mark.parametrize("question,answer", [
+    ("exp(2*x)", "2*exp(2*x)"), ("x^2*exp(x)", "2*x*exp(x) + x^2*exp(x)"),
+    ("sin(x)^2", "sin(2*x)"), ("ln(abs(x))", "1/x"), ("cos(x)", "-sin(x)"),
+])
+def test_right_in_any_form_has_no_mistake(question, answer):
+    code, out, _ = run("check", question, "--derivative", answer, "-o", "json")
+    (a,) = json.loads(out)["answers"]
+    assert code == 0 and a["ok"] and a["mistake"] is None and a["mistake_detail"] is None
+
+
+def test_the_reported_examples_are_no_longer_domain_problems():
+    for question, answer, mistake in (("exp(2*x)", "exp(2*x)", "chain-rule"),
+                                      ("x^2*exp(x)", "2*x*exp(x)", "product-rule")):
+        code, out, _ = run("check", question, "--derivative", answer, "--wrt", "x", "-o", "plain")
+        assert code == 1 and "domain" not in out
+        code, out, _ = run("check", question, "--derivative", answer, "--wrt", "x", "-o", "json")
+        assert json.loads(out)["answers"][0]["mistake"] == mistake
+
+
+# ---------------------------------------------------------------- any answer text
+
+def test_random_answer_text_never_breaks_the_checker():
+    import random
+    rng = random.Random(20261203)
+    pieces = list("xyw0123456789.+-*/^()[], eE|=;#_") + [
+        "sin", "cos", "exp", "log", "ln", "sqrt", "abs", "max(", "atan2(", "relu", "nan",
+        "inf", "1e308", "1e-308", "**", "pi", "√", "²", "{", "}", "\\", "'", '"', "\t", "é"]
+    questions = ["x^2*y", "exp(2*x)", "z = w*x + b\nz**2", "log(x)", "x/(x^2+1)"]
+    for i in range(120):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        question = rng.choice(questions)
+        if i % 3 == 0:
+            args = ["check", question, "--derivative", text, "--wrt", "x", "-o", "json"]
+        elif i % 3 == 1:
+            args = ["check", question, "--at", "x=1.5,y=2,w=1,b=0.5", "--value", text]
+        else:
+            args = ["check", question, "--at", "x=1.5,y=2,w=1,b=0.5", "--grad", f"x={text}",
+                    "-o", "table"]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code in (0, 1, 2), (args, result.stderr)
+        assert "Traceback" not in result.stderr and "internal error" not in result.stderr, args
+        assert result.exception is None or isinstance(result.exception, SystemExit), args
+
+
+@pytest.mark.parametrize("answer,code", [("1/0", 1), ("log(-1)", 1), ("exp(1000)", 1),
+                                         ("[1, 2]", 1), ("", 2), ("x", 2)])
+def test_odd_numeric_answers(answer, code):
+    got, out, err = run("check", "sin(x)", "--at", "x=1", "--value", answer, "-o", "plain")
+    assert got == code and "internal error" not in err
+
+
+@pytest.mark.parametrize("answer,code", [("1/0", 1), ("log(-1)", 1), ("[1, 2]", 2),
+                                         ("exp(exp(exp(x)))", 1), ("q", 2), ("x^", 2)])
+def test_odd_formula_answers(answer, code):
+    got, out, err = run("check", "sin(x)", "--derivative", answer, "-o", "plain")
+    assert got == code and "internal error" not in err

@@ -4,14 +4,24 @@
 symbolic derivative given, each right or wrong with the reason. Nothing here
 prints.
 
-Numbers are compared as numpy.isclose does: |answer - expected| <= atol +
-rtol*|expected|. A symbolic derivative is compared numerically: at the given
-point and at random points (both signs, magnitudes 0.1 to 20, the same points
-on every run) where both the answer and the true derivative are defined. The
-true numbers come from the engine's backward pass; the answer is evaluated by
-the same engine. A wrong answer gets a point where the two differ, and, where
-it is so, the remark that it is off by a constant or a factor, or right on
-only part of the domain.
+Numbers are graded as a teacher grades them (grade_number): one typed with 3
+or more significant digits is right when it equals the true value correctly
+rounded to the digits typed (the exact decimal expansion of the double,
+rounded; an exact tie either way). Other numbers are compared as numpy.isclose
+does: |answer - expected| <= atol + rtol*|expected|. Giving rtol or atol
+turns the digits rule off.
+
+A symbolic derivative is compared numerically: at the given point and at
+random points of moderate size (|v| in 0.1..3, both signs, the same points on
+every run) where both the answer and the true derivative are defined; a point
+where both are within the tolerance of 0 proves nothing and is not counted.
+The true numbers come from the engine's backward pass; the answer is evaluated
+by the same engine. A wrong answer gets a point where the two differ and, where
+it can be named, its mistake (a stable key and a sentence): one rule misapplied
+at one node of the question's tree (mistakes.py: chain, product, quotient or
+power rule, a sign, a constant kept, the wrong variable), else the whole
+answer's sign, a constant or a factor off, or right only on part of the domain
+(a region, checked by moving each agreeing point a little).
 
 `check_points()` is `check --points FILE`: every row of the file is a point,
 evaluated in vectorised chunks through gradcli.batch. An answer is a constant
@@ -30,13 +40,16 @@ kinks named where the two disagree.
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, \
+    localcontext
 
 from . import api, limits
 from .engine import backend_for, backend_inputs, local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
-from .expr import Program, first_span, size
+from .expr import Program, Statement, first_span, size
 from .lower import lower
 from .parser import given_names, parse
 from .printer import format_number, read_as
@@ -50,6 +63,8 @@ SAMPLES = 16          # random points compared besides the given one
 LARGE = 20_000        # nodes: beyond this, SAMPLES_LARGE points keep the time near an eval's
 SAMPLES_LARGE = 4
 MAX_TRIES = 120       # candidate points tried to find SAMPLES comparable ones
+DIGITS_MIN = 3        # a number typed with this many significant digits is graded by rounding
+DIGITS_MAX = 15       # beyond this many, by a double's own precision
 _SPECIAL = {"nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf}
 
 
@@ -66,8 +81,12 @@ class Answer:
     reason: str = ""          # why it is wrong (empty when right)
     correct: str | None = None          # the correct formula (derivatives)
     counterexample: dict | None = None  # {"at": {...}, "yours": s, "correct": t}
-    note: str = ""            # off by a constant/factor, right on part of the domain
+    note: str = ""            # the diagnosis: what kind of wrong, or how it was judged right
     points: int = 0           # points compared (derivatives)
+    mistake: str | None = None         # derivatives: the stable key of the mistake named
+    mistake_detail: str | None = None  # the sub-expression (or variable) it concerns
+    digits: int | None = None          # numbers judged by the digits rule: digits given
+    rounded: str | None = None         # ... and the value correctly rounded to them
 
 
 @dataclass
@@ -82,6 +101,7 @@ class Verdict:
     atol: float
     result_name: str = "f"
     warnings: list = field(default_factory=list)
+    digits_rule: bool = True  # numbers of 3+ digits judged by rounding (no --rtol/--atol given)
 
     @property
     def ok(self) -> bool:
@@ -121,6 +141,128 @@ def close(computed, expected, rtol: float, atol: float) -> bool:
     return abs(a - b) <= atol + rtol * abs(b)
 
 
+_DECIMAL = re.compile(r"[+-]?(?:(\d+)\.?(\d*)|\.(\d+))(?:[eE][+-]?\d+)?")
+
+
+def significant_digits(text) -> int:
+    """The significant digits typed in a plain decimal number; 0 for anything else.
+
+    Leading zeros do not count; every other digit typed does, trailing zeros
+    included (`4.540e-5` has 4, `300` has 3, `0.0012` has 2). A zero, an
+    expression (`1/3`, `pi/4`) or a number given as a Python float has none.
+
+    >>> significant_digits("3.1677"), significant_digits("-0.9093"), significant_digits("4.540e-5")
+    (5, 4, 4)
+    """
+    if not isinstance(text, str):
+        return 0
+    m = _DECIMAL.fullmatch(text.strip())
+    if not m:
+        return 0
+    digits = "".join(g or "" for g in m.groups()).lstrip("0")
+    return len(digits)
+
+
+def correctly_rounded(value: float, digits: int, rounding=ROUND_HALF_EVEN) -> Decimal:
+    """The double `value` (its exact decimal expansion) rounded to `digits` significant digits."""
+    exact = Decimal(value)
+    if exact == 0:
+        return exact
+    quantum = Decimal(1).scaleb(exact.adjusted() - digits + 1)
+    with localcontext() as ctx:
+        ctx.prec = max(digits + 5, 28)
+        rounded = exact.quantize(quantum, rounding=rounding)
+        if rounded.adjusted() > exact.adjusted():  # a carry: 9.9996 -> 10.00, not 10.000
+            rounded = rounded.quantize(quantum.scaleb(1))
+        return rounded
+
+
+def _decimal_text(d: Decimal, digits: int, scientific: bool) -> str:
+    """`d` written with exactly `digits` significant digits (4.540e-5, 3.1677, 0.0000454)."""
+    if scientific:
+        return format(d, f".{digits - 1}e")
+    if d == 0:
+        return "0"
+    text = format(d, "f")
+    shown = len(text.replace("-", "").replace(".", "").lstrip("0"))
+    if shown < digits:  # 10.00 must keep its zeros when a carry made the value 10
+        text += ("" if "." in text else ".") + "0" * (digits - shown)
+    return text
+
+
+def grade_number(text, computed, expected):
+    """The digits rule for one numeric answer: None when it does not apply, else a dict.
+
+    It applies to a plain decimal number of DIGITS_MIN or more significant
+    digits and a finite scalar expected value. The answer is right when it
+    equals the expected double correctly rounded to the digits given (an exact
+    tie may be rounded either way: half up and half down are both accepted;
+    half-even is always one of them). Beyond DIGITS_MAX digits the answer
+    reaches a double's own precision and is right within a few units in the
+    last place of the expected double. Returns {"ok", "digits", "rounded",
+    "reason", "note"}.
+    """
+    k = significant_digits(text)
+    if k < DIGITS_MIN or isinstance(expected, bool):
+        return None
+    try:
+        e, c = float(expected), float(computed)
+    except (TypeError, ValueError):
+        return None  # a vector or matrix: the tolerance rule
+    if getattr(expected, "shape", ()) != () or not (math.isfinite(e) and math.isfinite(c)):
+        return None
+    scientific = "e" in text.lower()
+    shown_digits = min(k, DIGITS_MAX)
+    rounded = correctly_rounded(e, shown_digits)
+    rounded_text = _decimal_text(rounded, shown_digits, scientific)
+    if k > DIGITS_MAX:
+        ok = abs(c - e) <= 4 * math.ulp(e)
+    else:
+        given = Decimal(text.strip())
+        ok = given in (correctly_rounded(e, k, ROUND_HALF_UP),
+                       correctly_rounded(e, k, ROUND_HALF_DOWN))
+    out = {"ok": ok, "digits": k, "rounded": rounded_text, "reason": "", "note": ""}
+    if ok:
+        out["note"] = f"right (to the {k} digits given)"
+        return out
+    reason = f"to {shown_digits} digits the value is {rounded_text}"
+    if k <= DIGITS_MAX and Decimal(text.strip()) == correctly_rounded(e, k, ROUND_DOWN) != rounded:
+        reason += f" ({text.strip()} is cut off, not rounded)"
+    out["reason"] = reason
+    return out
+
+
+def _grade(a: Answer, text, rtol, atol, digits_rule: bool) -> None:
+    """Mark a numeric answer right or wrong: the digits rule, else the tolerance."""
+    if isinstance(a.computed, _Undefined):
+        why, a.computed, a.ok = a.computed.why, None, False
+        a.reason = f"your answer is undefined ({why}); the correct value is {_number(a.expected)}"
+        return
+    graded = grade_number(text, a.computed, a.expected) if digits_rule else None
+    if graded is not None:
+        a.ok, a.digits, a.rounded = graded["ok"], graded["digits"], graded["rounded"]
+        a.reason, a.note = graded["reason"], graded["note"]
+        return
+    a.ok = close(a.computed, a.expected, rtol, atol)
+    if not a.ok:
+        a.reason = f"the correct value is {_number(a.expected)}"
+
+
+class _Undefined:
+    """A numeric answer that is itself undefined (1/0, log(-1)): wrong, not an error."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+
+def _number_or_why(answer, what: str):
+    """number_answer, or _Undefined where the answer's own value is undefined."""
+    try:
+        return number_answer(answer, what)
+    except DomainError as exc:
+        return _Undefined(exc.message)
+
+
 def number_answer(answer, what: str):
     """A numeric answer (3, -1e-3, 1/3, pi/4, nan, inf) as a number."""
     if not isinstance(answer, str):
@@ -143,7 +285,7 @@ def number_answer(answer, what: str):
 
 
 def check(text: str, at: dict | None = None, value=None, grad: dict | None = None,
-          derivatives=None, rtol: float = RTOL, atol: float = ATOL,
+          derivatives=None, rtol: float | None = None, atol: float | None = None,
           program: Program | None = None) -> Verdict:
     """Check a student's answers for the expression `text` at the point `at`.
 
@@ -152,9 +294,17 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     the language (or numbers). Raises GradcliError for bad input, never for a
     wrong answer.
 
+    A number typed with 3 or more significant digits is right when it is the
+    true value correctly rounded to those digits (grade_number); other numbers
+    are compared with the tolerances. Giving `rtol` or `atol` (None: the
+    defaults RTOL, ATOL) turns the digits rule off: the tolerances decide.
+
     >>> check("(w*x+b)**2", {"w": 3, "x": 2, "b": 1}, grad={"w": 28}).ok
     True
     """
+    digits_rule = rtol is None and atol is None
+    rtol = RTOL if rtol is None else rtol
+    atol = ATOL if atol is None else atol
     if rtol < 0 or atol < 0:
         raise UsageError("--rtol and --atol must be zero or positive")
     program = program or parse(text, given_names(at, grad, [v for v, _ in _pairs(derivatives)]))
@@ -173,8 +323,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
 
     # Every answer is read before any computing: bad input (exit 2) comes first.
     f = program.statements[-1].name or "f"
-    value_number = None if value is None else number_answer(value, "--value")
-    grad_numbers = {name: number_answer(given, f"--grad {name}") for name, given in grad.items()}
+    value_number = None if value is None else _number_or_why(value, "--value")
+    grad_numbers = {name: _number_or_why(given, f"--grad {name}") for name, given in grad.items()}
     formulas = [(name, formula, parse_answer(formula, program, variables, f"∂{f}/∂{name}"))
                 for name, formula in pairs]
     result = None
@@ -189,17 +339,13 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     if value is not None:
         computed = value_number
         a = Answer("value", f, _shown(value), expected=result.value, computed=computed)
-        a.ok = close(computed, result.value, rtol, atol)
-        if not a.ok:
-            a.reason = f"the correct value is {_number(result.value)}"
+        _grade(a, value, rtol, atol, digits_rule)
         answers.append(a)
     for name, given in grad.items():
         computed = grad_numbers[name]
         expected = result.gradient[name]
         a = Answer("gradient", name, _shown(given), expected=expected, computed=computed)
-        a.ok = close(computed, expected, rtol, atol)
-        if not a.ok:
-            a.reason = f"the correct value is {_number(expected)}"
+        _grade(a, given, rtol, atol, digits_rule)
         answers.append(a)
     if pairs:
         for name, v in at.items():
@@ -212,7 +358,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
                                           answer_program, used if at else None, rtol, atol))
     return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
                    rtol=rtol, atol=atol, result_name=f,
-                   warnings=list(result.warnings) if result else list(program.warnings))
+                   warnings=list(result.warnings) if result else list(program.warnings),
+                   digits_rule=digits_rule)
 
 
 def _pairs(derivatives) -> list:
@@ -352,6 +499,12 @@ def _true_derivative(program, point, name, strict=False):
 def _answer_value(answer: Program, point):
     """(value, magnitude) of the student's formula, or a DomainError where it is undefined."""
     g = lower(answer, point, wrt=set())
+    shape = getattr(g.output.data, "shape", ())
+    if shape != ():
+        raise UsageError(f"the answer is a vector or matrix (shape {tuple(shape)}); the "
+                         "derivative of a scalar expression by one variable is a number",
+                         source=answer.source,
+                         hint="give one formula per variable, each with its --wrt")
     return float(g.output.data), _magnitude(g.output)
 
 
@@ -369,36 +522,67 @@ def _ill_conditioned(program, answer_program, point, name, s, t, tol) -> bool:
     return truth is None or abs(truth[0] - t) > tol or not abs(s2 - s) <= tol
 
 
+MODERATE = (0.1, 3.0)  # |value| of the random points: well scaled, where exp and powers neither
+WIDE_AFTER = 60        # underflow nor overflow; after this many tries, wider (a narrow domain)
+
+
 def _candidates(variables, at, seed):
-    """Points to compare at: the given one, then random ones of both signs and many sizes."""
+    """Points to compare at: the given one, then random ones of both signs and moderate size.
+
+    |v| in [0.1, 3] (and, when a point is given, every third one near it); after
+    WIDE_AFTER tries without enough comparable points, |v| in [0.1, 100].
+    """
     import random
     if at is not None:
         yield dict(at), True
     rng = random.Random(seed)
+    lo, hi = math.log10(MODERATE[0]), math.log10(MODERATE[1])
     for i in range(MAX_TRIES):
         point = {}
         for v in variables:
             if at is not None and i % 3 == 2:
                 base = at[v]
                 x = base * (1 + rng.uniform(-0.5, 0.5)) + rng.uniform(-1, 1)
+            elif i < WIDE_AFTER:
+                x = rng.choice((-1, 1)) * 10 ** rng.uniform(lo, hi)
             else:
-                x = rng.choice((-1, 1)) * 10 ** rng.uniform(-1, 1.3)
+                x = rng.choice((-1, 1)) * 10 ** rng.uniform(-1, 2)
             point[v] = float(f"{x:.3g}") or 0.5
         yield point, False
 
 
+@dataclass
+class _Row:
+    """One point compared: the answer (None where undefined) and the derivative there."""
+
+    point: dict
+    given: bool
+    yours: float | None
+    correct: float
+    ok: bool
+    why: str = ""          # why the answer is undefined there
+    tol: float = 0.0       # the tolerance used at this point
+    mag: float = 0.0       # the largest magnitude inside the answer's graph there
+
+
 def _check_formula(text, program, variables, name, formula, answer_program, at, rtol,
                    atol) -> Answer:
-    """Compare a formula with d/d`name` at the given point and at random points."""
+    """Compare a formula with d/d`name` at the given point and at random points.
+
+    A point where the answer and the derivative are both within the tolerance
+    of 0 proves nothing and is left out (exp(2*x) and exp(x) agree to 1e-9
+    at x = -20); if every point is such a point, both are 0 and the answer is right.
+    """
     a = Answer("derivative", name, formula.strip())
     seed = zlib.crc32(f"{text}\0{name}".encode())
-    rows = []        # (point, given?, yours or None, correct, ok, why-undefined)
+    rows = []         # informative points, and points where only the answer is undefined
+    quiet = []        # points where both are within the tolerance of 0
     tol_rtol = max(rtol, FORMULA_RTOL_FLOOR)
-    random_rows = 0
+    random_rows = quiet_random = 0
     nodes = sum(size(stmt.expr) for stmt in program.statements)
     samples = SAMPLES if nodes < LARGE else SAMPLES_LARGE
     for point, given in _candidates(variables, at, seed):
-        if random_rows >= samples:
+        if random_rows >= samples or quiet_random >= 3 * samples:
             break
         truth = _true_derivative(program, point, name, strict=given)
         if given:
@@ -411,7 +595,7 @@ def _check_formula(text, program, variables, name, formula, answer_program, at, 
                 a.computed = None
             if truth is None:
                 continue
-            rows.append((point, given, None, truth[0], False, exc.message))
+            rows.append(_Row(point, given, None, truth[0], False, exc.message))
             random_rows += not given
             continue
         if given:
@@ -420,42 +604,55 @@ def _check_formula(text, program, variables, name, formula, answer_program, at, 
             continue
         t, t_mag = truth
         scale = max(abs(s) if math.isfinite(s) else 0.0, abs(t), s_mag, t_mag)
-        ok = math.isfinite(s) and abs(s - t) <= atol + tol_rtol * scale
+        tol = atol + tol_rtol * scale
+        ok = math.isfinite(s) and abs(s - t) <= tol
         if not ok and not given and _ill_conditioned(program, answer_program, point, name,
-                                                     s, t, atol + tol_rtol * scale):
+                                                     s, t, tol):
             continue
-        rows.append((point, given, s, t, ok, ""))
+        row = _Row(point, given, s, t, ok, "", tol, s_mag)
+        if math.isfinite(s) and abs(s) <= tol and abs(t) <= tol:
+            quiet.append(row)
+            quiet_random += not given
+            continue
+        rows.append(row)
         random_rows += not given
-    compared = [r for r in rows if r[2] is not None]
-    undefined = [r for r in rows if r[2] is None]
+    compared = [r for r in rows if r.yours is not None]
+    undefined = [r for r in rows if r.yours is None]
     a.points = len(compared)
     # Points where only the answer is undefined are left out of the verdict (the
     # derivative there may be a limit, as d/dy 0**y = 0), but they are reported.
     caveat = _undefined_note(undefined, compared, variables)
     if not compared:
+        if quiet and all(r.ok for r in quiet):
+            a.ok, a.points = True, len(quiet)
+            a.note = "; ".join(n for n in ("your answer and the derivative are 0 (within the "
+                                           "tolerance) at every point compared", caveat) if n)
+            return a
         a.ok = False
         a.correct = _correct_formula(text, name)
         if undefined:
-            point, _, _, t, _, why = undefined[0]
-            a.counterexample = {"at": dict(point), "yours": None, "correct": t}
+            r = undefined[0]
+            a.counterexample = {"at": dict(r.point), "yours": None, "correct": r.correct}
             a.reason = (f"your answer is undefined at every point where the derivative is "
-                        f"defined: at {_point_text(point)} ({why}) the derivative is {_num(t)}")
+                        f"defined: at {_point_text(r.point)} ({r.why}) the derivative is "
+                        f"{_num(r.correct)}")
         else:
             a.reason = "no point was found where the derivative is defined"
         return a
-    wrong = [r for r in compared if not r[4]]
+    wrong = [r for r in compared if not r.ok]
     a.ok = not wrong
     if a.ok:
         a.note = caveat
         return a
     a.correct = _correct_formula(text, name)
-    shown = next((r for r in wrong if r[1]), wrong[0])
-    point, given, s, t, _, why = shown
-    a.counterexample = {"at": dict(point), "yours": s, "correct": t}
-    where = _point_text(point)
-    a.reason = f"at {where} your answer gives {_num(s)}, but the derivative is {_num(t)}"
-    a.note = "; ".join(n for n in (_diagnose(compared, wrong, variables, tol_rtol, atol),
-                                   caveat) if n)
+    shown = next((r for r in wrong if r.given), wrong[0])
+    a.counterexample = {"at": dict(shown.point), "yours": shown.yours, "correct": shown.correct}
+    a.reason = (f"at {_point_text(shown.point)} your answer gives {_num(shown.yours)}, but the "
+                f"derivative is {_num(shown.correct)}")
+    key, detail, sentence = _diagnose(program, answer_program, name, variables, compared,
+                                      tol_rtol, atol)
+    a.mistake, a.mistake_detail = key, detail
+    a.note = "; ".join(n for n in (sentence, caveat) if n)
     return a
 
 
@@ -465,45 +662,161 @@ def _undefined_note(undefined, compared, variables) -> str:
         return ""
     for v in variables:
         for sign, word in ((1, ">"), (-1, "<")):
-            if all(sign * r[0][v] > 0 for r in undefined) \
-                    and all(sign * r[0][v] <= 0 for r in compared):
+            if all(sign * r.point[v] > 0 for r in undefined) \
+                    and all(sign * r.point[v] <= 0 for r in compared):
                 return (f"your answer is undefined where {v} {word} 0, where the derivative "
                         f"is defined (compared where both are defined)")
-    point, _, _, t, _, why = undefined[0]
-    return (f"your answer is undefined at {_point_text(point)} ({why}), where the derivative "
-            f"is {_num(t)} (compared where both are defined)")
+    r = undefined[0]
+    return (f"your answer is undefined at {_point_text(r.point)} ({r.why}), where the "
+            f"derivative is {_num(r.correct)} (compared where both are defined)")
 
 
-def _diagnose(rows, wrong, variables, rtol, atol) -> str:
-    """Say what kind of wrong: a constant or a factor off, or right on part of the domain."""
-    right = [r for r in rows if r[4]]
-    defined = [r for r in wrong if math.isfinite(r[2])]
-    if not right and len(defined) == len(wrong) and len(defined) >= 3:
-        truths = [r[3] for r in defined]
-        diffs = [r[2] - r[3] for r in defined]
-        spread = max(abs(r[2]) + abs(r[3]) for r in defined)
-        if all(abs(t - truths[0]) <= atol + rtol * spread for t in truths):
-            return f"the derivative is the constant {_num(truths[0])}"
-        if all(abs(d - diffs[0]) <= atol + rtol * spread for d in diffs):
-            return (f"off by a constant: your answer minus the derivative is {_num(diffs[0])} "
-                    "at every point")
-        if all(r[3] != 0 for r in defined):
-            ratios = [r[2] / r[3] for r in defined]
-            if all(abs(q - ratios[0]) <= 1e-7 * abs(ratios[0]) for q in ratios):
-                if abs(ratios[0] + 1) <= 1e-9:
-                    return "the sign is wrong: your answer is minus the derivative"
-                return f"off by a factor: your answer is {_num(ratios[0])} times the derivative"
-        return ""
-    if right:
+def _diagnose(program, answer_program, name, variables, rows, rtol, atol):
+    """Name the mistake in a wrong formula: (key, detail, sentence), or (None, None, "").
+
+    In this order: a mistake of one rule, found by rebuilding the derivative
+    with that mistake from the question's tree (mistakes.py) and comparing
+    with the answer at every point; the whole answer's sign, an additive
+    constant or a constant factor; right only on part of the domain (when the
+    answer is right on a region around each point where it agrees, not merely
+    at isolated points); right at the given point only.
+    """
+    right = [r for r in rows if r.ok]
+    wrong = [r for r in rows if not r.ok]
+    try:
+        found = _named_mistake(program, name, variables, rows, rtol, atol,
+                               lambda key: key != "sign")
+        if found is None and len(rows) >= 3 and _minus_everywhere(rows):
+            found = ("sign", _whole(program),
+                     "the sign is wrong: your answer is minus the derivative")
+        if found is None:
+            found = _named_mistake(program, name, variables, rows, rtol, atol,
+                                   lambda key: key == "sign")
+    except Exception:  # noqa: BLE001 - naming the mistake is an extra; it never costs the verdict
+        found = None
+    if found is not None:
+        return found
+    # A global mistake must also fit the points where the answer agrees: truth + 1 is
+    # "right" where the derivative is 1e9, within the relative tolerance.
+    found = _global_mistake(program, wrong, rtol, atol) if len(wrong) >= 3 else None
+    if found is not None and all(_fits(found[3], r, rtol) for r in right):
+        return found[:3]
+    region = [r for r in right if _right_nearby(program, answer_program, name, r, rtol, atol)]
+    if len(region) >= 2 or (region and len(region) == len(right)):
         for v in variables:
             for sign, word, other in ((1, ">", "<"), (-1, "<", ">")):
-                if all(sign * r[0][v] > 0 for r in right) and all(sign * r[0][v] < 0 for r in wrong):
-                    return f"right only where {v} {word} 0: wrong where {v} {other} 0"
-        if any(r[1] for r in right):
-            return (f"right at the given point but wrong elsewhere ({len(wrong)} of "
+                if all(sign * r.point[v] > 0 for r in region) \
+                        and all(sign * r.point[v] < 0 for r in wrong):
+                    return ("partial-domain", f"{v} {word} 0",
+                            f"right only where {v} {word} 0: wrong where {v} {other} 0")
+        if len(region) >= 2:
+            return ("partial-domain", None, f"right on part of the domain only ({len(wrong)} of "
                     f"{len(rows)} points differ)")
-        return f"right on part of the domain only ({len(wrong)} of {len(rows)} points differ)"
-    return ""
+    if any(r.given for r in right):
+        return (None, None, f"right at the given point but wrong elsewhere ({len(wrong)} of "
+                f"{len(rows)} points differ)")
+    return None, None, ""
+
+
+def _right_nearby(program, answer_program, name, row, rtol, atol) -> bool:
+    """Whether the answer is also right at a point 0.1% away: a region, not a coincidence."""
+    moved = {k: v * (1 + 1e-3) + 1e-4 for k, v in row.point.items()}
+    truth = _true_derivative(program, moved, name)
+    if truth is None:
+        return False
+    try:
+        s, s_mag = _answer_value(answer_program, moved)
+    except (DomainError, TypeError, ValueError):
+        return False
+    t, t_mag = truth
+    scale = max(abs(s) if math.isfinite(s) else 0.0, abs(t), s_mag, t_mag)
+    return math.isfinite(s) and abs(s - t) <= atol + rtol * scale
+
+
+def _whole(program) -> str:
+    """The question as printed: its expression, or its program on one line."""
+    if len(program.statements) == 1:
+        from .printer import to_text
+        return to_text(program.result)
+    return read_as(program)
+
+
+def _minus_everywhere(rows) -> bool:
+    """Whether the answer is minus the derivative at every row."""
+    if any(r.correct == 0 for r in rows):
+        return False
+    return all(abs(r.yours / r.correct + 1) <= 1e-7 for r in rows)
+
+
+def _global_mistake(program, rows, rtol, atol):
+    """The whole answer off by its sign, a constant or a factor, at every row given.
+
+    (key, detail, sentence, model): model(derivative) is the answer this mistake
+    predicts (None: no prediction).
+    """
+    truths = [r.correct for r in rows]
+    diffs = [r.yours - r.correct for r in rows]
+    spread = max(abs(r.yours) + abs(r.correct) for r in rows)
+    whole = _whole(program)
+    offset = diffs[0]
+    if all(abs(t - truths[0]) <= atol + rtol * spread for t in truths):
+        if all(abs(d - offset) <= atol + rtol * spread for d in diffs):
+            return ("constant-offset", _num(offset), f"the derivative is the constant "
+                    f"{_num(truths[0])}", lambda t: t + offset)
+        return (None, None, f"the derivative is the constant {_num(truths[0])}", None)
+    ratios = [r.yours / r.correct for r in rows] if all(r.correct != 0 for r in rows) else None
+    factor = ratios and ratios[0]
+    same_ratio = ratios is not None and all(abs(q - factor) <= 1e-7 * abs(factor)
+                                            for q in ratios)
+    if same_ratio and abs(factor + 1) <= 1e-9:
+        return ("sign", whole, "the sign is wrong: your answer is minus the derivative",
+                lambda t: -t)
+    if all(abs(d - offset) <= atol + rtol * spread for d in diffs):
+        return ("constant-offset", _num(offset), f"off by a constant: your answer minus the "
+                f"derivative is {_num(offset)} at every point", lambda t: t + offset)
+    if same_ratio:
+        return ("constant-factor", _num(factor), f"off by a factor: your answer is "
+                f"{_num(factor)} times the derivative", lambda t: factor * t)
+    return None
+
+
+def _fits(model, row, rtol) -> bool:
+    """Whether a global mistake's prediction is the answer at `row` too."""
+    if model is None:
+        return False
+    predicted = model(row.correct)
+    return abs(row.yours - predicted) <= 2 * row.tol + rtol * abs(predicted)
+
+
+def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key: True):
+    """The first mistake of mistakes.candidates (whose key is `wanted`) that is the answer
+    at every row."""
+    from .mistakes import candidates
+    from .symbolic import inline
+    if len(rows) < 3:
+        return None
+    root, _ = inline(program)
+    for cand in candidates(root, name, variables):
+        if not wanted(cand.key):
+            continue
+        mistaken = Program((Statement(None, cand.expr),))
+        for r in rows:
+            try:
+                g = lower(mistaken, r.point, wrt=set())
+                c = float(g.output.data)
+            except (GradcliError, TypeError, ValueError, ArithmeticError):
+                break
+            if not math.isfinite(c):
+                break
+            scale = max(abs(r.yours), abs(c), r.mag, _magnitude(g.output))
+            tol = atol + rtol * scale
+            # Where the answer is wrong, the candidate must tell it from the derivative:
+            # a match within a tolerance as wide as the error itself explains nothing.
+            if abs(r.yours - c) > tol or (not r.ok and 4 * tol > abs(r.yours - r.correct)):
+                break
+        else:
+            return cand.key, cand.detail, cand.sentence()
+    return None
 
 
 def _correct_formula(text, name) -> str | None:
@@ -592,6 +905,15 @@ def answer_columns(names, variables, result_name: str = "f") -> dict:
     return found
 
 
+def _defined_number(answer, what: str):
+    """number_answer for a constant checked at every row: an undefined one is bad input."""
+    got = _number_or_why(answer, what)
+    if isinstance(got, _Undefined):
+        raise UsageError(f"the answer {what} is undefined: {got.why}",
+                         hint="a numeric answer is a number such as 28, 1/3 or pi/4")
+    return got
+
+
 class PointsCheck:
     """Answers checked at every row of a points file; iterate for CheckedChunk."""
 
@@ -617,10 +939,10 @@ class PointsCheck:
         answers = []
         if value is not None:
             answers.append(PointAnswer("value", f, _shown(value),
-                                       constant=number_answer(value, "--value")))
+                                       constant=_defined_number(value, "--value")))
         for name, given in grad.items():
             answers.append(PointAnswer("gradient", name, _shown(given),
-                                       constant=number_answer(given, f"--grad {name}")))
+                                       constant=_defined_number(given, f"--grad {name}")))
         for name, formula in pairs:
             answers.append(PointAnswer("derivative", name, formula.strip(),
                                        program=parse_answer(formula, program, variables,

@@ -415,8 +415,9 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
                    "Optional when the expression has one variable.")
 @click.option("--rtol", type=float, metavar="R",
               help="Relative tolerance: right when |answer - expected| <= atol + "
-                   "rtol*|expected|. Default 1e-6.")
-@click.option("--atol", type=float, metavar="A", help="Absolute tolerance. Default 1e-9.")
+                   "rtol*|expected|. Default 1e-6. Given, it overrides the digits rule.")
+@click.option("--atol", type=float, metavar="A",
+              help="Absolute tolerance. Default 1e-9. Given, it overrides the digits rule.")
 @click.option("--points", metavar="FILE",
               help="Check at every row of FILE (CSV with a header, or JSON Lines; '-' for "
                    "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).")
@@ -428,11 +429,23 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
-    or formula and, for a formula, a point where yours differs. Formulas are
-    compared numerically at the given point and at 16 random points (both
-    signs, magnitudes 0.1 to 20; the same points on every run) where both are
-    defined. Exit 0 when
-    every answer is right, 1 when any is wrong, 2 for bad input.
+    or formula and, for a formula, a point where yours differs.
+
+    Numbers: one typed with 3 or more significant digits is right when it is
+    the true value correctly rounded to those digits (3.1677 for 3.16770632...;
+    3.1678 and the cut-off 2.9092 for 2.909297... are wrong; trailing zeros
+    typed count; an exact tie may be rounded either way). Fewer digits, or an
+    expression such as 1/3, must match within --rtol/--atol. Giving --rtol or
+    --atol turns the digits rule off.
+
+    Formulas are compared numerically at the given point and at 16 random
+    points (both signs, magnitudes 0.1 to 3; the same points on every run)
+    where both are defined; a point where both are 0 within the tolerance is
+    not counted. A wrong formula gets its mistake named: chain-rule,
+    product-rule, quotient-rule, power-rule, sign, constant-kept,
+    wrong-variable, constant-offset, constant-factor or partial-domain (JSON
+    "mistake", with "mistake_detail"). Exit 0 when every answer is right, 1
+    when any is wrong, 2 for bad input.
 
     \b
     Example:

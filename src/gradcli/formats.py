@@ -289,6 +289,11 @@ def check_record(verdict, precision=None) -> dict:
                 "ok": a.ok}
         if a.kind == "derivative":
             item["points"] = a.points
+            item["mistake"] = a.mistake
+            item["mistake_detail"] = a.mistake_detail
+        if a.digits is not None:
+            item["digits"] = a.digits
+            item["rounded"] = a.rounded
         if not a.ok:
             item["reason"] = a.reason
             if a.correct is not None:

@@ -128,8 +128,10 @@ def check_table(verdict, precision=None):
         parts.extend(lines)
     right = sum(a.ok for a in verdict.answers)
     style = "bold green" if verdict.ok else "bold red"
+    rounding = "3 or more digits: correctly rounded; otherwise " \
+        if any(a.digits is not None for a in verdict.answers) else ""
     parts.append(Text.assemble((f"{right} of {len(verdict.answers)} right", style),
-                               (f"   (rtol {number_text(verdict.rtol)}, atol "
+                               (f"   ({rounding}rtol {number_text(verdict.rtol)}, atol "
                                 f"{number_text(verdict.atol)})", "dim")))
     return Group(*parts)
 
