@@ -239,7 +239,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     warn(result.warnings)
     checks = None
     if gradcheck:
-        from .check import finite_differences
+        from .gradcheck import finite_differences
         checks = finite_differences(result)
     fmt = output_format(fmt)
     if fmt == "json":
