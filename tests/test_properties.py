@@ -89,6 +89,52 @@ def test_random_expressions_agree_with_sympy(text, at):
     _compare(text, at)
 
 
+# Deeper: up to 30 operations, almost always with a variable. Each example that is
+# compared is recorded, and the last test of the file counts them.
+# Built from operations defined everywhere, so that large trees are not all thrown
+# away at a domain error (the shallow tests above cover every function).
+_SMOOTH = ["sin", "cos", "tanh", "sigmoid", "atan", "softplus", "asinh", "cbrt"]
+
+
+@st.composite
+def _deep(draw):
+    """An expression of 5 to 30 operations: each step joins the pieces made so far."""
+    pieces = [draw(st.sampled_from(NAMES))]
+    for _ in range(draw(st.integers(5, 30))):
+        kind = draw(st.integers(0, 4))
+        if kind == 0 or len(pieces) == 1 and kind == 1:
+            pieces.append(draw(LEAVES))
+            pieces[-2:] = [f"({pieces[-2]}){draw(st.sampled_from([' + ', ' - ', ' * ']))}"
+                           f"({pieces[-1]})"]
+        elif kind == 1:
+            a, b = pieces.pop(draw(st.integers(0, len(pieces) - 1))), pieces.pop()
+            pieces.append(f"({a}) / (1 + ({b})**2)")
+        elif kind == 2:
+            pieces.append(draw(LEAVES))
+        else:
+            pieces[-1] = f"{draw(st.sampled_from(_SMOOTH))}({pieces[-1]})"
+    while len(pieces) > 1:
+        b, a = pieces.pop(), pieces.pop()
+        pieces.append(f"({a}) + ({b})")
+    return pieces[0]
+
+
+DEEP = _deep()
+COMPARED = set()
+
+
+def _operations(text):
+    return sum(text.count(s) for s in [f"{f}(" for f in _SMOOTH] + [" + ", " - ", " * ", " / ", "-("])
+
+
+@settings(max_examples=150, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(DEEP, AT)
+def test_deep_random_expressions_agree_with_sympy(text, at):
+    _compare(text, at)
+    COMPARED.add(text)
+
+
 @pytest.mark.parametrize("name,arity", FUNCTIONS, ids=[f for f, _ in FUNCTIONS])
 @settings(max_examples=10, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
@@ -122,3 +168,16 @@ def test_random_hessians_agree_with_sympy(text, at):
             exact = sp.diff(f, symbols[a], symbols[b]).subs(point)
             assume(not exact.has(sp.zoo, sp.nan, sp.oo, -sp.oo))
             assert got == pytest.approx(number(exact), rel=1e-9, abs=1e-9), (text, a, b)
+
+
+def test_zz_the_deep_examples_were_many_and_varied():
+    """The property above compared many distinct, non-trivial expressions (not a few repeats)."""
+    if not COMPARED:
+        pytest.skip("run with the deep property test")
+    sizes = sorted(_operations(t) for t in COMPARED)
+    print(f"{len(COMPARED)} distinct expressions; operations: median "
+          f"{sizes[len(sizes) // 2]}, 90th percentile {sizes[len(sizes) * 9 // 10]}, "
+          f"largest {sizes[-1]}")
+    assert len(COMPARED) >= 100, len(COMPARED)
+    assert sizes[len(sizes) * 9 // 10] >= 8, sizes
+    assert sizes[-1] >= 15, sizes
