@@ -188,8 +188,10 @@ def test_deep_expression_traces_without_recursion():
     t = trace(text, {"x": 0.5})
     assert len(t.forward) == 10001 and len(t.backward) == 10000
     assert t.gradient == evaluate(text, x=0.5).gradient
-    for render in (ledger.plain, ledger.markdown, ledger.latex, ledger.record):
-        assert render(t)
+    for render in (ledger.plain, ledger.markdown, ledger.latex):
+        text_out = render(t)
+        assert "sin" in text_out and text_out.count("\n") > 100  # every step, not a stub
+    assert len(ledger.record(t)["backward"]) == 10000
 
 
 def test_wide_expression_traces_without_recursion():
