@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from . import ops
+from . import ops, walk
 from .backends import MathBackend, numpy_backend
 from .errors import DomainError, InexactError
 
@@ -347,34 +347,18 @@ def _backward_graph(order, on_kink) -> None:
 
 
 def topo_order(root: Value) -> list:
-    """Nodes that need a gradient, parents before children, with an explicit stack."""
-    order = []
-    visited = set()
-    mark = visited.add
-    stack = [root]
-    push = stack.append
-    pop = stack.pop
-    while stack:
-        node = pop()
-        if node is _EMIT:
-            order.append(pop())
-            continue
-        if id(node) in visited:
-            continue
-        mark(id(node))
-        parents = node._parents
-        if not parents:
-            order.append(node)
-            continue
-        push(node)
-        push(_EMIT)  # below the parents: popped once they are all in the order
-        for p in parents:
-            if p.requires_grad and id(p) not in visited:
-                push(p)
-    return order
+    """Nodes that need a gradient, parents before children (the one walk of walk.py)."""
+    return walk.postorder(root, _grad_parents)
 
 
-_EMIT = object()  # topo_order's marker: the node under it is complete
+def _grad_parents(node) -> tuple:
+    # Reversed, so that the last parent is walked first: the order trace has always shown.
+    parents = node._parents
+    if len(parents) == 2:  # the common case, without a generator
+        a, b = parents
+        return (b, a) if a.requires_grad and b.requires_grad else \
+            tuple(p for p in (b, a) if p.requires_grad)
+    return tuple(p for p in reversed(parents) if p.requires_grad)
 
 
 def as_value(x) -> Value:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterator
 
-from . import ops
+from . import ops, walk
 
 
 class Expr:
@@ -190,31 +190,11 @@ def same(a: Expr, b: Expr) -> bool:
 
 def postorder(root: Expr) -> Iterator[Expr]:
     """Each distinct node (by identity) once, children before parents, no recursion."""
-    seen = set()
-    mark = seen.add
-    stack = [root]
-    push = stack.append
-    pop = stack.pop
-    while stack:
-        node = pop()
-        if node is _EMIT:
-            yield pop()
-            continue
-        if id(node) in seen:
-            continue
-        mark(id(node))
-        children = node.children()
-        if not children:
-            yield node
-            continue
-        push(node)
-        push(_EMIT)  # below the children: popped once they have all been yielded
-        for child in reversed(children):
-            if id(child) not in seen:
-                push(child)
+    return iter(walk.postorder(root, _children))
 
 
-_EMIT = object()  # postorder's marker: the node under it is complete
+def _children(node: Expr) -> tuple:
+    return node.children()
 
 
 def replace_leaves(root: Expr, leaf) -> Expr:
