@@ -189,7 +189,7 @@ class Rounding:
             from rich.text import Text
 
             from .formats import digits_note
-            print_rich(Text(digits_note(), style="dim"))
+            print_rich(Text("\n" + digits_note(), style="dim"))
 
 
 def output_options(formats=FORMATS):

@@ -107,7 +107,8 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     warnings = list(program.warnings)
     for name in variables:
         if name != var and name not in bindings:
-            raise missing_input(name, program, first_span(program, name))
+            raise missing_input(name, program, first_span(program, name),
+                                bound=set(bindings) | {var})
     warnings.extend(unused_bindings(bindings, variables))
     for name, value in bindings.items():
         if name in variables and getattr(value, "ndim", 0):
