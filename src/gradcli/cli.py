@@ -29,6 +29,10 @@ class GradcliCommand(click.Command):
         except click.ClickException as exc:
             from .errors import clean
             exc.message = clean(exc.message)  # option values are user text too
+            if "unexpected extra argument" in exc.message:
+                hint = _comma_hint(args)
+                if hint:
+                    exc.message += "\n" + hint
             raise
 
     def invoke(self, ctx):
@@ -56,6 +60,25 @@ class GradcliCommand(click.Command):
             report_error(GradcliError(f"internal error ({type(exc).__name__}: {exc})",
                                       hint="this is a bug in gradcli; --debug shows the traceback"))
             ctx.exit(2)
+
+
+def _comma_hint(args) -> str | None:
+    """`--at x=1 y=2`: the shell split the bindings at the space; say to join them with commas."""
+    import re
+    import shlex
+    binding = re.compile(r"^[^\W\d]\w*=\S")
+    for i, arg in enumerate(args[:-2]):
+        if arg in ("--at", "--grad") and binding.match(args[i + 1]):
+            extra = []
+            for more in args[i + 2:]:
+                if not binding.match(more):
+                    break
+                extra.append(more)
+            if extra:
+                joined = ",".join([args[i + 1], *extra])
+                return (f"hint: {arg} takes its bindings joined by commas, not spaces: "
+                        f"{arg} {shlex.quote(joined)}")
+    return None
 
 
 def _expression_first(params, args):
@@ -229,7 +252,8 @@ def main():
                    "relative error.")
 @click.option("--seed", metavar="VALUE",
               help="Upstream gradient for a non-scalar result (a vector-Jacobian product, "
-                   "as PyTorch's backward(gradient=...)), e.g. --seed [1,0,2].")
+                   "as PyTorch's backward(gradient=...)), e.g. --seed '[1,0,2]' (quoted: zsh "
+                   "globs brackets).")
 @click.option("--jacobian", is_flag=True,
               help="The full Jacobian of a (non-scalar) result: rows are its elements.")
 @click.option("--points", metavar="FILE",
@@ -256,8 +280,8 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
 
     \b
     Vectors, and a batch of points (one row each):
-      $ gradcli eval "sum(x*w)" --at x=[1,2,3],w=[0.5,1,1.5]
-      $ gradcli eval "x**2" --at x=[1,2,3] --jacobian
+      $ gradcli eval "sum(x*w)" --at "x=[1,2,3],w=[0.5,1,1.5]"
+      $ gradcli eval "x**2" --at "x=[1,2,3]" --jacobian
       $ gradcli eval "(w*x+b)**2" --at b=1 --points points.csv -o csv
     """
     from . import api, formats
@@ -307,6 +331,40 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         from . import render
         print_rich(render.eval_table(result, precision, checks=checks))
         rounding.print_note()
+
+
+@main.command("help", cls=GradcliCommand, context_settings=CONTEXT)
+@click.argument("topic", required=False, metavar="TOPIC")
+@click.pass_context
+def help_command(ctx, topic):
+    """Help on a topic: the language, numbers, exit-codes, or a command (eval, trace, ...).
+
+    \b
+    Examples:
+      $ gradcli help language
+      $ gradcli help eval
+      $ gradcli help exit-codes
+    """
+    from .topics import ALIASES, TOPICS
+    group = ctx.parent.command
+    commands = [c for c in group.list_commands(ctx) if c != "help"]
+    if topic is None:
+        emit("gradcli help TOPIC\n\ntopics:   " + ", ".join(TOPICS) + "\ncommands: "
+             + ", ".join(commands) + "\n\n" + group.get_help(ctx.parent) + "\n")
+        return
+    name = ALIASES.get(topic.lower(), topic.lower())
+    if name in TOPICS:
+        emit(TOPICS[name])
+        return
+    command = group.get_command(ctx, name)
+    if command is None or name == "help":
+        import difflib
+        near = difflib.get_close_matches(name, [*TOPICS, *commands], n=1)
+        raise UsageError(f"no help topic '{topic}'",
+                         hint=(f"did you mean {near[0]}? " if near else "")
+                         + "topics: " + ", ".join([*TOPICS, *commands]))
+    with click.Context(command, info_name=name, parent=ctx.parent) as sub:
+        emit(command.get_help(sub) + "\n")
 
 
 @main.command("functions", cls=GradcliCommand, context_settings=CONTEXT)
@@ -754,7 +812,7 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
     \b
     Examples:
       $ gradcli plot "relu(x) - x**2/4" --over x=-2:3
-      $ gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
+      $ gradcli plot "sin(a*x)" --over "x=0:2*pi" --at a=2 --output sin.png
     """
     import shutil
     from . import api, formats
