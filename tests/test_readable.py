@@ -242,6 +242,7 @@ def test_ticks_are_round_numbers():
     from gradcli.plot import _ticks
     assert _ticks(-0.99, 0.99, outer=True) == [-1.0, -0.5, 0.0, 0.5, 1.0]
     assert _ticks(0, 10) == [0.0, 2.5, 5.0, 7.5, 10.0]
+    assert _ticks(-1e308, 1e308) == [] and _ticks(0.0, 5e-324) in ([], [0.0, 5e-324])
 
 
 # ------------------------------------------------------------- 8. shell and help

@@ -328,9 +328,14 @@ def _ticks(lo: float, hi: float, count: int = 5, outer: bool = False) -> list[fl
     if hi <= lo:
         return [lo]
     raw = (hi - lo) / max(1, count - 1)
-    power = 10.0 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
-    first = math.floor(lo / step + 1e-9) if outer else math.ceil(lo / step - 1e-9)
+    try:
+        power = 10.0 ** math.floor(math.log10(raw))
+        step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
+        first = math.floor(lo / step + 1e-9) if outer else math.ceil(lo / step - 1e-9)
+    except (OverflowError, ValueError, ZeroDivisionError, StopIteration):
+        return []  # a range near the ends of the doubles: plotext's own ticks
+    if not all(math.isfinite(v) for v in (step, first * step, hi + step)):
+        return []
     last = hi + (step * (1 - 1e-9) if outer else step * 1e-9)
     ticks = []
     k = first
