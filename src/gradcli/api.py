@@ -140,26 +140,43 @@ def unused_bindings(names, variables) -> list[str]:
 
 
 def prepare(program: Program, bindings: dict, wrt):
-    """(inputs, warnings, the inputs to differentiate, the bindings used) for a run."""
+    """(inputs, warnings, the names to differentiate by, the bindings used) for a run.
+
+    The names may include a program's intermediate names (`--wrt z` for
+    `z = w*x + b; y = sigmoid(z)`); gradient_of finds either kind in the graph.
+    """
     variables = inputs_of(program)
     known = set(variables)
     warnings = list(program.warnings) + unused_bindings(bindings, known)
-    wanted = check_wrt(wrt, variables)
+    wanted = check_wrt(wrt, variables, program.defined)
     used = {k: v for k, v in bindings.items() if k in known}
     return variables, warnings, wanted, used
 
 
-def check_wrt(wrt, variables: list[str]) -> list[str]:
-    """Validate `--wrt` names against the variables an expression has."""
+def check_wrt(wrt, variables: list[str], intermediates=()) -> list[str]:
+    """Validate `--wrt` names against the variables (and, where given, the intermediate
+    names) an expression has."""
     if not wrt:
         return list(variables)
     known = set(variables)
     for name in wrt:
-        if name not in known:
+        if name not in known and name not in intermediates:
             listed = ", ".join(variables) if variables else "none"
-            raise UsageError(f"--wrt: the expression has no variable '{name}'",
-                             hint=f"its variables are: {listed}")
+            hint = f"its variables are: {listed}"
+            if intermediates:
+                hint += f"; its intermediate names: {', '.join(intermediates)}"
+            raise UsageError(f"--wrt: the expression has no variable '{name}'", hint=hint)
     return list(wrt)
+
+
+def gradient_of(graph: Graph, name: str):
+    """The gradient of an input or of a named intermediate after a backward pass."""
+    node = graph.inputs.get(name)
+    if node is None:
+        node = graph.intermediates[name]
+        if node is graph.output and node.grad is None:
+            return 1.0
+    return node.grad
 
 
 def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=False,
@@ -217,6 +234,11 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
         raise UsageError("--seed and --jacobian cannot be combined",
                          hint="--jacobian already holds every vector-Jacobian product")
     variables, warnings, wanted, used = prepare(program, bindings, wrt)
+    named = [n for n in wanted if n not in variables]
+    if named and (hessian or jacobian):
+        raise UsageError(f"--{'hessian' if hessian else 'jacobian'} is by inputs only, and "
+                         f"'{named[0]}' is an intermediate name of the program",
+                         hint="drop it from --wrt, or without --wrt every input is used")
     # Exact mode keeps every node's Expr so that an inexact derivative can be named.
     graph = lower(program, used, wrt=set(wanted), exact=exact, keep_exprs=exact)
     kinks = KinkWarnings(graph)
@@ -244,14 +266,14 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
             raise _inexact_derivative(graph, exc) from None
     kinks.add_to(warnings)
     gradient = {} if jac is not None and not scalar_out else \
-        {name: graph.inputs[name].grad for name in wanted}
+        {name: gradient_of(graph, name) for name in wanted}
     for name, g in gradient.items():
         if not _finite(g) and not kinks.messages:
             warnings.append(f"the partial derivative with respect to {name} is "
                             f"{format_number(g) if isinstance(g, float) else 'not finite'}")
     if intermediates and (jac is None or scalar_out):
         for name, node in graph.intermediates.items():
-            if node is not out:
+            if node is not out and name not in gradient:
                 gradient[name] = node.grad
     matrix = None
     if hessian:
@@ -472,7 +494,7 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
         # Before the symbolic work, which takes seconds on a formula thousands of levels deep.
         for name in inputs_of(program):
             if name not in bindings:
-                raise missing_input(name, program, first_span(program, name))
+                raise missing_input(name, program, first_span(program, name), bound=bindings)
     with _gc_paused():
         result = symbolic_diff(text, wrt, order, program=program)
     program = result.program

@@ -29,6 +29,10 @@ class GradcliCommand(click.Command):
         except click.ClickException as exc:
             from .errors import clean
             exc.message = clean(exc.message)  # option values are user text too
+            if "unexpected extra argument" in exc.message:
+                hint = _comma_hint(args)
+                if hint:
+                    exc.message += "\n" + hint
             raise
 
     def invoke(self, ctx):
@@ -56,6 +60,25 @@ class GradcliCommand(click.Command):
             report_error(GradcliError(f"internal error ({type(exc).__name__}: {exc})",
                                       hint="this is a bug in gradcli; --debug shows the traceback"))
             ctx.exit(2)
+
+
+def _comma_hint(args) -> str | None:
+    """`--at x=1 y=2`: the shell split the bindings at the space; say to join them with commas."""
+    import re
+    import shlex
+    binding = re.compile(r"^[^\W\d]\w*=\S")
+    for i, arg in enumerate(args[:-2]):
+        if arg in ("--at", "--grad") and binding.match(args[i + 1]):
+            extra = []
+            for more in args[i + 2:]:
+                if not binding.match(more):
+                    break
+                extra.append(more)
+            if extra:
+                joined = ",".join([args[i + 1], *extra])
+                return (f"hint: {arg} takes its bindings joined by commas, not spaces: "
+                        f"{arg} {shlex.quote(joined)}")
+    return None
 
 
 def _expression_first(params, args):
@@ -152,11 +175,51 @@ def expression_options(f):
     return f
 
 
+PRECISION_HELP = ("Round numbers to N significant digits (default: 6 in the formats people "
+                  "read, table, markdown, latex and pictures; every digit in plain, json and "
+                  "csv).")
+
+
+class Rounding:
+    """The precision of one output, and the note it ends with when the default rounded.
+
+    Human formats round to formats.HUMAN_DIGITS unless --precision is given, and
+    then say so once: a dim line under a table, a line of Markdown, a comment in
+    LaTeX, DOT or Mermaid. Nothing is said when no number lost a digit.
+    """
+
+    NOTES = {"markdown": "\n_{}_\n", "latex": "% {}\n", "dot": "// {}\n",
+             "mermaid": "%% {}\n"}
+
+    def __init__(self, fmt, precision):
+        from .formats import display_precision, rounded_count
+        self.precision = display_precision(fmt, precision)
+        self.mark = rounded_count()
+
+    @property
+    def rounded(self) -> bool:
+        from .formats import rounded_count
+        return rounded_count() > self.mark
+
+    def note(self, kind: str) -> str:
+        """The note in the syntax of `kind`, or '' when nothing was rounded."""
+        from .formats import digits_note
+        return self.NOTES[kind].format(digits_note()) if self.rounded else ""
+
+    def print_note(self) -> None:
+        """Under a rich table: the note as a dim line."""
+        if self.rounded:
+            from rich.text import Text
+
+            from .formats import digits_note
+            print_rich(Text("\n" + digits_note(), style="dim"))
+
+
 def output_options(formats=FORMATS):
     def decorate(f):
         f = click.option("--debug", is_flag=True, help="Show a Python traceback on errors.")(f)
         f = click.option("--precision", type=click.IntRange(1, 17), metavar="N",
-                         help="Round numbers to N significant digits.")(f)
+                         help=PRECISION_HELP)(f)
         f = click.option("-o", "--format", "fmt", type=click.Choice(formats),
                          help="Output format (default: table on a terminal, plain when piped).")(f)
         return f
@@ -189,7 +252,8 @@ def main():
                    "relative error.")
 @click.option("--seed", metavar="VALUE",
               help="Upstream gradient for a non-scalar result (a vector-Jacobian product, "
-                   "as PyTorch's backward(gradient=...)), e.g. --seed [1,0,2].")
+                   "as PyTorch's backward(gradient=...)), e.g. --seed '[1,0,2]' (quoted: zsh "
+                   "globs brackets).")
 @click.option("--jacobian", is_flag=True,
               help="The full Jacobian of a (non-scalar) result: rows are its elements.")
 @click.option("--points", metavar="FILE",
@@ -197,7 +261,7 @@ def main():
                    "'-' for stdin), vectorised, one output row per point.")
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
-@output_options()
+@output_options(("table", "plain", "json", "csv", "markdown", "latex"))
 def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed, jacobian, points,
                  chunk_rows, fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
@@ -216,8 +280,8 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
 
     \b
     Vectors, and a batch of points (one row each):
-      $ gradcli eval "sum(x*w)" --at x=[1,2,3],w=[0.5,1,1.5]
-      $ gradcli eval "x**2" --at x=[1,2,3] --jacobian
+      $ gradcli eval "sum(x*w)" --at "x=[1,2,3],w=[0.5,1,1.5]"
+      $ gradcli eval "x**2" --at "x=[1,2,3]" --jacobian
       $ gradcli eval "(w*x+b)**2" --at b=1 --points points.csv -o csv
     """
     from . import api, formats
@@ -233,6 +297,10 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
                              "come from stdin")
         _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision)
         return
+    if fmt in ("markdown", "latex"):
+        if points is not None:
+            raise UsageError(f"-o {fmt} writes one point; with --points use csv, json, plain "
+                             "or table")
     seed_value = api.constant_value(seed, "--seed", exact) if seed is not None else None
     result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
                           seed=seed_value, jacobian=jacobian, exact=exact, hessian=hessian)
@@ -242,7 +310,14 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         from .gradcheck import finite_differences
         checks = finite_differences(result)
     fmt = output_format(fmt)
-    if fmt == "json":
+    rounding = Rounding(fmt, precision)
+    precision = rounding.precision
+    if fmt in ("markdown", "latex"):
+        from . import writeup
+        write = writeup.eval_markdown if fmt == "markdown" else writeup.eval_latex
+        body = write(result, precision, checks)
+        emit(body + rounding.note(fmt))
+    elif fmt == "json":
         record = formats.eval_record(result, precision)
         if checks is not None:
             record["check"] = formats.gradcheck_record(checks, precision)
@@ -255,6 +330,41 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     else:
         from . import render
         print_rich(render.eval_table(result, precision, checks=checks))
+        rounding.print_note()
+
+
+@main.command("help", cls=GradcliCommand, context_settings=CONTEXT)
+@click.argument("topic", required=False, metavar="TOPIC")
+@click.pass_context
+def help_command(ctx, topic):
+    """Help on a topic: the language, numbers, exit-codes, or a command (eval, trace, ...).
+
+    \b
+    Examples:
+      $ gradcli help language
+      $ gradcli help eval
+      $ gradcli help exit-codes
+    """
+    from .topics import ALIASES, TOPICS
+    group = ctx.parent.command
+    commands = [c for c in group.list_commands(ctx) if c != "help"]
+    if topic is None:
+        emit("gradcli help TOPIC\n\ntopics:   " + ", ".join(TOPICS) + "\ncommands: "
+             + ", ".join(commands) + "\n\n" + group.get_help(ctx.parent) + "\n")
+        return
+    name = ALIASES.get(topic.lower(), topic.lower())
+    if name in TOPICS:
+        emit(TOPICS[name])
+        return
+    command = group.get_command(ctx, name)
+    if command is None or name == "help":
+        import difflib
+        near = difflib.get_close_matches(name, [*TOPICS, *commands], n=1)
+        raise UsageError(f"no help topic '{topic}'",
+                         hint=(f"did you mean {near[0]}? " if near else "")
+                         + "topics: " + ", ".join([*TOPICS, *commands]))
+    with click.Context(command, info_name=name, parent=ctx.parent) as sub:
+        emit(command.get_help(sub) + "\n")
 
 
 @main.command("functions", cls=GradcliCommand, context_settings=CONTEXT)
@@ -321,18 +431,23 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
     t = api.trace(text, bindings, wrt=wrt_names)
     warn(t.warnings)
     fmt = output_format(fmt)
+    rounding = Rounding(fmt, precision)
+    precision = rounding.precision
     if fmt == "json":
         from . import formats
         emit(formats.dumps(ledger.record(t, precision)) + "\n")
     elif fmt == "plain":
         emit(ledger.plain(t, precision))
     elif fmt == "markdown":
-        emit(ledger.markdown(t, precision))
+        body = ledger.markdown(t, precision)
+        emit(body + rounding.note(fmt))
     elif fmt == "latex":
-        emit(ledger.latex(t, precision))
+        body = ledger.latex(t, precision)
+        emit(body + rounding.note(fmt))
     else:
         from . import render
         print_rich(render.trace_tables(t, precision))
+        rounding.print_note()
 
 
 @main.command("graph", cls=GradcliCommand, context_settings=CONTEXT)
@@ -377,19 +492,26 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
     t = api.trace(text, bindings, wrt=wrt_names)
     warn(t.warnings)
     fmt = kind or fmt or "tree"
+    rounding = Rounding(fmt, precision)
+    precision = rounding.precision
     if fmt in ("svg", "png", "pdf"):
         graphviz.render(graphviz.to_dot(t, precision), output, fmt)
+        _stderr(f"wrote {output} ({fmt.upper()}, {_node_count(t)})"
+                + (f"; {_digits_note()}" if rounding.rounded else ""))
         return
     if fmt == "dot":
         body = graphviz.to_dot(t, precision)
+        body += rounding.note("dot")
     elif fmt == "mermaid":
         body = graphviz.to_mermaid(t, precision)
+        body += rounding.note("mermaid")
     elif fmt == "json":
         from . import formats
         body = formats.dumps(graphviz.record(t, precision)) + "\n"
     else:
         from . import render
         print_rich(render.graph_tree(t, precision))
+        rounding.print_note()
         return
     if output:
         try:
@@ -397,8 +519,20 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
                 fh.write(body)
         except OSError as exc:
             raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+        _stderr(f"wrote {output} ({'Mermaid' if fmt == 'mermaid' else fmt.upper()}, "
+                f"{_node_count(t)})")
     else:
         emit(body)
+
+
+def _node_count(t) -> str:
+    n = sum(1 for node in t.forward if node.kind != "literal")
+    return f"{n} node{'s' * (n != 1)}"
+
+
+def _digits_note() -> str:
+    from .formats import digits_note
+    return digits_note()
 
 
 @main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
@@ -423,7 +557,7 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
                    "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).")
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
-@output_options(("table", "plain", "json"))
+@output_options(("table", "plain", "json", "markdown", "latex"))
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   fmt, precision, debug):
     """Check your answers: value, partial derivatives, symbolic derivatives.
@@ -488,6 +622,9 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                          "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
     tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
     if points is not None:
+        if fmt in ("markdown", "latex"):
+            raise UsageError(f"-o {fmt} writes one point; with --points use json, plain or "
+                             "table")
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                              "come from stdin")
@@ -498,13 +635,21 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                     derivatives=list(zip(names, derivative)), **tolerances)
     warn(verdict.warnings)
     fmt = output_format(fmt)
+    rounding = Rounding(fmt, precision)
+    precision = rounding.precision
     if fmt == "json":
         emit(formats.dumps(formats.check_record(verdict, precision)) + "\n")
     elif fmt == "plain":
         emit(formats.check_lines(verdict, precision))
+    elif fmt in ("markdown", "latex"):
+        from . import writeup
+        write = writeup.check_markdown if fmt == "markdown" else writeup.check_latex
+        body = write(verdict, precision)
+        emit(body + rounding.note(fmt))
     else:
         from . import render
         print_rich(render.check_table(verdict, precision))
+        rounding.print_note()
     if not verdict.ok:
         click.get_current_context().exit(1)
 
@@ -521,7 +666,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                    "JSON Lines; '-' for stdin), vectorised, one output row per point.")
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
-@output_options(("table", "plain", "json", "csv", "latex"))
+@output_options(("table", "plain", "json", "csv", "markdown", "latex"))
 def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision, debug):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
 
@@ -545,8 +690,8 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
     wrt_names = api.split_top_level(wrt) if wrt else None
     bindings = api.parse_bindings(at) if at else None
     if points is not None:
-        if fmt == "latex":
-            raise UsageError("-o latex prints formulas; with --points use csv, json, plain "
+        if fmt in ("markdown", "latex"):
+            raise UsageError(f"-o {fmt} prints formulas; with --points use csv, json, plain "
                              "or table")
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
@@ -559,15 +704,21 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
     result = api.diff(text, wrt_names, order, bindings)
     warn(result.warnings)
     fmt = output_format(fmt)
+    rounding = Rounding(fmt, precision)
+    precision = rounding.precision
     if fmt == "json":
         emit(formats.dumps(formats.diff_record(result, precision)) + "\n")
-    elif fmt == "latex":
-        emit(formats.diff_latex(result, precision))
+    elif fmt in ("markdown", "latex"):
+        from . import writeup
+        body = (writeup.diff_markdown(result, precision) if fmt == "markdown"
+                else formats.diff_latex(result, precision))
+        emit(body + rounding.note(fmt))
     elif fmt == "plain":
         emit("".join("\t".join(row) + "\n" for row in formats.diff_rows(result, precision)))
     else:
         from . import render
         print_rich(render.diff_table(result, precision))
+        rounding.print_note()
 
 
 @main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
@@ -674,7 +825,7 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
     \b
     Examples:
       $ gradcli plot "relu(x) - x**2/4" --over x=-2:3
-      $ gradcli plot "sin(a*x)" --over x=0:2*pi --at a=2 --output sin.png
+      $ gradcli plot "sin(a*x)" --over "x=0:2*pi" --at a=2 --output sin.png
     """
     import shutil
     from . import api, formats

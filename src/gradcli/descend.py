@@ -151,7 +151,8 @@ def descend(text, start, wrt=None, lr=0.1, steps=100, data=None, tol=None, momen
                                  source=program.source, span=first_span(program, name),
                                  hint=f"add --at {name}=VALUE to train it, or a column "
                                       f"'{name}' to {where}")
-            raise missing_input(name, program, first_span(program, name))
+            raise missing_input(name, program, first_span(program, name),
+                                bound=set(start) | set(columns))
     warnings.extend(unused_bindings(start, variables))
     if data is not None:
         for name in columns:

@@ -23,6 +23,36 @@ def non_finite_text(value: float) -> str:
     return "inf" if value > 0 else "-inf"
 
 
+class Digits(int):
+    """The default precision of a human format: an int that marks itself as the default,
+    so that the output can say once that its numbers were rounded (see rounded_count)."""
+
+
+HUMAN_DIGITS = Digits(6)
+# Formats a script reads keep every digit by default; every other format is read by people.
+RAW_FORMATS = frozenset({"plain", "json", "csv"})
+_ROUNDED = [0]  # how many numbers the default precision has rounded so far
+
+
+def display_precision(fmt: str | None, precision: int | None) -> int | None:
+    """`--precision N` if given; else every digit for plain/json/csv and HUMAN_DIGITS
+    (6 significant digits) for the formats people read: table, markdown, latex, the
+    graph's tree, DOT, Mermaid and pictures."""
+    if precision is not None or fmt in RAW_FORMATS:
+        return precision
+    return HUMAN_DIGITS
+
+
+def rounded_count() -> int:
+    """Numbers shortened by the default precision so far (compare before and after)."""
+    return _ROUNDED[0]
+
+
+def digits_note(precision=HUMAN_DIGITS) -> str:
+    """The one line a human output adds when the default precision rounded a number."""
+    return f"numbers to {int(precision)} significant digits; --precision 17 for all"
+
+
 def number_text(value, precision: int | None = None) -> str:
     """A number (or nested list/array of numbers) as display text."""
     if hasattr(value, "tolist"):
@@ -36,6 +66,8 @@ def number_text(value, precision: int | None = None) -> str:
             return non_finite_text(value)
         if precision is not None:
             text = f"{value:.{precision}g}"
+            if type(precision) is Digits and float(text) != value:
+                _ROUNDED[0] += 1
             return format_number(float(text)) if "e" not in text else text
     return format_number(value)
 

@@ -69,7 +69,7 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                 if value is None:
                     value = inputs.get(node.id)
                 if value is None:
-                    raise missing_input(node.id, program, node.span)
+                    raise missing_input(node.id, program, node.span, bound=inputs)
             elif isinstance(node, Num):
                 value = constants.get(node.value)
                 if value is None:
@@ -108,9 +108,13 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
             done[id(node)] = value
         result = done[id(stmt.expr)]
         if stmt.name is not None:
-            if not result._parents and result.label is None:
-                # A name bound straight to a constant or input still gets its own node.
+            if not result._parents and (result.label is None or result.label in ops.CONSTANTS):
+                # A name bound straight to a number or constant still gets its own node.
                 result = apply(ops.TABLE["pos"], result)
+            if not result.requires_grad and result._parents:
+                # A named intermediate always gets its gradient, also where it is built
+                # from numbers alone (a = 0.5; a*3 + x: df/da = 3, as retain_grad gives).
+                result.requires_grad = True
             result.label = stmt.name if result.label is None else result.label
             env[stmt.name] = result
     return Graph(result, inputs, env, exprs, program)
@@ -124,8 +128,31 @@ def _exact_literal(node: Num, source: str):
     return to_exact(node.value)
 
 
-def missing_input(name: str, program: Program, span) -> UnknownName:
-    """The error for a free name with no value: which `--at` to add, and a likely typo."""
+def unbound_inputs(program: Program, bound) -> list[str]:
+    """The program's free names (in order of first appearance) with no value in `bound`."""
+    from .expr import free_names
+    defined, out = set(), []
+    for stmt in program.statements:
+        for n in free_names(stmt.expr):
+            if n not in defined and n not in bound and n not in out:
+                out.append(n)
+        if stmt.name is not None:
+            defined.add(stmt.name)
+    return out
+
+
+def missing_input(name: str, program: Program, span, bound=None) -> UnknownName:
+    """The error for a free name with no value: which `--at` to add, and a likely typo.
+
+    With `bound` (the names that have values) every other missing input is named
+    too, so that one run shows the whole `--at` to add; the caret stays on `name`.
+    """
+    missing = unbound_inputs(program, bound) if bound is not None else []
+    if len(missing) > 1 and name in missing:
+        missing.remove(name)
+        missing.insert(0, name)
+        return UnknownName(f"no values for {', '.join(missing)}", source=program.source,
+                           span=span, hint="add --at " + ",".join(f"{n}=…" for n in missing))
     hint = f"add --at {name}=VALUE"
     for fname in sorted(ops.function_names(), key=len, reverse=True):
         rest = name[len(fname):]

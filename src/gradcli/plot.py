@@ -107,7 +107,8 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     warnings = list(program.warnings)
     for name in variables:
         if name != var and name not in bindings:
-            raise missing_input(name, program, first_span(program, name))
+            raise missing_input(name, program, first_span(program, name),
+                                bound=set(bindings) | {var})
     warnings.extend(unused_bindings(bindings, variables))
     for name, value in bindings.items():
         if name in variables and getattr(value, "ndim", 0):
@@ -309,6 +310,57 @@ def _view(ys):
     return q_lo - pad, q_hi + pad
 
 
+def title(data: PlotData) -> str:
+    """`f = sin(a*x)  at a = 2`: the formula and the fixed values of the other inputs."""
+    from .formats import HUMAN_DIGITS, number_text
+    text = f"f = {data.read_as}"
+    if data.at:
+        text += "  at " + ", ".join(f"{k} = {number_text(v, HUMAN_DIGITS)}"
+                                    for k, v in data.at.items())
+    return text
+
+
+def _ticks(lo: float, hi: float, count: int = 5, outer: bool = False) -> list[float]:
+    """About `count` round numbers from lo to hi (steps of 1, 2, 2.5 or 5 times a power of 10);
+    `outer`: from the last round number at or below lo to the first at or above hi."""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return []
+    if hi <= lo:
+        return [lo]
+    raw = (hi - lo) / max(1, count - 1)
+    try:
+        power = 10.0 ** math.floor(math.log10(raw))
+        step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
+        first = math.floor(lo / step + 1e-9) if outer else math.ceil(lo / step - 1e-9)
+    except (OverflowError, ValueError, ZeroDivisionError, StopIteration):
+        return []  # a range near the ends of the doubles: plotext's own ticks
+    if not all(math.isfinite(v) for v in (step, first * step, hi + step)):
+        return []
+    last = hi + (step * (1 - 1e-9) if outer else step * 1e-9)
+    ticks = []
+    k = first
+    while k * step <= last and len(ticks) < 4 * count:
+        ticks.append(k * step)
+        k += 1
+    return ticks
+
+
+def _tick_label(v: float) -> str:
+    from .formats import number_text
+    return number_text(0.0 if abs(v) < 1e-300 else float(v), 4)
+
+
+def _y_range(ys, view):
+    """The y-range a panel shows: its zoomed view, or the range of its finite values."""
+    import numpy as np
+    if view is not None:
+        return view
+    finite = ys[np.isfinite(ys)]
+    if not finite.size:
+        return None
+    return float(finite.min()), float(finite.max())
+
+
 def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool = False) -> str:
     """f above ∂f/∂x, as text of the given size (plotext); gaps where values are undefined."""
     try:
@@ -330,8 +382,19 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
     fig.clear()
     fig.plot_size(max(20, width), max(10, height))
     fig.subplots(2, 1)
-    for row, (values, title, jumps) in enumerate(
-            ((data.f, f"f = {data.read_as}", data.jumps["f"]),
+    # Both panels' y labels padded to one width, so that f and f' put the same x in the
+    # same column (plotext sizes each panel's label margin by its own labels).
+    labels = {}
+    for row, values in ((1, data.f), (2, data.df)):
+        view = _view(_finite(values))
+        span = _y_range(_finite(values), view)
+        if span is not None:
+            # Without a zoomed view the panel runs from round number to round number.
+            ticks = _ticks(*span, outer=view is None)
+            labels[row] = (ticks, [_tick_label(t) for t in ticks])
+    pad = max((len(s) for _, texts in labels.values() for s in texts), default=0)
+    for row, (values, title_text, jumps) in enumerate(
+            ((data.f, title(data), data.jumps["f"]),
              (data.df, data.label, data.jumps["df"])), start=1):
         panel = fig.subplot(row, 1)
         ys = _finite(values)
@@ -339,7 +402,7 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
         with np.errstate(over="ignore"):
             overflowing = keep.any() and not np.isfinite(np.max(ys[keep]) - np.min(ys[keep]))
         if overflowing:
-            raise DomainError(f"{title} spans more than a double can hold "
+            raise DomainError(f"{title_text} spans more than a double can hold "
                               f"(from {_fmt(np.min(ys[keep]))} to {_fmt(np.max(ys[keep]))}) "
                               "and cannot be drawn",
                               hint="narrow --over, or print the samples with -o csv")
@@ -365,7 +428,12 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
         panel.ruler("x").lim(data.lo, data.hi)
         if view is not None:
             panel.ruler("y").lim(*view)
-        panel.title(title)
+        if row in labels:
+            ticks, texts = labels[row]
+            if view is None and len(ticks) > 1:
+                panel.ruler("y").lim(ticks[0], ticks[-1])
+            panel.ruler("y").ticks(ticks, [t.rjust(pad) for t in texts])
+        panel.title(title_text)
         panel.legend(active=False)
         if row == 2:
             panel.label(data.var, "x")
@@ -408,7 +476,7 @@ def save_plot(data: PlotData, path: str, width: int = 800, height: int = 600) ->
     top.plot(*_broken(data.xs, _finite(data.f), data.jumps["f"]), color="tab:blue",
              linewidth=1.5)
     top.set_ylabel("f")
-    top.set_title(f"f = {data.read_as}", fontsize=10)
+    top.set_title(title(data), fontsize=10)
     df = _finite(data.df)
     bottom.plot(*_broken(data.xs, df, data.jumps["df"]), color="tab:orange", linewidth=1.5)
     kx, ky = _kink_marks(data)

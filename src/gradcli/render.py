@@ -311,28 +311,43 @@ def trace_tables(t, precision=None):
                         Text(summary_text(n.value, precision)))
     parts = [_head(t, precision), Text(""), forward, Text("")]
     if t.backward:
-        backward = Table(title=f"backward pass (from the output back, ∂{f}/∂{f} = 1; "
-                               f"upstream = ∂{f}/∂node)",
-                         title_justify="left", header_style="bold")
+        title = (f"backward pass (from the output back, ∂{f}/∂{f} = 1; "
+                 f"upstream = ∂{f}/∂node)")
+        backward = Table(title=title, title_justify="left", header_style="bold")
+        # Where no gradient adds up, each total is its contribution: the column says nothing.
+        totals = any(c.previous is not None for step in t.backward for c in step.contributions)
         backward.add_column("node", style="cyan", no_wrap=True)
         backward.add_column("upstream", justify="right")
         backward.add_column("input", style="cyan")
         backward.add_column("local derivative")
         backward.add_column("contribution", justify="right")
-        backward.add_column("total", justify="right")
-        for step in _elide(t.backward, large, backward, 6, 3):
+        if totals:
+            backward.add_column("total", justify="right")
+        columns = 6 if totals else 5
+        steps = []  # the same rows, for the narrow layout
+        skipped = []
+        for step in _elide(t.backward, large, backward, columns, 3, skipped):
+            if skipped:
+                steps.append((None, skipped.pop()))
             first = True
-            for c in _elide(step.contributions, large, backward, 6, 3):
+            lines = []
+            for c in _elide(step.contributions, large, backward, columns, 3, skipped):
+                if skipped:
+                    lines.append((None, skipped.pop(), None, None))
                 shown = local_text(step.node, c, precision)
                 total = Text(total_text(c, precision),
                              style="bold yellow" if c.accumulated else "")
-                backward.add_row(Text(step.node if first else ""),
-                                 Text(summary_text(step.upstream, precision) if first else ""),
-                                 Text(c.input), Text(shown),
-                                 Text(contribution_text(step.upstream, c, precision)), total)
+                contribution = contribution_text(step.upstream, c, precision)
+                row = [Text(step.node if first else ""),
+                       Text(summary_text(step.upstream, precision) if first else ""),
+                       Text(c.input), Text(shown), Text(contribution)]
+                backward.add_row(*row, *([total] if totals else []))
+                lines.append((c, shown, contribution, total))
                 first = False
             backward.add_section()
-        parts += [backward, Text("")]
+            steps.append((step, lines))
+        narrow = _backward_lines(title, steps, large, precision)
+        parts += [Fit(backward, narrow), Text("")]
     else:
         parts += [Text("no gradient flows: the result does not depend on any input", "dim"),
                   Text("")]
@@ -356,8 +371,53 @@ def trace_tables(t, precision=None):
 TABLE_HEAD, TABLE_TAIL = 100, 20
 
 
-def _elide(items, large, table, columns, at):
-    """All items, or the first and last few with a row saying how many were left out."""
+class Fit:
+    """`wide` where the console has room for all of it, else `narrow` (the same content
+    in fewer columns): a table that would wrap every cell reads worse than lines."""
+
+    def __init__(self, wide, narrow):
+        self.wide, self.narrow = wide, narrow
+
+    def __rich_console__(self, console, options):
+        from rich.measure import Measurement
+        need = Measurement.get(console, options.update_width(100_000), self.wide).maximum
+        yield self.wide if need <= options.max_width else self.narrow
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+        return Measurement.get(console, options, self.wide)
+
+
+def _backward_lines(title, steps, large, precision):
+    """The backward table as indented lines, for a narrow terminal:
+
+    loss  upstream 1
+      ∂loss/∂v2 = 2*v2 = 2*(-0.365864) = -0.731729
+      v2 gets 1·(-0.731729) = -0.731729
+    """
+    from rich.padding import Padding
+    parts = [Text(title, style="italic"), Text("")]
+    for step, lines in steps:
+        if step is None:
+            parts.append(Text(f"… {lines:,} more rows", style="dim"))
+            continue
+        parts.append(Text.assemble((step.node, "bold cyan"), ("  upstream ", "dim"),
+                                   summary_text(step.upstream, precision)))
+        for c, shown, contribution, total in lines:
+            if c is None:
+                parts.append(Padding(Text(f"… {shown:,} more rows", style="dim"), (0, 0, 0, 2)))
+                continue
+            parts.append(Padding(Text(shown), (0, 0, 0, 2)))
+            line = Text.assemble((c.input, "cyan"), (" gets ", "dim"), contribution)
+            if c.accumulated:
+                line.append_text(Text.assemble(("; total ", "dim"), total))
+            parts.append(Padding(line, (0, 0, 0, 2)))
+    return Group(*parts)
+
+
+def _elide(items, large, table, columns, at, skipped=None):
+    """All items, or the first and last few with a row saying how many were left out
+    (also appended to `skipped`, a list, where given)."""
     if not large or len(items) <= TABLE_HEAD + TABLE_TAIL:
         yield from items
         return
@@ -366,6 +426,8 @@ def _elide(items, large, table, columns, at):
     cells = [Text("…", style="dim")] + [Text("")] * (columns - 1)
     cells[at] = Text(f"{left_out:,} more rows", style="dim")
     table.add_row(*cells)
+    if skipped is not None:
+        skipped.append(left_out)
     yield from items[-TABLE_TAIL:]
 
 

@@ -23,7 +23,7 @@ from functools import cached_property
 from fractions import Fraction
 
 from . import limits, ops
-from .api import KinkWarnings, prepare
+from .api import KinkWarnings, gradient_of, prepare
 from .engine import backend_for, numeric_d
 from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .lower import lower
@@ -202,7 +202,7 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
     for v in order:
         if v.requires_grad:
             records[id(v)].grad = v.grad
-    gradient = {name: graph.inputs[name].grad for name in wanted}
+    gradient = {name: gradient_of(graph, name) for name in wanted}
     return Trace(expression=text, read_as=read_as(program),
                  at={k: bindings[k] for k in bindings}, result_name=result_name,
                  output=names[id(out)], value=out.data, forward=forward, backward=backward,
