@@ -54,7 +54,10 @@ class Op:
     domain: tuple[Check, ...] = ()
     domain_text: str = "all reals"
     kinks: tuple[Kink, ...] = ()
-    numeric_partials: tuple[Callable | None, ...] | None = None
+    # Numeric rules over a backend B that replace `partials` for numbers: either a
+    # convention (PyTorch's tie split, the exponent of 0**y) or, with
+    # extra["stable_form"], the same function rearranged for accuracy.
+    numeric_partials: tuple[Callable | None, ...] | Callable | None = None
     symbol: str | None = None  # infix or prefix symbol for operators
     prec: int = ATOM
     latex: str | None = None
@@ -77,10 +80,16 @@ class Op:
         lo, hi = self.arity
         return f"{lo} or more" if hi is None else f"{lo} to {hi}"
 
-    def partial(self, D, i: int, out, args):
-        """The local derivative d out / d args[i], written in namespace D."""
+    def partial(self, D, i: int, out, args, cache: dict | None = None):
+        """The local derivative d out / d args[i], written in namespace D.
+
+        `cache`: a dict the caller keeps for one node (and one D) while it asks for
+        each of the node's arguments in turn, where a rule of many arguments keeps
+        what all of them share (max/min's count of ties), so a node of N arguments
+        is O(N) work, not O(N**2). Without one the rule computes everything afresh.
+        """
         if callable(self.partials):
-            return self.partials(D, i, out, args)
+            return self.partials(D, i, out, args, {} if cache is None else cache)
         return self.partials[i](D, out, *args)
 
 
@@ -185,7 +194,7 @@ _LATEX_NAMED = {"exp", "log", "ln", "sin", "cos", "tan", "sec", "csc", "cot",
 _fn("exp", 1, lambda B, x: B.exp(x), (lambda D, out, x: out,), "exponential",
     "e to the power x")
 _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.log(b),
-    lambda D, i, out, args: (
+    lambda D, i, out, args, cache: (
         1 / args[0] if len(args) == 1
         # log(x, b) = log(x)/log(b): d/dx = 1/(x*log(b)), d/db = -log(x)/(b*log(b)**2)
         else 1 / (args[0] * D.log(args[1])) if i == 0
@@ -272,42 +281,46 @@ _fn("abs", 1, lambda B, x: B.abs(x), (lambda D, out, x: D.sign(x),),
     kinks=(Kink(lambda B, x: x == 0, "abs at 0: left -1, right 1; using 0 as PyTorch does"),))
 
 
-_last_count = {}
+def _tie_share(B, i, out, args, cache):
+    """PyTorch's rule: the gradient is split evenly among all arguments equal to the result.
 
-
-def _tie_share(D, i, out, args):
-    # PyTorch splits the gradient evenly among all arguments equal to the result.
-    # The count is kept for the next argument of the same node (linear, not quadratic).
-    if _last_count.get("args") is not args or _last_count.get("out") is not out:
-        _last_count.update(args=args, out=out, count=D.count_equal(args, out))
-    return D.where(args[i] == out, 1.0, 0.0) / _last_count["count"]
+    The count of ties is found once per node and kept in the caller's `cache`
+    (Op.partial), so a node of N arguments is linear work.
+    """
+    hit = B.where(args[i] == out, 1.0, 0.0)
+    if B.name != "numpy" and not hit:
+        return hit  # not the result: no share, and no need to count the ties
+    count = cache.get("tie_share")
+    if count is None:
+        count = cache["tie_share"] = B.count_equal(args, out)
+    return hit / count
 
 
 def _tie_symbolic(sign):
     """The engine's tie share written in the language, for diff and --hessian.
 
     Two arguments: (1 + sign(a - b))/2. More: [a_i is the result] / (how many are),
-    with 1 - step(out - a_i) as the indicator; the count is built once per node, so
-    the derivative stays linear in the number of arguments.
+    with 1 - step(out - a_i) as the indicator; the count is built once per node
+    (kept in the caller's `cache`), so the derivative stays linear in the number
+    of arguments.
     """
-    last = {}
-
     def hit(D, out, a):
         return 1 - D.step(out - a if sign > 0 else a - out)
 
-    def partial(D, i, out, args):
+    def partial(D, i, out, args, cache):
         if len(args) == 1:
             return 1
         if len(args) == 2:
             other = args[1 - i]
             gap = args[i] - other if sign > 0 else other - args[i]
             return (1 + D.sign(gap)) / 2
-        if last.get("out") is not out:
+        count = cache.get("tie_rule")
+        if count is None:
             count = hit(D, out, args[0])
             for a in args[1:]:
                 count = count + hit(D, out, a)
-            last.update(out=out, count=count)
-        return hit(D, out, args[i]) / last["count"]
+            cache["tie_rule"] = count
+        return hit(D, out, args[i]) / count
     return partial
 
 
@@ -387,6 +400,6 @@ def _stack_vjp(B, g, out, *xs):
 
 
 # The node a vector literal `[a, b]` with variable elements becomes (hidden from listings).
-_add(Op("stack", (1, None), lambda B, *xs: B.stack(xs), lambda D, i, out, args: 1,
+_add(Op("stack", (1, None), lambda B, *xs: B.stack(xs), lambda D, i, out, args, cache: 1,
         "vectors", "vector or matrix literal [a, b, ...]", vjp=_stack_vjp,
         symbol="[]", extra={"hidden": True}))
