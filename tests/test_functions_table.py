@@ -247,6 +247,16 @@ def test_finite_results_never_overflow(text, x, value):
     assert math.isfinite(r.gradient["x"])
 
 
+@pytest.mark.parametrize("text,x,derivative", [
+    ("asinh(x)", 1e200, 1e-200), ("asinh(x)", -1e200, 1e-200), ("acosh(x)", 1e200, 1e-200),
+    ("asec(x)", 1e100, 1e-200), ("acsc(x)", -1e100, 1e-200), ("acsch(x)", 1e100, -1e-200),
+    ("acot(x)", 1e100, -1e-200),
+])
+def test_derivatives_for_large_arguments_do_not_overflow_to_zero(text, x, derivative):
+    # sqrt(x**2 + 1) as written would be inf here, and the derivative 0
+    assert api.evaluate(text, x=x).gradient["x"] == pytest.approx(derivative, rel=1e-14)
+
+
 def test_smallest_arguments_give_their_finite_values():
     # 1/x overflows at 5e-324, asech and acsch of it do not (log(2/x) = 745.13...).
     with mpmath.workdps(40):

@@ -252,7 +252,7 @@ def _root_square_minus_one(B, x):
 
 
 def _piecewise(B, cond, then, otherwise):
-    """then() where cond holds, else otherwise(): both on arrays, only the one needed on a scalar."""
+    """then() where cond holds, else otherwise(): both on arrays, one of them on a scalar."""
     if B.name == "numpy":
         return B.where(cond, then(), otherwise())
     return then() if cond else otherwise()
@@ -363,9 +363,19 @@ _fn("coth", 1, lambda B, x: 1 / B.tanh(x),
     (lambda D, out, x: -D.csch(x) ** 2,),
     "hyperbolic", "hyperbolic cotangent, cosh(x)/sinh(x) (coth(800) = 1)",
     domain=(Check(lambda B, x: x != 0, "coth needs x ≠ 0"),), domain_text="x ≠ 0")
+def _root_square_plus_one(B, x):
+    # sqrt(x**2 + 1) without the overflow of x**2: beyond |x| = 1e150 it is |x| in doubles
+    if B.name == "exact":
+        return B.sqrt(x * x + 1)
+    a = B.abs(x)
+    return _piecewise(B, a < 1e150, lambda: B.sqrt(a * a + 1), lambda: a)
+
+
 _fn("asinh", 1, lambda B, x: B.asinh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 + 1),),
     "hyperbolic", "inverse hyperbolic sine", aliases=("arsinh", "arcsinh"),
-    latex=r"\operatorname{arsinh}")
+    latex=r"\operatorname{arsinh}",
+    numeric_partials=(lambda B, out, x: 1 / _root_square_plus_one(B, x),),
+    extra=dict(_STABLE))
 _fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 1),),
     "hyperbolic", "inverse hyperbolic cosine", aliases=("arcosh", "arccosh"),
     latex=r"\operatorname{arcosh}",
@@ -422,7 +432,8 @@ _fn("acsch", 1, _acsch,
     "hyperbolic", "inverse hyperbolic cosecant: acsch(x) = asinh(1/x) for x ≠ 0",
     aliases=("arcsch", "arccsch"), domain_text="x ≠ 0",
     domain=(Check(lambda B, x: x != 0, "acsch needs x ≠ 0"),),
-    latex=r"\operatorname{arcsch}")
+    numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * _root_square_plus_one(B, x)),),
+    latex=r"\operatorname{arcsch}", extra=dict(_STABLE))
 _fn("acoth", 1, _acoth,
     # d/dx acoth(x) = 1/(1 - x**2)
     (lambda D, out, x: 1 / (1 - x ** 2),),
