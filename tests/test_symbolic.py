@@ -19,9 +19,10 @@ from gradcli import ops
 VARS = ("x", "y", "z")
 
 # Functions whose argument must be kept in their domain, and how.
-_POSITIVE = {"log", "log2", "log10", "sqrt"}
+_POSITIVE = {"log", "log2", "log10", "sqrt", "csch", "coth", "acsch"}
 _UNIT = {"asin", "acos", "atanh"}
-_AT_LEAST_ONE = {"acosh"}
+_AT_LEAST_ONE = {"acosh", "asec", "acsc", "acoth"}
+_UNIT_POSITIVE = {"asech"}
 _BINARY = {"atan2", "max", "min"}
 UNARY = sorted(n for n, op in ops.TABLE.items()
                if not op.is_operator and op.accepts(1) and op.vjp is None
@@ -36,6 +37,8 @@ def _safe(name, u):
         return Apply("add", (Num(2), Apply("pow", (u, Num(2)))))
     if name in _UNIT:
         return Apply("div", (Apply("sin", (u,)), Num(2)))
+    if name in _UNIT_POSITIVE:
+        return Apply("div", (Num(1), Apply("add", (Num(2), Apply("pow", (u, Num(2)))))))
     return u
 
 
@@ -151,6 +154,8 @@ def to_sympy(expr):
         "cot": sp.cot, "asin": sp.asin, "acos": sp.acos, "atan": sp.atan, "atan2": sp.atan2,
         "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "asinh": sp.asinh,
         "acosh": sp.acosh, "atanh": sp.atanh, "sigmoid": lambda a: 1 / (1 + sp.exp(-a)),
+        "asec": sp.asec, "acsc": sp.acsc, "acot": sp.acot, "sech": sp.sech, "csch": sp.csch,
+        "coth": sp.coth, "asech": sp.asech, "acsch": sp.acsch, "acoth": sp.acoth,
         "softplus": lambda a: sp.log(1 + sp.exp(a)), "abs": sp.Abs,
         "relu": lambda a: sp.Max(a, 0), "max": sp.Max, "min": sp.Min,
         "sign": sp.sign, "step": lambda a: sp.Heaviside(a, 0),

@@ -229,10 +229,12 @@ class Value:
                 continue
             B = backend_for(datas)  # once per node: max/min may have thousands of arguments
             out, inputs = backend_inputs(B, node.data, datas)
+            cache = {}  # what the rules of this node share across its arguments (Op.partial)
             for i, p in enumerate(parents):
                 if p.requires_grad:
                     try:
-                        d = local_derivative(op, i, out, inputs, B, converted=True)
+                        d = local_derivative(op, i, out, inputs, B, converted=True,
+                                             cache=cache)
                     except InexactError as exc:
                         exc.node, exc.wrt_index = node, i
                         raise
@@ -267,12 +269,28 @@ def _methods():
 
 _methods()
 
+def _float_rules(op):
+    """The per-argument rules backward may call straight on floats, or None.
+
+    An op's own rules, unless numeric ones replace them: those too when they are
+    only a more accurate form of the same function (extra["stable_form"]), never
+    when they are a convention (max/min ties, the exponent of 0**y).
+    """
+    if op.vjp is not None or not isinstance(op.partials, tuple):
+        return None
+    numeric = op.numeric_partials
+    if numeric is None:
+        return op.partials
+    if op.extra.get("stable_form") and not callable(numeric) and None not in numeric:
+        return tuple((lambda D, out, *args, _rule=rule: _rule(MathBackend, out, *args))
+                     for rule in numeric)
+    return None
+
+
 # Ops (by id: records are not hashable) whose derivative on floats is one rule per
-# argument, with no numeric override:
-# backward calls these directly for float scalars.
-_FLOAT_RULES = {id(op): op.partials for op in ops.TABLE.values()
-                if op.numeric_partials is None and op.vjp is None
-                and isinstance(op.partials, tuple)}
+# argument: backward calls these directly for float scalars.
+_FLOAT_RULES = {id(op): rules for op in ops.TABLE.values()
+                if (rules := _float_rules(op)) is not None}
 _MATH_D = numeric_d(MathBackend)
 
 
@@ -333,11 +351,12 @@ def _backward_graph(order, on_kink) -> None:
         if op.vjp is not None:
             from .errors import UsageError
             raise UsageError(f"second derivatives through {op.name} are not supported")
+        cache = {}
         for i, p in enumerate(parents):
             if not p.requires_grad:
                 continue
             try:
-                local = op.partial(VALUE_D, i, node, parents)
+                local = op.partial(VALUE_D, i, node, parents, cache)
             except DomainError:
                 # The rule is undefined here (1/(2*sqrt(x)) at 0): keep the engine's
                 # number, marked so that second derivatives through it become nan.
@@ -443,11 +462,16 @@ def backend_inputs(B, out, datas):
     return to_exact(out), [to_exact(d) for d in datas]
 
 
-def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = False):
+def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = False,
+                     cache: dict | None = None):
     """d out / d datas[i] as a number (or array); inf/nan where the rule divides by zero.
 
     `converted`: out and datas already went through backend_inputs for B.
+    `cache`: one dict per node, passed for each of its arguments (see Op.partial),
+    so that a node of many arguments is linear work.
     """
+    if cache is None:
+        cache = {}
     if B is None:
         B = backend_for(datas)
     if not converted:
@@ -456,10 +480,10 @@ def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = F
     try:
         if numeric is not None:
             if callable(numeric):
-                return numeric(B, i, out, datas)
+                return numeric(B, i, out, datas, cache)
             if numeric[i] is not None:
                 return numeric[i](B, out, *datas)
-        return op.partial(numeric_d(B), i, out, datas)
+        return op.partial(numeric_d(B), i, out, datas, cache)
     except (ZeroDivisionError, OverflowError, ValueError):
         # Where a float rule fails (1/0, log(0)) IEEE arithmetic gives PyTorch's inf/nan.
         import numpy as np
@@ -470,7 +494,7 @@ def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = F
             fdatas = [_as_floats(d) for d in datas]
             fout = _as_floats(out)
             if numeric is not None and callable(numeric):
-                d = numeric(NB, i, fout, fdatas)
+                d = numeric(NB, i, fout, fdatas, {})
             elif numeric is not None and numeric[i] is not None:
                 d = numeric[i](NB, fout, *fdatas)
             else:

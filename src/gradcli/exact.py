@@ -34,6 +34,8 @@ _RATIONAL_POINTS = {
     "sinh": {_ZERO: _ZERO}, "cosh": {_ZERO: _ONE}, "tanh": {_ZERO: _ZERO},
     "asinh": {_ZERO: _ZERO}, "acosh": {_ONE: _ZERO}, "atanh": {_ZERO: _ZERO},
     "sigmoid": {_ZERO: Fraction(1, 2)},
+    # Pieces of the stable forms of csch, asech and acoth (exact only at 0).
+    "expm1": {_ZERO: _ZERO}, "log1p": {_ZERO: _ZERO},
 }
 
 
@@ -238,6 +240,8 @@ class ExactBackend(ScalarPrimitives):
     acosh = _unary("acosh")
     atanh = _unary("atanh")
     sigmoid = _unary("sigmoid")
+    expm1 = _unary("expm1")
+    log1p = _unary("log1p")
 
     @staticmethod
     def log(x):

@@ -54,7 +54,10 @@ class Op:
     domain: tuple[Check, ...] = ()
     domain_text: str = "all reals"
     kinks: tuple[Kink, ...] = ()
-    numeric_partials: tuple[Callable | None, ...] | None = None
+    # Numeric rules over a backend B that replace `partials` for numbers: either a
+    # convention (PyTorch's tie split, the exponent of 0**y) or, with
+    # extra["stable_form"], the same function rearranged for accuracy.
+    numeric_partials: tuple[Callable | None, ...] | Callable | None = None
     symbol: str | None = None  # infix or prefix symbol for operators
     prec: int = ATOM
     latex: str | None = None
@@ -77,10 +80,16 @@ class Op:
         lo, hi = self.arity
         return f"{lo} or more" if hi is None else f"{lo} to {hi}"
 
-    def partial(self, D, i: int, out, args):
-        """The local derivative d out / d args[i], written in namespace D."""
+    def partial(self, D, i: int, out, args, cache: dict | None = None):
+        """The local derivative d out / d args[i], written in namespace D.
+
+        `cache`: a dict the caller keeps for one node (and one D) while it asks for
+        each of the node's arguments in turn, where a rule of many arguments keeps
+        what all of them share (max/min's count of ties), so a node of N arguments
+        is O(N) work, not O(N**2). Without one the rule computes everything afresh.
+        """
         if callable(self.partials):
-            return self.partials(D, i, out, args)
+            return self.partials(D, i, out, args, {} if cache is None else cache)
         return self.partials[i](D, out, *args)
 
 
@@ -180,12 +189,12 @@ def _fn(name, arity, value, partials, category, doc, **kw):
 
 
 _LATEX_NAMED = {"exp", "log", "ln", "sin", "cos", "tan", "sec", "csc", "cot",
-                "sinh", "cosh", "tanh", "max", "min", "arcsin", "arccos", "arctan"}
+                "sinh", "cosh", "tanh", "coth", "max", "min"}
 
 _fn("exp", 1, lambda B, x: B.exp(x), (lambda D, out, x: out,), "exponential",
     "e to the power x")
 _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.log(b),
-    lambda D, i, out, args: (
+    lambda D, i, out, args, cache: (
         1 / args[0] if len(args) == 1
         # log(x, b) = log(x)/log(b): d/dx = 1/(x*log(b)), d/db = -log(x)/(b*log(b)**2)
         else 1 / (args[0] * D.log(args[1])) if i == 0
@@ -222,18 +231,51 @@ _fn("csc", 1, lambda B, x: 1 / B.sin(x), (lambda D, out, x: -out * D.cot(x),),
 _fn("cot", 1, lambda B, x: B.cos(x) / B.sin(x), (lambda D, out, x: -(1 + out ** 2),),
     "trigonometric", "cotangent, cos(x)/sin(x)", domain_text="sin(x) ≠ 0",
     domain=(Check(lambda B, x: B.sin(x) != 0, "cot needs sin(x) ≠ 0"),))
+# Near ±1, 1 - x**2 loses the digits that matter (at x = 1 - 1e-12 only about four
+# are left); (1 - x)*(1 + x) keeps them: 1 - x is exact there. The printed
+# (symbolic) rules keep the textbook forms; `numeric_partials` with
+# extra["stable_form"] are the same functions, rearranged for doubles.
+
+
+def _one_minus_square(x):
+    # 1 - x**2, accurate near |x| = 1
+    return (1 - x) * (1 + x)
+
+
+def _root_square_minus_one(B, x):
+    # sqrt(x**2 - 1) for |x| >= 1: accurate near |x| = 1, and no overflow of x**2 for
+    # large |x|; on exact numbers one root, exact whenever x**2 - 1 is a square.
+    a = B.abs(x)
+    if B.name == "exact":
+        return B.sqrt((a - 1) * (a + 1))
+    return B.sqrt(a - 1) * B.sqrt(a + 1)
+
+
+def _piecewise(B, cond, then, otherwise):
+    """then() where cond holds, else otherwise(): both on arrays, one of them on a scalar."""
+    if B.name == "numpy":
+        return B.where(cond, then(), otherwise())
+    return then() if cond else otherwise()
+
+
+_STABLE = {"stable_form": True}
+
 _fn("asin", 1, lambda B, x: B.asin(x), (lambda D, out, x: 1 / D.sqrt(1 - x ** 2),),
     "trigonometric", "inverse sine", aliases=("arcsin",), domain_text="-1 ≤ x ≤ 1",
     domain=(Check(lambda B, x: B.abs(x) <= 1, "asin needs an argument between -1 and 1"),),
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "asin at ±1: the derivative is +inf; "
-                "using inf as PyTorch does"),))
+                "using inf as PyTorch does"),),
+    numeric_partials=(lambda B, out, x: 1 / B.sqrt(_one_minus_square(x)),),
+    latex=r"\arcsin", extra=dict(_STABLE))
 _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2),),
     "trigonometric", "inverse cosine", aliases=("arccos",), domain_text="-1 ≤ x ≤ 1",
     domain=(Check(lambda B, x: B.abs(x) <= 1, "acos needs an argument between -1 and 1"),),
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "acos at ±1: the derivative is -inf; "
-                "using -inf as PyTorch does"),))
+                "using -inf as PyTorch does"),),
+    numeric_partials=(lambda B, out, x: -1 / B.sqrt(_one_minus_square(x)),),
+    latex=r"\arccos", extra=dict(_STABLE))
 _fn("atan", 1, lambda B, x: B.atan(x), (lambda D, out, x: 1 / (1 + x ** 2),),
-    "trigonometric", "inverse tangent", aliases=("arctan",))
+    "trigonometric", "inverse tangent", aliases=("arctan",), latex=r"\arctan")
 _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
     # d/dy atan2(y, x) = x/(x**2 + y**2) ; d/dx = -y/(x**2 + y**2)
     (lambda D, out, y, x: x / (x ** 2 + y ** 2), lambda D, out, y, x: -y / (x ** 2 + y ** 2)),
@@ -241,24 +283,165 @@ _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
     kinks=(Kink(lambda B, y, x: (y == 0) & (x == 0) if B.name == "numpy" else y == 0 and x == 0,
                 "atan2 at (0, 0): the value is 0 but the derivative is undefined (nan)"),))
 
+_fn("asec", 1,
+    # asec(x) = acos(1/x), computed as atan2(sqrt(x**2 - 1), sign(x)): the same angle,
+    # without the rounding of 1/x that acos magnifies near |x| = 1.
+    lambda B, x: B.atan2(_root_square_minus_one(B, x), B.sign(x)),
+    # d/dx asec(x) = 1/(|x|*sqrt(x**2 - 1))
+    (lambda D, out, x: 1 / (D.abs(x) * D.sqrt(x ** 2 - 1)),),
+    "trigonometric", "inverse secant: asec(x) = acos(1/x) for |x| ≥ 1, in [0, pi]",
+    aliases=("arcsec",), domain_text="|x| ≥ 1",
+    domain=(Check(lambda B, x: B.abs(x) >= 1, "asec needs |x| ≥ 1"),),
+    kinks=(Kink(lambda B, x: B.abs(x) == 1, "asec at ±1: the derivative is +inf "
+                "(one-sided); using inf as PyTorch does for acos(1/x)"),),
+    numeric_partials=(lambda B, out, x: 1 / (B.abs(x) * _root_square_minus_one(B, x)),),
+    latex=r"\operatorname{arcsec}", extra=dict(_STABLE))
+_fn("acsc", 1,
+    # acsc(x) = asin(1/x), computed as atan2(sign(x), sqrt(x**2 - 1)).
+    lambda B, x: B.atan2(B.sign(x), _root_square_minus_one(B, x)),
+    # d/dx acsc(x) = -1/(|x|*sqrt(x**2 - 1))
+    (lambda D, out, x: -1 / (D.abs(x) * D.sqrt(x ** 2 - 1)),),
+    "trigonometric", "inverse cosecant: acsc(x) = asin(1/x) for |x| ≥ 1, in [-pi/2, pi/2]",
+    aliases=("arccsc",), domain_text="|x| ≥ 1",
+    domain=(Check(lambda B, x: B.abs(x) >= 1, "acsc needs |x| ≥ 1"),),
+    kinks=(Kink(lambda B, x: B.abs(x) == 1, "acsc at ±1: the derivative is -inf "
+                "(one-sided); using -inf as PyTorch does for asin(1/x)"),),
+    numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * _root_square_minus_one(B, x)),),
+    latex=r"\operatorname{arccsc}", extra=dict(_STABLE))
+
+
+def _acot(B, x):
+    # atan(1/x) as atan2(s, s*x) with s = ±1 the sign that keeps the angle in
+    # (-pi/2, pi/2]: no division, and acot(0) = atan2(1, 0) = pi/2.
+    s = B.where(x < 0, -1.0, 1.0)
+    return B.atan2(s, s * x)
+
+
+_fn("acot", 1, _acot,
+    # d/dx acot(x) = -1/(1 + x**2), on both sides of 0
+    (lambda D, out, x: -1 / (1 + x ** 2),),
+    "trigonometric", "inverse cotangent, SymPy's convention: acot(x) = atan(1/x), odd, "
+    "in (-pi/2, pi/2], acot(0) = pi/2 (a jump at 0); derivative -1/(1 + x^2) everywhere",
+    aliases=("arccot",),
+    kinks=(Kink(lambda B, x: x == 0, "acot at 0: the value jumps from -pi/2 to pi/2 "
+                "(acot(0) = pi/2, as in SymPy); using -1, the derivative on both sides"),),
+    latex=r"\operatorname{arccot}")
+
 _fn("sinh", 1, lambda B, x: B.sinh(x), (lambda D, out, x: D.cosh(x),), "hyperbolic",
     "hyperbolic sine")
 _fn("cosh", 1, lambda B, x: B.cosh(x), (lambda D, out, x: D.sinh(x),), "hyperbolic",
     "hyperbolic cosine")
 _fn("tanh", 1, lambda B, x: B.tanh(x), (lambda D, out, x: 1 - out ** 2,), "hyperbolic",
     "hyperbolic tangent")
+
+def _sech(B, x):
+    # 1/cosh(x) = 2*e^-|x|/(1 + e^-2|x|): e^-|x| never overflows, so sech(800) is 0.
+    t = B.exp(-B.abs(x))
+    return 2 * t / (1 + t * t)
+
+
+def _csch(B, x):
+    # 1/sinh(x) = sign(x)*2*e^-|x|/(1 - e^-2|x|), with 1 - e^-2|x| as -expm1(-2|x|)
+    # so that it keeps its digits near 0; csch(800) is 0, not an overflow.
+    a = B.abs(x)
+    return B.sign(x) * (2 * B.exp(-a)) / -B.expm1(-2 * a)
+
+
+_fn("sech", 1, _sech,
+    # d/dx sech(x) = -sech(x)*tanh(x)
+    (lambda D, out, x: -out * D.tanh(x),),
+    "hyperbolic", "hyperbolic secant, 1/cosh(x), computed stably (sech(800) = 0)",
+    latex=r"\operatorname{sech}")
+_fn("csch", 1, _csch,
+    # d/dx csch(x) = -csch(x)*coth(x)
+    (lambda D, out, x: -out * D.coth(x),),
+    "hyperbolic", "hyperbolic cosecant, 1/sinh(x), computed stably (csch(800) = 0)",
+    domain=(Check(lambda B, x: x != 0, "csch needs x ≠ 0"),), domain_text="x ≠ 0",
+    latex=r"\operatorname{csch}")
+_fn("coth", 1, lambda B, x: 1 / B.tanh(x),
+    # d/dx coth(x) = -csch(x)**2 (not 1 - coth(x)**2, which loses every digit for large |x|)
+    (lambda D, out, x: -D.csch(x) ** 2,),
+    "hyperbolic", "hyperbolic cotangent, cosh(x)/sinh(x) (coth(800) = 1)",
+    domain=(Check(lambda B, x: x != 0, "coth needs x ≠ 0"),), domain_text="x ≠ 0")
+def _root_square_plus_one(B, x):
+    # sqrt(x**2 + 1) without the overflow of x**2: beyond |x| = 1e150 it is |x| in doubles
+    if B.name == "exact":
+        return B.sqrt(x * x + 1)
+    a = B.abs(x)
+    return _piecewise(B, a < 1e150, lambda: B.sqrt(a * a + 1), lambda: a)
+
+
 _fn("asinh", 1, lambda B, x: B.asinh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 + 1),),
-    "hyperbolic", "inverse hyperbolic sine", latex=r"\operatorname{arsinh}")
+    "hyperbolic", "inverse hyperbolic sine", aliases=("arsinh", "arcsinh"),
+    latex=r"\operatorname{arsinh}",
+    numeric_partials=(lambda B, out, x: 1 / _root_square_plus_one(B, x),),
+    extra=dict(_STABLE))
 _fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 1),),
-    "hyperbolic", "inverse hyperbolic cosine", latex=r"\operatorname{arcosh}",
+    "hyperbolic", "inverse hyperbolic cosine", aliases=("arcosh", "arccosh"),
+    latex=r"\operatorname{arcosh}",
     domain=(Check(lambda B, x: x >= 1, "acosh needs an argument of at least 1"),),
     domain_text="x ≥ 1",
     kinks=(Kink(lambda B, x: x == 1, "acosh at 1: the derivative is +inf; "
-                "using inf as PyTorch does"),))
+                "using inf as PyTorch does"),),
+    numeric_partials=(lambda B, out, x: 1 / _root_square_minus_one(B, x),),
+    extra=dict(_STABLE))
 _fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
-    "hyperbolic", "inverse hyperbolic tangent", latex=r"\operatorname{artanh}",
+    "hyperbolic", "inverse hyperbolic tangent", aliases=("artanh", "arctanh"),
+    latex=r"\operatorname{artanh}",
     domain=(Check(lambda B, x: B.abs(x) < 1, "atanh needs an argument strictly between -1 and 1"),),
-    domain_text="-1 < x < 1")
+    domain_text="-1 < x < 1",
+    numeric_partials=(lambda B, out, x: 1 / _one_minus_square(x),),
+    extra=dict(_STABLE))
+
+
+def _asech(B, x):
+    # acosh(1/x) = log((1 + sqrt(1 - x**2))/x) = log1p(sqrt((1 - x)*(1 + x))) - log(x):
+    # two terms of the same sign (no cancellation), no rounding of 1/x near x = 1,
+    # and no overflow of 1/x for the smallest x.
+    return B.log1p(B.sqrt(_one_minus_square(x))) - B.log(x)
+
+
+def _acsch(B, x):
+    # asinh(1/x), odd. For |x| < 1 as log(1 + sqrt(1 + x**2)) - log|x| (positive terms),
+    # so that 1/x cannot overflow at the smallest x; for |x| >= 1 asinh(1/|x|) itself.
+    a = B.abs(x)
+    return B.sign(x) * _piecewise(B, a < 1, lambda: B.log(1 + B.sqrt(1 + a * a)) - B.log(a),
+                                  lambda: B.asinh(1 / a))
+
+
+def _acoth(B, x):
+    # atanh(1/x) = log((x + 1)/(x - 1))/2 = sign(x)*log1p(2/(|x| - 1))/2: |x| - 1 is
+    # exact near |x| = 1, where atanh(1/x) would magnify the rounding of 1/x.
+    return B.sign(x) * B.log1p(2 / (B.abs(x) - 1)) / 2
+
+
+_fn("asech", 1, _asech,
+    # d/dx asech(x) = -1/(x*sqrt(1 - x**2))
+    (lambda D, out, x: -1 / (x * D.sqrt(1 - x ** 2)),),
+    "hyperbolic", "inverse hyperbolic secant: asech(x) = acosh(1/x) for 0 < x ≤ 1",
+    aliases=("arsech", "arcsech"), domain_text="0 < x ≤ 1",
+    domain=(Check(lambda B, x: (x > 0) & (x <= 1), "asech needs 0 < x ≤ 1"),),
+    kinks=(Kink(lambda B, x: x == 1, "asech at 1: the derivative is -inf (left-sided "
+                "only); using -inf as PyTorch does for acosh(1/x)"),),
+    numeric_partials=(lambda B, out, x: -1 / (x * B.sqrt(_one_minus_square(x))),),
+    latex=r"\operatorname{arsech}", extra=dict(_STABLE, samples=[
+        (0.05,), (0.3,), (0.5,), (0.75,), (0.9,), (0.97,)]))
+_fn("acsch", 1, _acsch,
+    # d/dx acsch(x) = -1/(|x|*sqrt(1 + x**2))
+    (lambda D, out, x: -1 / (D.abs(x) * D.sqrt(1 + x ** 2)),),
+    "hyperbolic", "inverse hyperbolic cosecant: acsch(x) = asinh(1/x) for x ≠ 0",
+    aliases=("arcsch", "arccsch"), domain_text="x ≠ 0",
+    domain=(Check(lambda B, x: x != 0, "acsch needs x ≠ 0"),),
+    numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * _root_square_plus_one(B, x)),),
+    latex=r"\operatorname{arcsch}", extra=dict(_STABLE))
+_fn("acoth", 1, _acoth,
+    # d/dx acoth(x) = 1/(1 - x**2)
+    (lambda D, out, x: 1 / (1 - x ** 2),),
+    "hyperbolic", "inverse hyperbolic cotangent: acoth(x) = atanh(1/x) for |x| > 1",
+    aliases=("arcoth", "arccoth"), domain_text="|x| > 1",
+    domain=(Check(lambda B, x: B.abs(x) > 1, "acoth needs |x| > 1"),),
+    numeric_partials=(lambda B, out, x: 1 / _one_minus_square(x),),
+    latex=r"\operatorname{arcoth}", extra=dict(_STABLE))
 
 _fn("sigmoid", 1, lambda B, x: B.sigmoid(x), (lambda D, out, x: out * (1 - out),),
     "machine learning", "logistic function 1/(1 + e^-x)", latex=r"\sigma")
@@ -272,42 +455,46 @@ _fn("abs", 1, lambda B, x: B.abs(x), (lambda D, out, x: D.sign(x),),
     kinks=(Kink(lambda B, x: x == 0, "abs at 0: left -1, right 1; using 0 as PyTorch does"),))
 
 
-_last_count = {}
+def _tie_share(B, i, out, args, cache):
+    """PyTorch's rule: the gradient is split evenly among all arguments equal to the result.
 
-
-def _tie_share(D, i, out, args):
-    # PyTorch splits the gradient evenly among all arguments equal to the result.
-    # The count is kept for the next argument of the same node (linear, not quadratic).
-    if _last_count.get("args") is not args or _last_count.get("out") is not out:
-        _last_count.update(args=args, out=out, count=D.count_equal(args, out))
-    return D.where(args[i] == out, 1.0, 0.0) / _last_count["count"]
+    The count of ties is found once per node and kept in the caller's `cache`
+    (Op.partial), so a node of N arguments is linear work.
+    """
+    hit = B.where(args[i] == out, 1.0, 0.0)
+    if B.name != "numpy" and not hit:
+        return hit  # not the result: no share, and no need to count the ties
+    count = cache.get("tie_share")
+    if count is None:
+        count = cache["tie_share"] = B.count_equal(args, out)
+    return hit / count
 
 
 def _tie_symbolic(sign):
     """The engine's tie share written in the language, for diff and --hessian.
 
     Two arguments: (1 + sign(a - b))/2. More: [a_i is the result] / (how many are),
-    with 1 - step(out - a_i) as the indicator; the count is built once per node, so
-    the derivative stays linear in the number of arguments.
+    with 1 - step(out - a_i) as the indicator; the count is built once per node
+    (kept in the caller's `cache`), so the derivative stays linear in the number
+    of arguments.
     """
-    last = {}
-
     def hit(D, out, a):
         return 1 - D.step(out - a if sign > 0 else a - out)
 
-    def partial(D, i, out, args):
+    def partial(D, i, out, args, cache):
         if len(args) == 1:
             return 1
         if len(args) == 2:
             other = args[1 - i]
             gap = args[i] - other if sign > 0 else other - args[i]
             return (1 + D.sign(gap)) / 2
-        if last.get("out") is not out:
+        count = cache.get("tie_rule")
+        if count is None:
             count = hit(D, out, args[0])
             for a in args[1:]:
                 count = count + hit(D, out, a)
-            last.update(out=out, count=count)
-        return hit(D, out, args[i]) / last["count"]
+            cache["tie_rule"] = count
+        return hit(D, out, args[i]) / count
     return partial
 
 
@@ -387,6 +574,6 @@ def _stack_vjp(B, g, out, *xs):
 
 
 # The node a vector literal `[a, b]` with variable elements becomes (hidden from listings).
-_add(Op("stack", (1, None), lambda B, *xs: B.stack(xs), lambda D, i, out, args: 1,
+_add(Op("stack", (1, None), lambda B, *xs: B.stack(xs), lambda D, i, out, args, cache: 1,
         "vectors", "vector or matrix literal [a, b, ...]", vjp=_stack_vjp,
         symbol="[]", extra={"hidden": True}))

@@ -65,11 +65,12 @@ def derivative(root: Expr, wrt: str) -> Expr:
         elif isinstance(node, Apply):
             op = ops.TABLE[node.op]
             total = zero
+            cache = {}  # shared by this node's arguments (a wide max's count of ties)
             for i, arg in enumerate(node.args):
                 da = d[id(arg)]
                 if da is None:
                     continue
-                local = as_expr(op.partial(BUILD, i, node, node.args))
+                local = as_expr(op.partial(BUILD, i, node, node.args, cache))
                 if isinstance(local, Num) and local.value == 0:
                     continue
                 term = local * da

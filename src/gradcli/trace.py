@@ -186,9 +186,10 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
         formulas = _local_formulas(node, names)
         step = Step(node=names[id(node)], op=node._op.name, formula=records[id(node)].formula,
                     upstream=upstream)
+        memo = {}  # what _is_convention finds once for this node
         for i, local, contribution, total, previous in edges:
             formula, substituted = formulas[i] if formulas is not None else (None, None)
-            convention = local is not None and _is_convention(node, i, local)
+            convention = local is not None and _is_convention(node, i, local, memo)
             if convention or local is None:
                 # The rule's value at this point is not what the engine used (a
                 # convention), or the engine used the op's vector-Jacobian product.
@@ -275,25 +276,25 @@ def _literal(data):
         return Name(number_text(data))
 
 
-_last_node = {}
-
-
-def _is_convention(node, i, local) -> bool:
+def _is_convention(node, i, local, memo: dict) -> bool:
     """Whether the engine's number differs from the printed rule's value at this point.
 
     It does only for ops whose numbers come from a `numeric_partials` override
-    (a tie in max/min, the exponent of 0**y): PyTorch's conventions.
+    that is a convention (a tie in max/min, the exponent of 0**y): PyTorch's
+    conventions. A numeric form that is only more accurate (extra["stable_form"],
+    asin's 1/sqrt((1 - x)*(1 + x))) is the printed rule's value, not a convention.
+    `memo`: one dict per node, so a node of many arguments is linear work.
     """
     op = node._op
     numeric = op.numeric_partials
-    if numeric is None or (not callable(numeric) and numeric[i] is None):
+    if numeric is None or op.extra.get("stable_form") \
+            or (not callable(numeric) and numeric[i] is None):
         return False
-    if _last_node.get("node") is not node:  # once per node, not per argument
+    if "datas" not in memo:  # once per node, not per argument
         datas = [p.data for p in node._parents]
-        _last_node.update(node=node, datas=datas, D=numeric_d(backend_for(datas)))
-    datas = _last_node["datas"]
+        memo.update(datas=datas, D=numeric_d(backend_for(datas)), cache={})
     try:
-        rule = op.partial(_last_node["D"], i, node.data, datas)
+        rule = op.partial(memo["D"], i, node.data, memo["datas"], memo["cache"])
         return not _same_number(rule, local)
     except (ArithmeticError, ValueError, TypeError):
         return True
@@ -321,8 +322,9 @@ def _local_formulas(node, names):
             if isinstance(a, Name):
                 values[a.id] = p.data
         result = []
+        cache = {}
         for i in range(len(parents)):
-            formula = as_expr(op.partial(BUILD, i, out_name, by_name))
+            formula = as_expr(op.partial(BUILD, i, out_name, by_name, cache))
             result.append((formula, substitute(formula, values)))
         return result
     except (TypeError, AttributeError, IndexError, KeyError, ValueError, ZeroDivisionError):
