@@ -514,7 +514,7 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
     that would repeat a large sub-expression is printed as a small program with
-    named intermediates (t1 = ...). abs, relu, max and min differentiate to sign
+    named intermediates (u1 = ...). abs, relu, max and min differentiate to sign
     and step forms (d/dx abs(x) is sign(x)), which take PyTorch's value at a kink.
 
     \b

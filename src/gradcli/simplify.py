@@ -25,6 +25,8 @@ from .expr import Apply, Const, Expr, Name, Num, Vector
 CAP = 8  # the most parts of a child sum/product that are merged into its parent
 HALF = Fraction(1, 2)  # the exponent of sqrt, compared on every power
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
+_OPS_CAP = 2 ** 62  # printed sizes are compared, never printed: a DAG's tree size saturates
+EXPAND = 16  # the most terms a numerator is multiplied out to when fractions are combined
 
 
 def _clean(v):
@@ -73,6 +75,8 @@ class Simplifier:
         self._built: dict = {}  # (kind, numbers, ids of interned nodes) -> node: no rebuilding
         self._sums: dict = {}   # id(node) -> (const, [(coeff, term), ...])
         self._prods: dict = {}  # id(node) -> (coeff, [(base, exponent), ...])
+        self._ops: dict = {}  # id(node) -> operations in it, written out as a tree (capped)
+        self._combining = False  # inside _over_common_denominator
 
     # ------------------------------------------------------------ hash-consing
     def intern(self, node: Expr) -> Expr:
@@ -82,8 +86,15 @@ class Simplifier:
             node.span = None
             self._table[node] = node
             self._canon.add(id(node))
+            if isinstance(node, Apply):
+                ops_ = self._ops
+                self._ops[id(node)] = min(_OPS_CAP, 1 + sum(ops_.get(id(a), 0) for a in node.args))
             got = node
         return got
+
+    def size(self, node: Expr) -> int:
+        """How many operations `node` prints (sub-expressions counted each time they appear)."""
+        return self._ops.get(id(node), 0)
 
     def num(self, v) -> Expr:
         v = _clean(v)
@@ -262,17 +273,115 @@ class Simplifier:
     def _sum(self, const, parts) -> Expr:
         if not parts:
             return self.num(const)
+        if const != 0:
+            const, parts = self._pythagoras(const, parts)
         if len(parts) == 1 and const == 0:
             c, t = parts[0]
             if c == 1:
                 return t
             coeff, factors = self.prod_view(t)
             return self.product(_clean(c * coeff), factors)
+        combined = None
+        if 2 <= len(parts) <= CAP and not self._combining:
+            combined = self._over_common_denominator(const, parts)
+        plain = None
         if const == 0 and 2 <= len(parts) <= CAP:
-            factored = self._common_factor(parts)
-            if factored is not None:
-                return factored
-        return self._build_sum(const, parts)
+            plain = self._common_factor(parts)
+        if plain is None:
+            plain = self._build_sum(const, list(parts))
+        if combined is not None and self.size(combined) <= self.size(plain):
+            return combined
+        return plain
+
+    def _pythagoras(self, const, parts):
+        """c + c*tan(u)**2 -> c*sec(u)**2 and c + c*cot(u)**2 -> c*csc(u)**2.
+
+        tan's and cot's derivative rules are written 1 + tan(u)**2 (the engine's fast
+        form); a textbook prints sec(u)**2.
+        """
+        for i, (c, t) in enumerate(parts):
+            if c != const:
+                continue
+            coeff, factors = self.prod_view(t)
+            if coeff != 1 or len(factors) != 1:
+                continue
+            base, exp = factors[0]
+            if exp == 2 and not isinstance(exp, Expr) and isinstance(base, Apply) \
+                    and base.op in ("tan", "cot") and len(base.args) == 1:
+                other = self.apply("sec" if base.op == "tan" else "csc", base.args[0])
+                square = self.product(1, [(other, 2)])
+                return 0, parts[:i] + [(c, square)] + parts[i + 1:]
+        return const, parts
+
+    def _over_common_denominator(self, const, parts):
+        """a/v + b/v**2 -> (a*v + b)/v**2 (the quotient rule's two terms as one fraction).
+
+        Only where two terms share a denominator; the numerator is multiplied out (to at
+        most EXPAND terms) so that it can simplify: 1/(x + 1) - x/(x + 1)**2 -> 1/(x + 1)**2.
+        None if no two terms share one. The caller keeps whichever form is smaller.
+        """
+        views, dens, seen = [], {}, {}
+        for c, t in parts:
+            coeff, factors = self.prod_view(t)
+            views.append((_clean(c * coeff), factors))
+            for b, e in factors:
+                if not isinstance(e, Expr) and e < 0:
+                    seen[id(b)] = seen.get(id(b), 0) + 1
+                    if id(b) not in dens or -e > dens[id(b)][1]:
+                        dens[id(b)] = (b, -e)
+        if not any(n >= 2 for n in seen.values()):
+            return None
+        lcm = 1
+        for c, _ in views:
+            if isinstance(c, Fraction):
+                lcm = lcm * c.denominator // math.gcd(lcm, c.denominator)
+        terms = []
+        for c, factors in views:
+            own = {id(b): -e for b, e in factors if not isinstance(e, Expr) and e < 0}
+            top = [(b, e) for b, e in factors if isinstance(e, Expr) or e >= 0]
+            for key, (b, e) in dens.items():
+                left = _clean(e - own.get(key, 0))
+                if left != 0:
+                    top.append((b, left))
+            terms.extend(self._expand(_clean(c * lcm), top))
+        if const != 0:
+            terms.extend(self._expand(_clean(const * lcm), list(dens.values())))
+        summed = []
+        for c, factors in terms:
+            node = self.product(1, factors)
+            if isinstance(node, Num):
+                summed.append((c, node))
+            else:
+                k, unit = self.split_coeff(node)
+                summed.append((_clean(c * k), unit))
+        self._combining = True  # the numerator's own sums are not combined again: no nesting
+        try:
+            top_node = self.sum(0, summed)
+        finally:
+            self._combining = False
+        k, top_factors = self.prod_view(top_node)
+        coeff = _clean(Fraction(k, lcm) if isinstance(k, int) else k / lcm)
+        return self.product(coeff, top_factors + [(b, -e) for b, e in dens.values()])
+
+    def _expand(self, coeff, factors):
+        """coeff * prod(factors) as [(coeff, factors)] terms, multiplying out small sums."""
+        terms = [(coeff, [])]
+        for b, e in factors:
+            view = self._sums.get(id(b))
+            if view is not None and e == 1 and not isinstance(e, Expr) and len(view[1]) <= CAP \
+                    and len(terms) * (len(view[1]) + 1) <= EXPAND:
+                k, parts = view
+                new = []
+                for tc, tf in terms:
+                    if k != 0:
+                        new.append((_clean(tc * k), tf))
+                    for ci, ti in parts:
+                        cu, fu = self.prod_view(ti)
+                        new.append((_clean(tc * ci * cu), tf + fu))
+                terms = new
+            else:
+                terms = [(tc, tf + [(b, e)]) for tc, tf in terms]
+        return terms
 
     def scaled(self, c, term) -> Expr:
         """c * term, the number merged into the term's own product."""
@@ -401,7 +510,7 @@ class Simplifier:
             return (-1, "")
         if isinstance(base, Num):
             return (0, "")
-        if isinstance(base, (Name, Const)):
+        if isinstance(base, (Name, Const)) and not isinstance(factor[1], Expr):
             return (1, base.id)
         if id(base) in self._sums:
             return (3, "")
@@ -433,7 +542,8 @@ class Simplifier:
         # picks up part of this product (a partial derivative of the chain) still sees factors.
         top, bottom = [], []
         for base, exp in kept:
-            if self._negative(exp):
+            if self._negative(exp) and not (isinstance(exp, Expr)
+                                            and isinstance(base, (Num, Const))):
                 e = self.neg_exp(exp)
                 bottom.append((self._power(base, e), (base, e)))
             else:
