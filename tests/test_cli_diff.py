@@ -100,7 +100,7 @@ TEXTBOOK = [
     ("atan(x)", "1/(x^2 + 1)", r"\frac{1}{x^{2} + 1}"),
     ("sin(x)^2", "2*sin(x)*cos(x)", r"2\sin\left(x\right) \cos\left(x\right)"),
     ("e^(2*x)", "2*e^(2*x)", r"2e^{2x}"),
-    ("ln(sin(x))", "cos(x)/sin(x)", r"\frac{\cos\left(x\right)}{\sin\left(x\right)}"),
+    ("ln(sin(x))", "cot(x)", r"\cot\left(x\right)"),
     ("x^2*sin(x)", "2*x*sin(x) + x^2*cos(x)",
      r"2x \sin\left(x\right) + x^{2} \cos\left(x\right)"),
 ]

@@ -299,7 +299,11 @@ TEXTBOOK = [
     ("sin(x)^2", "2*sin(x)*cos(x)"),
     ("e^(2*x)", "2*e^(2*x)"),
     ("exp(x^2)", "2*x*e^(x^2)"),
-    ("ln(sin(x))", "cos(x)/sin(x)"),
+    ("ln(sin(x))", "cot(x)"),
+    ("ln(cos(x))", "-tan(x)"),
+    ("sin(x)/cos(x)", "sec(x)^2"),
+    ("(x^2 + 2)*(3*x^3 - 5*x)", "15*x^4 + 3*x^2 - 10"),
+    ("x*e^x", "e^x*(x + 1)"),
     ("tan(2*x)", "2*sec(2*x)^2"),
     ("x*tan(x)", "tan(x) + x*sec(x)^2"),
 ]

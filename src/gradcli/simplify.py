@@ -27,6 +27,9 @@ HALF = Fraction(1, 2)  # the exponent of sqrt, compared on every power
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
 _OPS_CAP = 2 ** 62  # printed sizes are compared, never printed: a DAG's tree size saturates
 EXPAND = 16  # the most terms a numerator is multiplied out to when fractions are combined
+RESHAPE = 200  # sums up to this many operations are also tried over one denominator or
+# multiplied out (what a student would do by hand); beyond that, not: it costs time and
+# no one reads a formula that long for its shape
 
 
 def _clean(v):
@@ -281,17 +284,47 @@ class Simplifier:
                 return t
             coeff, factors = self.prod_view(t)
             return self.product(_clean(c * coeff), factors)
-        combined = None
-        if 2 <= len(parts) <= CAP and not self._combining:
-            combined = self._over_common_denominator(const, parts)
         plain = None
         if const == 0 and 2 <= len(parts) <= CAP:
             plain = self._common_factor(parts)
         if plain is None:
             plain = self._build_sum(const, list(parts))
-        if combined is not None and self.size(combined) <= self.size(plain):
-            return combined
+        if 2 <= len(parts) <= CAP and not self._combining and self.size(plain) <= RESHAPE:
+            # Two other shapes of the same sum, kept where they print shorter.
+            combined = self._over_common_denominator(const, parts)
+            if combined is not None and self.size(combined) <= self.size(plain):
+                return combined
+            expanded = self._multiplied_out(const, parts)
+            if expanded is not None and self.size(expanded) < self.size(plain):
+                return expanded
         return plain
+
+    def _multiplied_out(self, const, parts):
+        """The sum with its terms' small sum factors multiplied out (None if it has none):
+        2*x*(3*x**3 - 5*x) + (x**2 + 2)*(9*x**2 - 5) -> 15*x**4 + 3*x**2 - 10. The caller
+        keeps it only where it is shorter."""
+        terms, opened = [], False
+        for c, t in parts:
+            coeff, factors = self.prod_view(t)
+            if any(e == 1 and not isinstance(e, Expr) and id(b) in self._sums
+                   for b, e in factors):
+                opened = True
+            terms.extend(self._expand(_clean(c * coeff), factors))
+        if not opened or len(terms) > EXPAND * 2:
+            return None
+        summed = []
+        for c, factors in terms:
+            node = self.product(1, factors)
+            if isinstance(node, Num):
+                summed.append((c, node))
+            else:
+                k, unit = self.split_coeff(node)
+                summed.append((_clean(c * k), unit))
+        self._combining = True
+        try:
+            return self.sum(const, summed)
+        finally:
+            self._combining = False
 
     def _pythagoras(self, const, parts):
         """c + c*tan(u)**2 -> c*sec(u)**2 and c + c*cot(u)**2 -> c*csc(u)**2.
@@ -466,6 +499,8 @@ class Simplifier:
                 merged.append([base, exp])
             else:
                 merged[i][1] = self.add_exp(merged[i][1], exp)
+        if len(merged) >= 2:
+            merged = self._quotient_identities(merged, index)
         kept = []
         for base, exp in merged:
             if exp == 0 and not isinstance(exp, Expr):
@@ -492,6 +527,23 @@ class Simplifier:
         if node is None:
             node = self._built[key] = self._product(coeff, kept)
         return node
+
+    def _quotient_identities(self, merged, index):
+        """sin(u)**n/cos(u)**n -> tan(u)**n, cos(u)**n/sin(u)**n -> cot(u)**n."""
+        for k, (base, exp) in enumerate(merged):
+            if not (isinstance(base, Apply) and base.op == "sin" and len(base.args) == 1) \
+                    or isinstance(exp, Expr) or exp == 0:
+                continue
+            cos = self._built.get(("apply", "cos", id(base.args[0])))
+            j = index.get(id(cos)) if cos is not None else None
+            if j is None or isinstance(merged[j][1], Expr) or merged[j][1] != -exp:
+                continue
+            name = "tan" if exp > 0 else "cot"
+            merged = [m for m in merged]
+            merged[k] = [self.apply(name, base.args[0]), abs(exp)]
+            merged[j] = [cos, 0]  # dropped below with the other zero exponents
+            return merged
+        return merged
 
     def _product(self, coeff, kept) -> Expr:
         if not kept:
