@@ -304,6 +304,10 @@ TEXTBOOK = [
     ("sin(x)/cos(x)", "sec(x)^2"),
     ("(x^2 + 2)*(3*x^3 - 5*x)", "15*x^4 + 3*x^2 - 10"),
     ("x*e^x", "e^x*(x + 1)"),
+    ("sin(x)/(1 + cos(x))", "1/(cos(x) + 1)"),        # sin(x)^2 + cos(x)^2 == 1
+    ("x*sqrt(x^2 + 1)", "(2*x^2 + 1)/sqrt(x^2 + 1)"),  # sqrt(u) over sqrt(u)
+    ("atan(1/x)", "-1/(x^2 + 1)"),                    # x^2*(1/x^2 + 1) cleared
+    ("cos(x)^2", "-2*sin(x)*cos(x)"),                 # sin before cos, as books print
     ("tan(2*x)", "2*sec(2*x)^2"),
     ("x*tan(x)", "tan(x) + x*sec(x)^2"),
 ]
@@ -323,6 +327,11 @@ def test_textbook_forms_give_the_engines_numbers(text):
 
 def test_second_derivative_of_tan_stays_in_secants():
     assert differentiate("tan(x)", "x", 2) == "2*sec(x)^2*tan(x)"
+
+
+def test_like_terms_meet_whatever_order_the_factors_came_in():
+    assert differentiate("x*sin(x)^2 + x*cos(x)^2", "x") == "1"
+    assert differentiate("sin(x)*cos(x) - cos(x)*sin(x) + x", "x") == "1"
 
 
 def test_second_and_higher_orders():

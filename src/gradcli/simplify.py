@@ -27,6 +27,8 @@ HALF = Fraction(1, 2)  # the exponent of sqrt, compared on every power
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
 _OPS_CAP = 2 ** 62  # printed sizes are compared, never printed: a DAG's tree size saturates
 EXPAND = 16  # the most terms a numerator is multiplied out to when fractions are combined
+_FUNCTION_ORDER = {name: i for i, name in enumerate(
+    ["exp", "sin", "cos", "sec", "csc", "tan", "cot", "sinh", "cosh", "tanh"])}
 RESHAPE = 200  # sums up to this many operations are also tried over one denominator or
 # multiplied out (what a student would do by hand); beyond that, not: it costs time and
 # no one reads a formula that long for its shape
@@ -276,6 +278,10 @@ class Simplifier:
     def _sum(self, const, parts) -> Expr:
         if not parts:
             return self.num(const)
+        if len(parts) >= 2:
+            one, parts = self._squares(parts)  # sin(u)**2 + cos(u)**2 == 1
+            if one:
+                return self.sum(_clean(const + one), parts)
         if const != 0:
             const, parts = self._pythagoras(const, parts)
         if len(parts) == 1 and const == 0:
@@ -326,6 +332,30 @@ class Simplifier:
         finally:
             self._combining = False
 
+    def _squares(self, parts):
+        """c*sin(u)**2 + c*cos(u)**2 -> c (as a number to add) and the other parts."""
+        index = {}
+        for i, (c, t) in enumerate(parts):
+            base = self._trig_square(t)
+            if base is not None:
+                index[(base.op, id(base.args[0]))] = i
+        for (op, arg), i in index.items():
+            j = index.get(("cos", arg)) if op == "sin" else None
+            if j is not None and parts[i][0] == parts[j][0]:
+                return parts[i][0], [p for k, p in enumerate(parts) if k not in (i, j)]
+        return 0, parts
+
+    def _trig_square(self, t):
+        """u's sin(u) or cos(u) when t is sin(u)**2 or cos(u)**2, else None."""
+        coeff, factors = self.prod_view(t)
+        if coeff != 1 or len(factors) != 1:
+            return None
+        base, exp = factors[0]
+        if exp == 2 and not isinstance(exp, Expr) and isinstance(base, Apply) \
+                and base.op in ("sin", "cos") and len(base.args) == 1:
+            return base
+        return None
+
     def _pythagoras(self, const, parts):
         """c + c*tan(u)**2 -> c*sec(u)**2 and c + c*cot(u)**2 -> c*csc(u)**2.
 
@@ -358,11 +388,13 @@ class Simplifier:
             coeff, factors = self.prod_view(t)
             views.append((_clean(c * coeff), factors))
             for b, e in factors:
-                if not isinstance(e, Expr) and e < 0:
+                if not isinstance(e, Expr):
                     seen[id(b)] = seen.get(id(b), 0) + 1
-                    if id(b) not in dens or -e > dens[id(b)][1]:
+                    if e < 0 and (id(b) not in dens or -e > dens[id(b)][1]):
                         dens[id(b)] = (b, -e)
-        if not any(n >= 2 for n in seen.values()):
+        # a denominator that another term also has (as a denominator, or on top:
+        # sqrt(u) + x**2/sqrt(u) -> (u + x**2)/sqrt(u))
+        if not any(seen[key] >= 2 for key in dens):
             return None
         lcm = 1
         for c, _ in views:
@@ -370,10 +402,10 @@ class Simplifier:
                 lcm = lcm * c.denominator // math.gcd(lcm, c.denominator)
         terms = []
         for c, factors in views:
-            own = {id(b): -e for b, e in factors if not isinstance(e, Expr) and e < 0}
-            top = [(b, e) for b, e in factors if isinstance(e, Expr) or e >= 0]
+            own = {id(b): e for b, e in factors if not isinstance(e, Expr) and id(b) in dens}
+            top = [(b, e) for b, e in factors if isinstance(e, Expr) or id(b) not in dens]
             for key, (b, e) in dens.items():
-                left = _clean(e - own.get(key, 0))
+                left = _clean(e + own.get(key, 0))
                 if left != 0:
                     top.append((b, left))
             terms.extend(self._expand(_clean(c * lcm), top))
@@ -554,19 +586,69 @@ class Simplifier:
             const, terms = self._sums[id(kept[0][0])]
             return self.sum(coeff * const, [(coeff * c, t) for c, t in terms])
         kept.sort(key=self._rank)
-        return self._build_product(coeff, kept)
+        plain = self._build_product(coeff, kept)
+        if len(kept) >= 2 and not self._combining and self.size(plain) <= RESHAPE:
+            cleared = self._clear_inner_fractions(coeff, kept)
+            if cleared is not None and self.size(cleared) < self.size(plain):
+                return cleared
+        return plain
+
+    def _clear_inner_fractions(self, coeff, kept):
+        """A factor beside a sum with fractions in it is multiplied into the sum, where it
+        clears them: x**2*(1/x**2 + 1) -> x**2 + 1, so d/dx atan(1/x) is -1/(x**2 + 1).
+        None if no factor does; the caller keeps the shorter form."""
+        for i, (base, exp) in enumerate(kept):
+            view = self._sums.get(id(base))
+            if view is None or isinstance(exp, Expr) or exp not in (1, -1) or len(view[1]) > CAP:
+                continue
+            need = {}
+            for _, t in view[1]:
+                for b, e in self.prod_view(t)[1]:
+                    if not isinstance(e, Expr) and e < 0:
+                        need[id(b)] = max(need.get(id(b), 0), -e)
+            moved, rest = [], []
+            for j, (b, e) in enumerate(kept):
+                if j != i and id(b) in need and not isinstance(e, Expr) and e * exp > 0:
+                    take = min(abs(e), need[id(b)])
+                    moved.append((b, take))
+                    if abs(e) != take:
+                        rest.append((b, _clean(e - take * exp)))
+                elif j != i:
+                    rest.append((b, e))
+            if not moved:
+                continue
+            self._combining = True
+            try:
+                terms = self._expand(1, [(base, 1)] + moved)
+                summed = []
+                for c, factors in terms:
+                    node = self.product(1, factors)
+                    if isinstance(node, Num):
+                        summed.append((c, node))
+                    else:
+                        k, unit = self.split_coeff(node)
+                        summed.append((_clean(c * k), unit))
+                inner = self.sum(0, summed)
+                return self.product(coeff, rest + [(inner, exp)])
+            finally:
+                self._combining = False
+        return None
 
     def _rank(self, factor) -> tuple:
         base = factor[0]
         if id(base) in self._prods and len(self._prods[id(base)][1]) > CAP:
-            return (-1, "")
+            return (-1, 0, "")
         if isinstance(base, Num):
-            return (0, "")
+            return (0, 0, "")
         if isinstance(base, (Name, Const)) and not isinstance(factor[1], Expr):
-            return (1, base.id)
+            return (1, 0, base.id)
         if id(base) in self._sums:
-            return (3, "")
-        return (2, "")
+            return (3, 0, "")
+        if isinstance(base, Apply):
+            # functions in a book's order (sin before cos), so sin(u)*cos(u) and
+            # cos(u)*sin(u) are one product and like terms meet
+            return (2, _FUNCTION_ORDER.get(base.op, len(_FUNCTION_ORDER)), base.op)
+        return (2, -1, "")  # e**u, 2**u: first among the functions, as exp(u) is
 
     @staticmethod
     def _fold_power(b, e):
