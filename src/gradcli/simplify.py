@@ -9,6 +9,12 @@ plus (base, exponent) pairs; that gives constant folding, like terms
 product is flattened into its parent only while it has at most `CAP` parts,
 which keeps the work linear however long a chain of `+` or `*` gets.
 
+The forms are a textbook's: `1 + tan(u)**2` is `sec(u)**2` (and cot likewise),
+`sin(u)**2 + cos(u)**2` is 1, `sin(u)/cos(u)` is `tan(u)`, `e**(-x)` stays on top,
+and a small sum (up to RESHAPE operations) is also tried over a common denominator
+(the quotient rule's two terms as one fraction) and multiplied out (at most EXPAND
+terms), each kept only where it prints shorter, by the operation counts `size` gives.
+
 The pass runs bottom-up over the DAG with an explicit stack,
 never by recursion.
 """
