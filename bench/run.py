@@ -532,22 +532,25 @@ def targets(startup: dict | None, graph: dict | None) -> list[str]:
 
 # ------------------------------------------------------------------ 3, 4. hooks
 
-def run_hook(script: str, env, quick: bool) -> list[str]:
-    """Run bench/<script> if it exists; its report (stdout) goes into RESULTS.md as is."""
+def run_hook(script: str, env, quick: bool, extra=(), markdown: bool = False) -> list[str]:
+    """Run bench/<script> if it exists; its report (stdout) goes into RESULTS.md as is
+    (in a code block, unless the script writes Markdown)."""
     path = os.path.join(BENCH, script)
     if not os.path.exists(path):
         return [f"bench/{script} is not present: skipped."]
     hook_env = dict(env)
     if quick:
         hook_env["GRADCLI_BENCH_QUICK"] = "1"
-    proc = subprocess.run([PY, path], env=hook_env, capture_output=True, text=True,
+    proc = subprocess.run([PY, path, *extra], env=hook_env, capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, cwd=ROOT)
     if proc.returncode != 0:
         return [f"bench/{script} failed (exit {proc.returncode}):", "", "```",
                 proc.stderr.strip()[-2000:], "```"]
+    command = " ".join([f"python bench/{script}", *extra])
+    if markdown:
+        return [f"`{command}`:", ""] + proc.stdout.rstrip().splitlines()
     # Its own report, verbatim (aligned plain text reads best as a code block).
-    return [f"`python bench/{script}`:", "", "```text"] + proc.stdout.rstrip().splitlines() \
-        + ["```"]
+    return [f"`{command}`:", "", "```text"] + proc.stdout.rstrip().splitlines() + ["```"]
 
 
 # ------------------------------------------------------------------ main
@@ -561,7 +564,7 @@ def main(argv=None) -> int:
                         help="largest graph size (default 10^6, quick 10^4)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds allowed for one graph-size measurement")
-    parser.add_argument("--only", choices=("startup", "graph", "batch", "symbolic"),
+    parser.add_argument("--only", choices=("startup", "graph", "batch", "symbolic", "textbook"),
                         action="append", help="run only these workloads (repeatable)")
     parser.add_argument("--out", default=os.path.join(BENCH, "RESULTS.md"),
                         help="where to write the report ('-' for stdout only)")
@@ -576,7 +579,7 @@ def main(argv=None) -> int:
     rounds = args.rounds or (3 if args.quick else 15)
     max_size = args.max_size or (10 ** 4 if args.quick else 10 ** 6)
     sizes = [n for n in (10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6) if n <= max_size]
-    only = set(args.only or ("startup", "graph", "batch", "symbolic"))
+    only = set(args.only or ("startup", "graph", "batch", "symbolic", "textbook"))
 
     report = ["# gradcli benchmark results", "",
               "Written by `python bench/run.py`" + (" --quick" if args.quick else "")
@@ -604,6 +607,10 @@ def main(argv=None) -> int:
     if "symbolic" in only:
         print("symbolic ...", file=sys.stderr, flush=True)
         report += ["## 4. Symbolic", ""] + run_hook("symbolic.py", env, args.quick) + [""]
+    if "textbook" in only:
+        print("textbook forms ...", file=sys.stderr, flush=True)
+        report += ["## 5. Textbook forms", ""] + run_hook(
+            "textbook_forms.py", env, args.quick, extra=["--markdown"], markdown=True) + [""]
     report += ["## Targets", ""] + targets(startup_summary, graph_summary) + [""]
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     if load:

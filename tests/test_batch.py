@@ -73,8 +73,8 @@ def test_undefined_rows_are_nan_with_row_numbers_exit_3(tmp_path):
     rows = out.splitlines()[1:]
     assert [r.split(",")[1] for r in rows] == [repr(float(np.log(4) * 2)), "nan", "0", "nan",
                                                repr(float(np.log(9) * 3))]
-    assert "row 2: log(x) is undefined at x = -1: log needs a positive argument" in err
-    assert "row 4: log(x) is undefined at x = 0" in err
+    assert "row 2: ln(x) is undefined at x = -1: ln needs a positive argument" in err
+    assert "row 4: ln(x) is undefined at x = 0" in err
     assert "2 rows undefined of 5" in err
 
 

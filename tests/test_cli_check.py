@@ -142,7 +142,7 @@ def test_missing_point_for_numbers_and_domain_error():
     code, _, err = run("check", Q, "--grad", "w=28")
     assert code == 2 and "need the point" in err
     code, _, err = run("check", "log(x)", "--at", "x=-1", "--grad", "x=-1")
-    assert code == 3 and "log needs a positive argument" in err
+    assert code == 3 and "ln needs a positive argument" in err
 
 
 # ---------------------------------------------------------------- formats

@@ -112,7 +112,7 @@ def test_divergence_in_plain_output():
     r = run("descend", "log(x)", "--at", "x=1", "--lr", "2", "--steps", "5", "-o", "plain")
     assert r.exit_code == 3
     assert r.stdout.splitlines()[1].startswith("1\t0\t1\t-1")
-    assert "diverged at step 2" in r.stderr and "log needs a positive argument" in r.stderr
+    assert "diverged at step 2" in r.stderr and "ln needs a positive argument" in r.stderr
 
 
 @pytest.mark.parametrize("args,fragment", [
@@ -231,7 +231,7 @@ def test_plot_output_png_and_svg(tmp_path):
     (["x", "--over", "x=1:0"], 2, "smaller to a larger"),
     (["x*y", "--over", "x=0:1"], 2, "no value for 'y'"),
     (["x", "--over", "x=0:1", "--output", "f.pdf"], 2, ".png or .svg"),
-    (["log(a)*x", "--over", "x=0:1", "--at", "a=-1"], 3, "log needs a positive argument"),
+    (["log(a)*x", "--over", "x=0:1", "--at", "a=-1"], 3, "ln needs a positive argument"),
     (["sum(x)", "--over", "x=0:1"], 2, "reduces over x"),
     (["x", "--over", "x=0:1", "--points", "1"], 2, "--points"),
 ])

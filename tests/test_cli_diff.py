@@ -54,10 +54,10 @@ def test_wrt_and_second_order():
     code, out, _ = run("x**2*y**3", "--wrt", "x,y", "--order", "2", "--at", "x=1,y=2",
                        "-o", "plain")
     assert code == 0
-    assert out == "d2f/dx2\t2*y**3\t16\nd2f/dxdy\t6*x*y**2\t24\nd2f/dy2\t6*x**2*y\t12\n"
+    assert out == "d2f/dx2\t2*y^3\t16\nd2f/dxdy\t6*x*y^2\t24\nd2f/dy2\t6*x^2*y\t12\n"
     code, out, _ = run("x**2*y**3", "--order", "2", "-o", "json")
-    assert json.loads(out)["derivatives"] == {"x,x": "2*y**3", "x,y": "6*x*y**2",
-                                              "y,y": "6*x**2*y"}
+    assert json.loads(out)["derivatives"] == {"x,x": "2*y^3", "x,y": "6*x*y^2",
+                                              "y,y": "6*x^2*y"}
     assert json.loads(out)["order"] == 2
 
 
@@ -71,11 +71,70 @@ def test_program_output_keeps_names():
 def test_latex():
     code, out, _ = run("(w*x+b)**2", "--wrt", "w", "--at", "w=3,x=2,b=1", "-o", "latex")
     assert code == 0
-    assert out == ("\\begin{aligned}\n\\frac{\\partial f}{\\partial w} &= 2 \\cdot x \\cdot "
-                   "\\left(w \\cdot x + b\\right) = 28\n\\end{aligned}\n")
+    assert out == ("\\begin{aligned}\n\\frac{\\partial f}{\\partial w} &= 2x "
+                   "\\left(wx + b\\right) = 28\n\\end{aligned}\n")
     code, out, _ = run("x*y", "--order", "2", "--wrt", "x,y", "-o", "latex")
     assert "\\frac{\\partial^{2} f}{\\partial x \\partial y} &= 1" in out
     assert "\\frac{\\partial^{2} f}{\\partial x^{2}} &= 0" in out
+
+
+# SPEC 3.2: the forms a textbook prints, as plain text and as LaTeX.
+TEXTBOOK = [
+    ("tan(x)", "sec(x)^2", r"\sec^{2}\left(x\right)"),
+    ("cot(x)", "-csc(x)^2", r"-\csc^{2}\left(x\right)"),
+    ("sec(x)", "sec(x)*tan(x)", r"\sec\left(x\right) \tan\left(x\right)"),
+    ("csc(x)", "-csc(x)*cot(x)", r"-\csc\left(x\right) \cot\left(x\right)"),
+    ("exp(-x)", "-e^(-x)", r"-e^{-x}"),
+    ("e^(-x)", "-e^(-x)", r"-e^{-x}"),
+    ("sigmoid(x)", "sigmoid(x)*(1 - sigmoid(x))",
+     r"\sigma\left(x\right) \left(1 - \sigma\left(x\right)\right)"),
+    ("tanh(x)", "1 - tanh(x)^2", r"1 - \tanh^{2}\left(x\right)"),
+    ("log(x^2+1)", "2*x/(x^2 + 1)", r"\frac{2x}{x^{2} + 1}"),
+    ("x*log(x)", "ln(x) + 1", r"\ln\left(x\right) + 1"),
+    ("x/(x+1)", "1/(x + 1)^2", r"\frac{1}{\left(x + 1\right)^{2}}"),
+    ("(x^2+1)/(x-1)", "(x^2 - 2*x - 1)/(x - 1)^2",
+     r"\frac{x^{2} - 2x - 1}{\left(x - 1\right)^{2}}"),
+    ("sqrt(x)", "1/(2*sqrt(x))", r"\frac{1}{2\sqrt{x}}"),
+    ("x^3", "3*x^2", r"3x^{2}"),
+    ("asin(x)", "1/sqrt(1 - x^2)", r"\frac{1}{\sqrt{1 - x^{2}}}"),
+    ("atan(x)", "1/(x^2 + 1)", r"\frac{1}{x^{2} + 1}"),
+    ("sin(x)^2", "2*sin(x)*cos(x)", r"2\sin\left(x\right) \cos\left(x\right)"),
+    ("e^(2*x)", "2*e^(2*x)", r"2e^{2x}"),
+    ("ln(sin(x))", "cot(x)", r"\cot\left(x\right)"),
+    ("x^2*sin(x)", "2*x*sin(x) + x^2*cos(x)",
+     r"2x \sin\left(x\right) + x^{2} \cos\left(x\right)"),
+]
+
+
+@pytest.mark.parametrize("text,plain,latex", TEXTBOOK)
+def test_textbook_forms(text, plain, latex):
+    code, out, err = run(text, "-o", "plain")
+    assert (code, out, err) == (0, f"df/dx\t{plain}\n", "")
+    code, out, _ = run(text, "-o", "latex")
+    assert out == ("\\begin{aligned}\n\\frac{\\partial f}{\\partial x} &= " + latex
+                   + "\n\\end{aligned}\n")
+
+
+@pytest.mark.parametrize("text", [t for t, _, _ in TEXTBOOK])
+def test_textbook_forms_pasted_into_eval_give_the_same_numbers(text):
+    for at in ("x=0.3", "x=0.8"):
+        code, out, _ = run(text, "--at", at, "-o", "json")
+        assert code == 0
+        record = json.loads(out)
+        pasted = CliRunner().invoke(main, ["eval", record["derivatives"]["x"], "--at", at,
+                                           "-o", "json"])
+        assert pasted.exit_code == 0, pasted.stderr
+        assert json.loads(pasted.stdout)["value"] == pytest.approx(record["values"]["x"],
+                                                                   rel=1e-12)
+
+
+def test_helper_names_do_not_look_like_inputs():
+    code, out, _ = run("sin(sin(sin(t*x + t2*y + 3)))", "--wrt", "x", "-o", "json")
+    formula = json.loads(out)["derivatives"]["x"]
+    helpers = [line.split(" = ")[0] for line in formula.split("\n")[:-1]]
+    assert helpers == ["u1"]
+    code, out, _ = run("sin(sin(sin(u*x + 2*y + 3)))", "--wrt", "x", "-o", "plain")
+    assert out.startswith("df/dx\tv1 = ")
 
 
 def test_table():
@@ -98,7 +157,7 @@ def test_kinks_print_sign_and_step_forms():
     (["x**2", "--order", "0"], 2, "error: --order must be a whole number from 1 to 10, got 0\n"),
     (["x**2", "--order", "11"], 2, "error: --order must be a whole number from 1 to 10, got 11\n"),
     (["sinn(x)"], 2, "error: unknown function 'sinn'"),
-    (["log(x)", "--at", "x=-1"], 3, "error: log(x) is undefined at x = -1"),
+    (["log(x)", "--at", "x=-1"], 3, "error: ln(x) is undefined at x = -1"),
     (["sqrt(x)", "--order", "2", "--at", "x=0"], 3, "error: the derivative by x,x is undefined"),
     (["x*y", "--at", "x=1"], 2, "error: no value for 'y'"),
     (["[x, y]"], 2, "error: diff does not handle vectors"),
@@ -112,7 +171,7 @@ def test_errors(args, code, message):
 
 def test_expression_starting_with_minus_and_stdin():
     assert run("-x**2", "-o", "plain")[1] == "df/dx\t-2*x\n"
-    assert run("-f", "-", "-o", "plain", input="x**3\n")[1] == "df/dx\t3*x**2\n"
+    assert run("-f", "-", "-o", "plain", input="x**3\n")[1] == "df/dx\t3*x^2\n"
 
 
 def test_help_has_an_example():
@@ -125,7 +184,7 @@ def test_subprocess_plain_when_piped():
     proc = subprocess.run([sys.executable, "-m", "gradcli", "diff", "x**x"],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 0 and proc.stderr == ""
-    assert proc.stdout == "df/dx\tx**x*(log(x) + 1)\n"
+    assert proc.stdout == "df/dx\tx^x*(ln(x) + 1)\n"
 
 
 def test_subprocess_deep_composition_exit_zero():

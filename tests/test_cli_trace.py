@@ -99,7 +99,7 @@ def test_kink_warning_on_stderr_and_in_json():
 @pytest.mark.parametrize("args,code,message", [
     (["x +", "--at", "x=1"], 2, "error:"),
     (["x*y", "--at", "x=1"], 2, "no value for 'y'"),
-    (["log(x - 3)", "--at", "x=2"], 3, "log(x - 3) is undefined at x - 3 = -1"),
+    (["log(x - 3)", "--at", "x=2"], 3, "ln(x - 3) is undefined at x - 3 = -1"),
     (["x", "--at", "x=1", "-o", "bogus"], 2, "Invalid value"),
     (["x", "--at", "x=1", "--wrt", "q"], 2, "no variable 'q'"),
     (["x", "--at", "e=1"], 2, "is a constant"),

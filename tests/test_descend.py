@@ -118,7 +118,7 @@ def test_divergence_by_leaving_the_domain():
     with pytest.raises(Diverged) as info:
         descend("log(x)", {"x": 1.0}, lr=2, steps=20)
     assert info.value.step == 2
-    assert "log needs a positive argument" in info.value.message
+    assert "ln needs a positive argument" in info.value.message
 
 
 def test_undefined_start_is_reported_as_step_one():

@@ -50,7 +50,7 @@ def test_every_function_is_a_method():
 
 
 def test_domain_error_names_the_rule():
-    with pytest.raises(DomainError, match="log needs a positive argument"):
+    with pytest.raises(DomainError, match="ln needs a positive argument"):
         Value(-1.0).log()
 
 

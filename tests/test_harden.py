@@ -202,7 +202,7 @@ def test_a_domain_error_quotes_a_huge_sub_expression_briefly():
     result = cli("eval", text, "--at", "x=1")
     assert result.exit_code == 3
     first = result.stderr.splitlines()[0]
-    assert first.startswith("error: log(x + x + x") and " … " in first
+    assert first.startswith("error: ln(x + x + x") and " … " in first
     assert len(first) < 3 * limits.MAX_QUOTE
 
 

@@ -106,7 +106,7 @@ def test_diff_points_undefined_rows_are_nan_with_row_numbers(tmp_path):
     code, out, err = run("diff", "log(x)*y", "--points", str(path), "-o", "csv")
     assert code == 3
     assert out.splitlines()[1:] == ["1,2,2,0", "-1,0.5,nan,nan", "4,1,0.25,1.3862943611198906"]
-    assert "row 2: log(x) is undefined at x = -1" in err
+    assert "row 2: ln(x) is undefined at x = -1" in err
     assert "1 row undefined of 3" in err
 
 

@@ -57,6 +57,29 @@ def test_parse_of_printed_text_is_the_same_tree(expr):
     assert parse_expr(text) == expr, text
 
 
+def _exp_as_power(expr):
+    """expr with each exp(u) written e**u: what textbook text reads back as."""
+    from gradcli.expr import postorder
+    done = {}
+    for node in postorder(expr):
+        if isinstance(node, Apply):
+            args = tuple(done[id(a)] for a in node.args)
+            done[id(node)] = (Apply("pow", (Const("e"), args[0])) if node.op == "exp"
+                              else Apply(node.op, args))
+        else:
+            done[id(node)] = node
+    return done[id(expr)]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(asts())
+def test_textbook_text_reads_back_the_same_tree(expr):
+    text = to_text(expr, textbook=True)
+    assert "**" not in text and "exp(" not in text
+    assert parse_expr(text) == _exp_as_power(expr), text
+
+
 @settings(max_examples=100, derandomize=True, deadline=None)
 @given(asts())
 def test_clarified_text_reads_back_the_same(expr):
@@ -100,18 +123,18 @@ def test_deep_expression_prints_without_recursion():
 
 
 @pytest.mark.parametrize("text,latex", [
-    ("2*x*(w*x + b)", r"2 \cdot x \cdot \left(w \cdot x + b\right)"),
+    ("2*x*(w*x + b)", r"2x \left(wx + b\right)"),
     ("cos(x)/x - sin(x)/x**2",
      r"\frac{\cos\left(x\right)}{x} - \frac{\sin\left(x\right)}{x^{2}}"),
     ("sqrt(1 - x**2)", r"\sqrt{1 - x^{2}}"),
     ("cbrt(x)", r"\sqrt[3]{x}"),
-    ("sin(x)**2", r"\left(\sin\left(x\right)\right)^{2}"),
+    ("sin(x)**2", r"\sin^{2}\left(x\right)"),
     ("x**(y + 1)", r"x^{y + 1}"),
     ("log(x, 2)", r"\log_{2}\left(x\right)"),
     ("abs(x - 1)", r"\left|x - 1\right|"),
     ("-(a + b)", r"-\left(a + b\right)"),
     ("a - (b - c)", r"a - \left(b - c\right)"),
-    ("x1*theta + pi", r"x_{1} \cdot \theta + \pi"),
+    ("x1*theta + pi", r"x_{1} \theta + \pi"),
     ("sigmoid(z)", r"\sigma\left(z\right)"),
     ("relu(loss)", r"\operatorname{relu}\left(\mathrm{loss}\right)"),
     ("1e-7*x", r"10^{-7} \cdot x"),
@@ -119,6 +142,62 @@ def test_deep_expression_prints_without_recursion():
 ])
 def test_latex(text, latex):
     assert to_latex(parse_expr(text)) == latex
+
+
+@pytest.mark.parametrize("text,latex", [
+    ("2*x*y", r"2xy"),
+    ("2*x*sin(x)", r"2x \sin\left(x\right)"),
+    ("3*x**2", r"3x^{2}"),
+    ("1/(2*sqrt(x))", r"\frac{1}{2\sqrt{x}}"),
+    ("x**2*y", r"x^{2}y"),
+    ("2*(x + 1)", r"2\left(x + 1\right)"),
+    ("pi*x", r"\pi x"),
+    ("theta*sin(x)", r"\theta \sin\left(x\right)"),
+    ("sin(x)*cos(x)", r"\sin\left(x\right) \cos\left(x\right)"),
+    ("w*loss", r"w \mathrm{loss}"),
+    ("2*3", r"2 \cdot 3"),
+    ("x*2**y", r"x \cdot 2^{y}"),
+    ("2*x*3", r"2x \cdot 3"),
+    ("-2*x", r"-2x"),
+    ("(1/2)*x", r"\frac{1}{2}x"),
+    ("2.5*x", r"2.5x"),
+])
+def test_latex_products_are_written_side_by_side(text, latex):
+    assert to_latex(parse_expr(text)) == latex
+
+
+@pytest.mark.parametrize("text,latex", [
+    ("log(x)", r"\ln\left(x\right)"),
+    ("log(x)**2", r"\ln^{2}\left(x\right)"),
+    ("exp(-x)", r"e^{-x}"),
+    ("tanh(x)**2", r"\tanh^{2}\left(x\right)"),
+    ("sin(x)**(-1)", r"\left(\sin\left(x\right)\right)^{-1}"),
+])
+def test_latex_ln_exp_and_powers_of_functions(text, latex):
+    assert to_latex(parse_expr(text)) == latex
+
+
+@pytest.mark.parametrize("text,plain,textbook", [
+    ("log(x) + 1", "ln(x) + 1", "ln(x) + 1"),
+    ("log(x, 2)", "log(x, 2)", "log(x, 2)"),
+    ("x**2", "x**2", "x^2"),
+    ("exp(x)", "exp(x)", "e^x"),
+    ("exp(-x)", "exp(-x)", "e^(-x)"),
+    ("exp(2*x)", "exp(2*x)", "e^(2*x)"),
+    ("exp(sin(x))", "exp(sin(x))", "e^sin(x)"),
+    ("exp(x)**2", "exp(x)**2", "(e^x)^2"),
+    ("2**exp(x)", "2**exp(x)", "2^(e^x)"),
+    ("x**y**2", "x**y**2", "x^(y^2)"),
+    ("-exp(x)", "-exp(x)", "-e^x"),
+])
+def test_text_prints_ln_and_textbook_powers(text, plain, textbook):
+    from gradcli.api import evaluate
+    expr = parse_expr(text)
+    assert to_text(expr) == plain
+    assert to_text(expr, textbook=True) == textbook
+    point = {"x": 0.7, "y": 1.3}
+    used = {k: v for k, v in point.items() if k in text}
+    assert evaluate(textbook, used).value == pytest.approx(evaluate(text, used).value, rel=1e-12)
 
 
 def test_latex_uses_the_table_for_every_function():

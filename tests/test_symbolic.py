@@ -231,36 +231,36 @@ def test_second_derivatives_agree_with_sympy(expr, pair):
 
 GOLDEN = [
     ("(w*x+b)**2", "w", "2*x*(w*x + b)"),
-    ("x**3", "x", "3*x**2"),
-    ("x**2*sin(x)", "x", "2*x*sin(x) + x**2*cos(x)"),            # product rule
-    ("sin(x)/x", "x", "cos(x)/x - sin(x)/x**2"),                # quotient rule
-    ("1/x", "x", "-1/x**2"),
-    ("1/(x**2 + 1)", "x", "-2*x/(x**2 + 1)**2"),
-    ("sin(x**2)", "x", "2*x*cos(x**2)"),                        # chain rule
-    ("exp(2*x)", "x", "2*exp(2*x)"),
+    ("x**3", "x", "3*x^2"),
+    ("x**2*sin(x)", "x", "2*x*sin(x) + x^2*cos(x)"),            # product rule
+    ("sin(x)/x", "x", "(x*cos(x) - sin(x))/x^2"),  # quotient rule: one fraction
+    ("1/x", "x", "-1/x^2"),
+    ("1/(x**2 + 1)", "x", "-2*x/(x^2 + 1)^2"),
+    ("sin(x**2)", "x", "2*x*cos(x^2)"),                        # chain rule
+    ("exp(2*x)", "x", "2*e^(2*x)"),
     ("sqrt(x)", "x", "1/(2*sqrt(x))"),
-    ("sqrt(1 - x**2)", "x", "-x/sqrt(1 - x**2)"),
+    ("sqrt(1 - x**2)", "x", "-x/sqrt(1 - x^2)"),
     ("x*sqrt(x)", "x", "3*sqrt(x)/2"),
-    ("x**x", "x", "x**x*(log(x) + 1)"),
-    ("2**x", "x", "2**x*log(2)"),
-    ("e**x", "x", "exp(x)"),
+    ("x**x", "x", "x^x*(ln(x) + 1)"),
+    ("2**x", "x", "2^x*ln(2)"),
+    ("e**x", "x", "e^x"),
     ("log(x)", "x", "1/x"),
-    ("log(log(x))", "x", "1/(x*log(x))"),
-    ("log(x, 2)", "x", "1/(x*log(2))"),                        # logarithm with a base
-    ("log10(x)", "x", "1/(x*log(10))"),
-    ("log2(3*x)", "x", "1/(x*log(2))"),
-    ("asin(x)", "x", "1/sqrt(1 - x**2)"),                       # inverse trigonometric
-    ("acos(x)", "x", "-1/sqrt(1 - x**2)"),
-    ("atan(x)", "x", "1/(x**2 + 1)"),
-    ("atan2(y, x)", "x", "-y/(x**2 + y**2)"),
-    ("tan(x)", "x", "tan(x)**2 + 1"),
+    ("log(log(x))", "x", "1/(x*ln(x))"),
+    ("log(x, 2)", "x", "1/(x*ln(2))"),                        # logarithm with a base
+    ("log10(x)", "x", "1/(x*ln(10))"),
+    ("log2(3*x)", "x", "1/(x*ln(2))"),
+    ("asin(x)", "x", "1/sqrt(1 - x^2)"),                       # inverse trigonometric
+    ("acos(x)", "x", "-1/sqrt(1 - x^2)"),
+    ("atan(x)", "x", "1/(x^2 + 1)"),
+    ("atan2(y, x)", "x", "-y/(x^2 + y^2)"),
+    ("tan(x)", "x", "sec(x)^2"),
     ("sec(x)", "x", "sec(x)*tan(x)"),
     ("sinh(x)", "x", "cosh(x)"),                               # hyperbolic
     ("cosh(x)", "x", "sinh(x)"),
-    ("tanh(x)", "x", "1 - tanh(x)**2"),
-    ("asinh(x)", "x", "1/sqrt(x**2 + 1)"),
-    ("acosh(x)", "x", "1/sqrt(x**2 - 1)"),
-    ("atanh(x)", "x", "1/(1 - x**2)"),
+    ("tanh(x)", "x", "1 - tanh(x)^2"),
+    ("asinh(x)", "x", "1/sqrt(x^2 + 1)"),
+    ("acosh(x)", "x", "1/sqrt(x^2 - 1)"),
+    ("atanh(x)", "x", "1/(1 - x^2)"),
     ("sigmoid(x)", "x", "sigmoid(x)*(1 - sigmoid(x))"),
     ("softplus(x)", "x", "sigmoid(x)"),
     ("abs(x)", "x", "sign(x)"),                                # kinks: the table's forms
@@ -278,11 +278,71 @@ def test_classic_derivatives(text, wrt, expected):
     assert differentiate(text, wrt) == expected
 
 
+# What a calculus book prints (SPEC 3.2): the identities and the one-fraction quotient.
+TEXTBOOK = [
+    ("tan(x)", "sec(x)^2"),
+    ("cot(x)", "-csc(x)^2"),
+    ("sec(x)", "sec(x)*tan(x)"),
+    ("csc(x)", "-csc(x)*cot(x)"),
+    ("exp(-x)", "-e^(-x)"),
+    ("e^(-x)", "-e^(-x)"),
+    ("e**(-x)", "-e^(-x)"),
+    ("x*e^(-x)", "e^(-x)*(1 - x)"),
+    ("sigmoid(x)", "sigmoid(x)*(1 - sigmoid(x))"),
+    ("tanh(x)", "1 - tanh(x)^2"),
+    ("log(x^2+1)", "2*x/(x^2 + 1)"),
+    ("x*log(x)", "ln(x) + 1"),
+    ("x/(x+1)", "1/(x + 1)^2"),
+    ("(x^2+1)/(x-1)", "(x^2 - 2*x - 1)/(x - 1)^2"),
+    ("(x+1)/(x-1)", "-2/(x - 1)^2"),
+    ("x/sqrt(x+1)", "(x + 2)/(2*(x + 1)^(3/2))"),
+    ("sqrt(x)", "1/(2*sqrt(x))"),
+    ("x^3", "3*x^2"),
+    ("asin(x)", "1/sqrt(1 - x^2)"),
+    ("atan(x)", "1/(x^2 + 1)"),
+    ("sin(x)^2", "2*sin(x)*cos(x)"),
+    ("e^(2*x)", "2*e^(2*x)"),
+    ("exp(x^2)", "2*x*e^(x^2)"),
+    ("ln(sin(x))", "cot(x)"),
+    ("ln(cos(x))", "-tan(x)"),
+    ("sin(x)/cos(x)", "sec(x)^2"),
+    ("(x^2 + 2)*(3*x^3 - 5*x)", "15*x^4 + 3*x^2 - 10"),
+    ("x*e^x", "e^x*(x + 1)"),
+    ("sin(x)/(1 + cos(x))", "1/(cos(x) + 1)"),        # sin(x)^2 + cos(x)^2 == 1
+    ("x*sqrt(x^2 + 1)", "(2*x^2 + 1)/sqrt(x^2 + 1)"),  # sqrt(u) over sqrt(u)
+    ("atan(1/x)", "-1/(x^2 + 1)"),                    # x^2*(1/x^2 + 1) cleared
+    ("cos(x)^2", "-2*sin(x)*cos(x)"),                 # sin before cos, as books print
+    ("tan(2*x)", "2*sec(2*x)^2"),
+    ("x*tan(x)", "tan(x) + x*sec(x)^2"),
+]
+
+
+@pytest.mark.parametrize("text,expected", TEXTBOOK)
+def test_textbook_forms(text, expected):
+    assert differentiate(text, "x") == expected
+
+
+@pytest.mark.parametrize("text", [t for t, _ in TEXTBOOK])
+def test_textbook_forms_give_the_engines_numbers(text):
+    for x in (0.3, 0.71, 0.9):
+        formula = differentiate(text, "x")
+        assert _close(_value(formula, {"x": x}), evaluate(text, {"x": x}).gradient["x"], 1e-12)
+
+
+def test_second_derivative_of_tan_stays_in_secants():
+    assert differentiate("tan(x)", "x", 2) == "2*sec(x)^2*tan(x)"
+
+
+def test_like_terms_meet_whatever_order_the_factors_came_in():
+    assert differentiate("x*sin(x)^2 + x*cos(x)^2", "x") == "1"
+    assert differentiate("sin(x)*cos(x) - cos(x)*sin(x) + x", "x") == "1"
+
+
 def test_second_and_higher_orders():
     assert differentiate("x**3", "x", 2) == "6*x"
     assert differentiate("x**3", "x", 3) == "6"
     assert differentiate("x**3", "x", 4) == "0"
-    assert differentiate("x**2*y**3", ["x", "y"]) == "6*x*y**2"
+    assert differentiate("x**2*y**3", ["x", "y"]) == "6*x*y^2"
     assert differentiate("sin(x)", "x", 10) == "-sin(x)"
 
 
@@ -336,8 +396,27 @@ def test_repeated_subexpression_gets_a_name_that_does_not_clash():
     out = differentiate(text, "x")
     names = [line.split(" = ")[0] for line in out.split("\n")[:-1]]
     assert names and not {"t1", "t2", "t3", "x", "y"} & set(names)
+    # and no helper starts with the letter of an input: no t1 beside t, nor u1 beside u
+    assert all(n[0] not in "txy" for n in names)
     point = {"t1": 0.4, "t2": 0.7, "t3": 0.1, "x": 1.1, "y": -0.3}
     assert _close(_value(out, point), evaluate(text, point).gradient["x"])
+
+
+@pytest.mark.parametrize("text,stem", [
+    ("sin(sin(sin(t*x + 2*y + 3)))", "u"),
+    ("sin(sin(sin(u*x + 2*y + 3)))", "v"),
+    ("sin(sin(sin(u*x + v*w + p*q + r*s + g*h)))", "_"),
+    ("u = t*x + 2*y\nf = sin(sin(sin(u*x + 2*y + 3)))", "v"),  # a program's names count
+])
+def test_helper_names_start_with_a_letter_no_input_starts_with(text, stem):
+    out = differentiate(text, "x")
+    names = [line.split(" = ")[0] for line in out.split("\n")[:-1]]
+    helpers = [n for n in names if n != "u"]
+    assert helpers and all(n[:1] == stem and n[1:].isdigit() for n in helpers), out
+    point = {"t": 0.4, "u": 0.4, "v": 0.2, "w": 0.3, "p": 0.5, "q": 0.6, "r": 0.7, "s": 0.8,
+             "g": 0.9, "h": 1.1, "x": 1.1, "y": -0.3}
+    used = {k: v for k, v in point.items() if k in text}
+    assert _close(_value(out, used), evaluate(text, used).gradient["x"])
 
 
 def test_long_sum_collects_like_terms():

@@ -672,7 +672,7 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
     that would repeat a large sub-expression is printed as a small program with
-    named intermediates (t1 = ...). abs, relu, max and min differentiate to sign
+    named intermediates (u1 = ...). abs, relu, max and min differentiate to sign
     and step forms (d/dx abs(x) is sign(x)), which take PyTorch's value at a kink.
 
     \b
@@ -680,9 +680,9 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
       $ gradcli diff "(w*x+b)**2" --wrt w -o plain
       df/dw   2*x*(w*x + b)
       $ gradcli diff "x**2*y**3" --order 2 --at x=1,y=2 -o plain
-      d2f/dx2 2*y**3  16
-      d2f/dxdy        6*x*y**2        24
-      d2f/dy2 6*x**2*y        12
+      d2f/dx2 2*y^3   16
+      d2f/dxdy        6*x*y^2 24
+      d2f/dy2 6*x^2*y 12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
     """
     from . import api, formats

@@ -182,7 +182,7 @@ _POS = Check(lambda B, x, *_: x > 0, "{name} needs a positive argument")
 
 
 def _fn(name, arity, value, partials, category, doc, **kw):
-    domain = tuple(Check(c.ok, c.message.format(name=name), c.show)
+    domain = tuple(Check(c.ok, c.message.format(name="ln" if name == "log" else name), c.show)
                    for c in kw.pop("domain", ()))
     kw.setdefault("latex", "\\" + name if name in _LATEX_NAMED else r"\operatorname{%s}" % name)
     _add(Op(name, arity, value, partials, category, doc, domain=domain, **kw))

@@ -4,6 +4,11 @@
 text gives back the same tree. `read_as` (clarify=True) adds the parentheses a
 reader may want, showing how an ambiguous input was understood:
 `1/2x` -> `(1/2)*x`, `-x**2` -> `-(x**2)`, `2**3**2` -> `2**(3**2)`.
+
+The natural logarithm prints as `ln` in every output (text and LaTeX), so that
+no reader takes it for base 10. `textbook=True` (what `diff` prints) also
+writes powers with `^` and exp(u) as `e^u`: still the language, so it reads
+back to the same numbers, though exp(u) then reads back as the power e^u.
 """
 from __future__ import annotations
 
@@ -99,7 +104,21 @@ def _text_leaf(node) -> str:
     return format_number(node.value) if isinstance(node, Num) else node.id
 
 
-def _text_parts(node, clarify: bool) -> list:
+def _function_name(node: Apply) -> str:
+    """The name a call prints with: log is `ln` (log(x, b) keeps its name)."""
+    return "ln" if node.op == "log" and len(node.args) == 1 else node.op
+
+
+def _simple_exponent(arg: Expr) -> bool:
+    """An exponent that needs no parentheses after `e^`: a name, a number, a call."""
+    if isinstance(arg, (Name, Const)):
+        return True
+    if isinstance(arg, Num):
+        return _prec(arg) == ops.ATOM
+    return isinstance(arg, Apply) and not ops.TABLE[arg.op].is_operator
+
+
+def _text_parts(node, clarify: bool, textbook: bool = False) -> list:
     """The pieces for one node in the language, its children still as nodes."""
     if isinstance(node, Vector):
         if len(node.items) == 1 and not isinstance(node.items[0], Vector):
@@ -107,28 +126,40 @@ def _text_parts(node, clarify: bool) -> list:
         return _joined("[", node.items, "]")
     op = ops.TABLE[node.op]
     if not op.is_operator:
-        return _joined(node.op + "(", node.args, ")")
+        if textbook and node.op == "exp" and len(node.args) == 1:
+            arg = node.args[0]
+            return ["e^", arg] if _simple_exponent(arg) else ["e^(", arg, ")"]
+        return _joined(_function_name(node) + "(", node.args, ")")
+    symbol = "^" if textbook and node.op == "pow" else op.symbol
     parts = []
     if len(node.args) == 1:
-        parts.append(op.symbol)
+        parts.append(symbol)
     for i, arg in enumerate(node.args):
         if i:
-            parts.append(f" {op.symbol} " if node.op in _SPACED else op.symbol)
-        if _needs_parens(node, i, arg, clarify):
+            parts.append(f" {symbol} " if node.op in _SPACED else symbol)
+        if _needs_parens(node, i, arg, clarify) or (
+                textbook and _textbook_parens(node, i, arg)):
             parts.extend(("(", arg, ")"))
         else:
             parts.append(arg)
     return parts
 
 
-def tokens(root: Expr, clarify: bool = False):
+def _textbook_parens(parent: Apply, index: int, child: Expr) -> bool:
+    """Where `^` and `e^u` need parentheses that `**` does not: x^(y^2), (e^x)^2."""
+    if parent.op != "pow" or not isinstance(child, Apply):
+        return False
+    return child.op == "exp" or (index == 1 and child.op == "pow")
+
+
+def tokens(root: Expr, clarify: bool = False, textbook: bool = False):
     """Yield the text pieces of `root`, iteratively (linear in the size)."""
-    return _pieces(root, _text_leaf, lambda node: _text_parts(node, clarify))
+    return _pieces(root, _text_leaf, lambda node: _text_parts(node, clarify, textbook))
 
 
-def to_text(root: Expr, clarify: bool = False) -> str:
-    """The expression in gradcli's language."""
-    return "".join(tokens(root, clarify))
+def to_text(root: Expr, clarify: bool = False, textbook: bool = False) -> str:
+    """The expression in gradcli's language (`textbook`: `^` and `e^u`, as `diff` prints)."""
+    return "".join(tokens(root, clarify, textbook))
 
 
 def quoted(root: Expr, clarify: bool = False) -> str:
@@ -239,7 +270,8 @@ def _latex_leaf(node) -> str:
 
 def latex_tokens(root: Expr):
     """Yield the LaTeX pieces of `root`, iteratively."""
-    return _pieces(root, _latex_leaf, _latex_parts)
+    memo: dict = {}
+    return _pieces(root, _latex_leaf, lambda node: _latex_parts(node, memo))
 
 
 def _wrap(node: Apply, i: int, arg: Expr) -> list:
@@ -248,7 +280,104 @@ def _wrap(node: Apply, i: int, arg: Expr) -> list:
     return [arg]
 
 
-def _latex_parts(node) -> list:
+def _named_function(node) -> bool:
+    """A one-argument function printed as its name and \left(...\right): sin, ln, sigma."""
+    return isinstance(node, Apply) and len(node.args) == 1 \
+        and not ops.TABLE[node.op].is_operator \
+        and node.op not in ("sqrt", "cbrt", "abs", "exp")
+
+
+def _function_power(node) -> bool:
+    """sin(x)**2, printed as a book does: \sin^{2}\left(x\right)."""
+    exponent = node.args[1]
+    return _named_function(node.args[0]) and isinstance(exponent, Num) \
+        and isinstance(exponent.value, int) and exponent.value > 0
+
+
+# What a node's LaTeX begins or ends with, which decides how a product joins its factors:
+# a digit, a letter, a control word such as \pi (ends so: the next letter needs a space),
+# a sign, or anything else (a brace, \left(, \frac).
+_NUM, _LETTER, _WORD, _SIGN, _OTHER = "num", "letter", "word", "sign", "other"
+
+
+def _leaf_edge(node, end: int) -> str:
+    if isinstance(node, Num):
+        text = latex_number(node.value)
+        if end == 0:
+            return _SIGN if text.startswith("-") else (_NUM if text[0].isdigit() else _WORD)
+        return _NUM if text[-1].isdigit() else _OTHER
+    text = latex_name(node.id)
+    if end == 0:
+        return _WORD if text.startswith("\\") else _LETTER
+    if text[-1] == "}":
+        return _OTHER
+    return _WORD if text.startswith("\\") else _LETTER
+
+
+def _edge_step(node, end: int):
+    """(kind, None) when the edge is known here, or (None, child) to look further in."""
+    if isinstance(node, (Num, Name, Const)):
+        return _leaf_edge(node, end), None
+    if isinstance(node, Vector):
+        return (_WORD if end == 0 else _OTHER), None
+    name, args = node.op, node.args
+    if name in ("mul", "matmul", "add", "sub"):
+        i = 0 if end == 0 else 1
+        if _latex_parens(node, i, args[i]):
+            return (_WORD if end == 0 else _OTHER), None
+        return None, args[i]
+    if name in ("neg", "pos"):
+        if end == 0:
+            return _SIGN, None
+        return (_OTHER, None) if _latex_parens(node, 0, args[0]) else (None, args[0])
+    if name == "pow":
+        if end == 1:
+            return _OTHER, None
+        if _function_power(node) or _latex_parens(node, 0, args[0]):
+            return _WORD, None
+        return None, args[0]
+    if name == "exp" and len(args) == 1:
+        return (_LETTER if end == 0 else _OTHER), None
+    return (_WORD if end == 0 else _OTHER), None
+
+
+def _edge(node, end: int, memo: dict) -> str:
+    """The edge kind of `node` (end 0: its start, 1: its end), walking one spine at most once."""
+    path = []
+    while True:
+        key = (id(node), end)
+        if key in memo:
+            kind = memo[key]
+            break
+        path.append(key)
+        kind, node = _edge_step(node, end)
+        if kind is not None:
+            break
+    for key in path:
+        memo[key] = kind
+    return kind
+
+
+def _product_join(node, memo) -> str:
+    """How two factors are joined: side by side (2x, xy, 2\sqrt{x}), with a space before a
+    function or a group (2x \sin(x)), with \cdot only where side by side would misread
+    (before a number: 2 \cdot 3, x \cdot 2^{y}, x \cdot (-3))."""
+    a, b = node.args
+    wrapped_a, wrapped_b = _latex_parens(node, 0, a), _latex_parens(node, 1, b)
+    first_b = _WORD if wrapped_b else _edge(b, 0, memo)
+    last_a = _OTHER if wrapped_a else _edge(a, 1, memo)
+    if first_b in (_NUM, _SIGN) or (wrapped_b and isinstance(b, Num)):
+        return r" \cdot "
+    if isinstance(a, Num) and "10^" in latex_number(a.value):
+        return r" \cdot "  # 10^{-7} \cdot x: a number in scientific form ends in a power
+    if last_a == _WORD:
+        return " "  # \pi x, not \pix
+    if first_b == _LETTER or last_a == _NUM:
+        return ""
+    return " "
+
+
+def _latex_parts(node, memo=None) -> list:
     """The pieces for one node, its arguments still as nodes to expand."""
     if isinstance(node, Vector):
         parts = [r"\begin{bmatrix}"]
@@ -264,6 +393,9 @@ def _latex_parts(node) -> list:
     if name == "div":
         return [r"\frac{", args[0], "}{", args[1], "}"]
     if name == "pow":
+        if _function_power(node):
+            inner = args[0]
+            return [_latex_function(inner), "^{", args[1], r"}\left(", inner.args[0], r"\right)"]
         return _wrap(node, 0, args[0]) + ["^{", args[1], "}"]
     if name == "sqrt":
         return [r"\sqrt{", args[0], "}"]
@@ -271,14 +403,27 @@ def _latex_parts(node) -> list:
         return [r"\sqrt[3]{", args[0], "}"]
     if name == "abs":
         return [r"\left|", args[0], r"\right|"]
+    if name == "exp" and len(args) == 1:
+        return ["e^{", args[0], "}"]
     if name == "log" and len(args) == 2:
         return [r"\log_{", args[1], r"}\left(", args[0], r"\right)"]
     if op.is_operator:
         if len(args) == 1:
             return [op.symbol] + _wrap(node, 0, args[0])
-        symbol = {"add": " + ", "sub": " - ", "mul": r" \cdot ", "matmul": " "}[name]
+        if name == "mul":
+            symbol = _product_join(node, {} if memo is None else memo)
+        else:
+            symbol = {"add": " + ", "sub": " - ", "matmul": " "}[name]
         return _wrap(node, 0, args[0]) + [symbol] + _wrap(node, 1, args[1])
-    return _joined((op.latex or r"\operatorname{%s}" % name) + r"\left(", args, r"\right)")
+    return _joined(_latex_function(node) + r"\left(", args, r"\right)")
+
+
+def _latex_function(node) -> str:
+    """A function's LaTeX name: the table's (\sin, \sigma), `\ln` for the natural log."""
+    if node.op == "log":
+        return r"\ln"
+    op = ops.TABLE[node.op]
+    return op.latex or r"\operatorname{%s}" % node.op
 
 
 def to_latex(root: Expr) -> str:

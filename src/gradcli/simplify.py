@@ -9,6 +9,12 @@ plus (base, exponent) pairs; that gives constant folding, like terms
 product is flattened into its parent only while it has at most `CAP` parts,
 which keeps the work linear however long a chain of `+` or `*` gets.
 
+The forms are a textbook's: `1 + tan(u)**2` is `sec(u)**2` (and cot likewise),
+`sin(u)**2 + cos(u)**2` is 1, `sin(u)/cos(u)` is `tan(u)`, `e**(-x)` stays on top,
+and a small sum (up to RESHAPE operations) is also tried over a common denominator
+(the quotient rule's two terms as one fraction) and multiplied out (at most EXPAND
+terms), each kept only where it prints shorter, by the operation counts `size` gives.
+
 The pass runs bottom-up over the DAG with an explicit stack,
 never by recursion.
 """
@@ -25,6 +31,13 @@ from .expr import Apply, Const, Expr, Name, Num, Vector
 CAP = 8  # the most parts of a child sum/product that are merged into its parent
 HALF = Fraction(1, 2)  # the exponent of sqrt, compared on every power
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
+_OPS_CAP = 2 ** 62  # printed sizes are compared, never printed: a DAG's tree size saturates
+EXPAND = 16  # the most terms a numerator is multiplied out to when fractions are combined
+_FUNCTION_ORDER = {name: i for i, name in enumerate(
+    ["exp", "sin", "cos", "sec", "csc", "tan", "cot", "sinh", "cosh", "tanh"])}
+RESHAPE = 200  # sums up to this many operations are also tried over one denominator or
+# multiplied out (what a student would do by hand); beyond that, not: it costs time and
+# no one reads a formula that long for its shape
 
 
 def _clean(v):
@@ -73,6 +86,8 @@ class Simplifier:
         self._built: dict = {}  # (kind, numbers, ids of interned nodes) -> node: no rebuilding
         self._sums: dict = {}   # id(node) -> (const, [(coeff, term), ...])
         self._prods: dict = {}  # id(node) -> (coeff, [(base, exponent), ...])
+        self._ops: dict = {}  # id(node) -> operations in it, written out as a tree (capped)
+        self._combining = False  # inside _over_common_denominator
 
     # ------------------------------------------------------------ hash-consing
     def intern(self, node: Expr) -> Expr:
@@ -82,8 +97,15 @@ class Simplifier:
             node.span = None
             self._table[node] = node
             self._canon.add(id(node))
+            if isinstance(node, Apply):
+                ops_ = self._ops
+                self._ops[id(node)] = min(_OPS_CAP, 1 + sum(ops_.get(id(a), 0) for a in node.args))
             got = node
         return got
+
+    def size(self, node: Expr) -> int:
+        """How many operations `node` prints (sub-expressions counted each time they appear)."""
+        return self._ops.get(id(node), 0)
 
     def num(self, v) -> Expr:
         v = _clean(v)
@@ -262,17 +284,175 @@ class Simplifier:
     def _sum(self, const, parts) -> Expr:
         if not parts:
             return self.num(const)
+        if len(parts) >= 2:
+            one, parts = self._squares(parts)  # sin(u)**2 + cos(u)**2 == 1
+            if one:
+                return self.sum(_clean(const + one), parts)
+        if const != 0:
+            const, parts = self._pythagoras(const, parts)
         if len(parts) == 1 and const == 0:
             c, t = parts[0]
             if c == 1:
                 return t
             coeff, factors = self.prod_view(t)
             return self.product(_clean(c * coeff), factors)
+        plain = None
         if const == 0 and 2 <= len(parts) <= CAP:
-            factored = self._common_factor(parts)
-            if factored is not None:
-                return factored
-        return self._build_sum(const, parts)
+            plain = self._common_factor(parts)
+        if plain is None:
+            plain = self._build_sum(const, list(parts))
+        if 2 <= len(parts) <= CAP and not self._combining and self.size(plain) <= RESHAPE:
+            # Two other shapes of the same sum, kept where they print shorter.
+            combined = self._over_common_denominator(const, parts)
+            if combined is not None and self.size(combined) <= self.size(plain):
+                return combined
+            expanded = self._multiplied_out(const, parts)
+            if expanded is not None and self.size(expanded) < self.size(plain):
+                return expanded
+        return plain
+
+    def _multiplied_out(self, const, parts):
+        """The sum with its terms' small sum factors multiplied out (None if it has none):
+        2*x*(3*x**3 - 5*x) + (x**2 + 2)*(9*x**2 - 5) -> 15*x**4 + 3*x**2 - 10. The caller
+        keeps it only where it is shorter."""
+        terms, opened = [], False
+        for c, t in parts:
+            coeff, factors = self.prod_view(t)
+            if any(e == 1 and not isinstance(e, Expr) and id(b) in self._sums
+                   for b, e in factors):
+                opened = True
+            terms.extend(self._expand(_clean(c * coeff), factors))
+        if not opened or len(terms) > EXPAND * 2:
+            return None
+        summed = []
+        for c, factors in terms:
+            node = self.product(1, factors)
+            if isinstance(node, Num):
+                summed.append((c, node))
+            else:
+                k, unit = self.split_coeff(node)
+                summed.append((_clean(c * k), unit))
+        self._combining = True
+        try:
+            return self.sum(const, summed)
+        finally:
+            self._combining = False
+
+    def _squares(self, parts):
+        """c*sin(u)**2 + c*cos(u)**2 -> c (as a number to add) and the other parts."""
+        index = {}
+        for i, (c, t) in enumerate(parts):
+            base = self._trig_square(t)
+            if base is not None:
+                index[(base.op, id(base.args[0]))] = i
+        for (op, arg), i in index.items():
+            j = index.get(("cos", arg)) if op == "sin" else None
+            if j is not None and parts[i][0] == parts[j][0]:
+                return parts[i][0], [p for k, p in enumerate(parts) if k not in (i, j)]
+        return 0, parts
+
+    def _trig_square(self, t):
+        """u's sin(u) or cos(u) when t is sin(u)**2 or cos(u)**2, else None."""
+        coeff, factors = self.prod_view(t)
+        if coeff != 1 or len(factors) != 1:
+            return None
+        base, exp = factors[0]
+        if exp == 2 and not isinstance(exp, Expr) and isinstance(base, Apply) \
+                and base.op in ("sin", "cos") and len(base.args) == 1:
+            return base
+        return None
+
+    def _pythagoras(self, const, parts):
+        """c + c*tan(u)**2 -> c*sec(u)**2 and c + c*cot(u)**2 -> c*csc(u)**2.
+
+        tan's and cot's derivative rules are written 1 + tan(u)**2 (the engine's fast
+        form); a textbook prints sec(u)**2.
+        """
+        for i, (c, t) in enumerate(parts):
+            if c != const:
+                continue
+            coeff, factors = self.prod_view(t)
+            if coeff != 1 or len(factors) != 1:
+                continue
+            base, exp = factors[0]
+            if exp == 2 and not isinstance(exp, Expr) and isinstance(base, Apply) \
+                    and base.op in ("tan", "cot") and len(base.args) == 1:
+                other = self.apply("sec" if base.op == "tan" else "csc", base.args[0])
+                square = self.product(1, [(other, 2)])
+                return 0, parts[:i] + [(c, square)] + parts[i + 1:]
+        return const, parts
+
+    def _over_common_denominator(self, const, parts):
+        """a/v + b/v**2 -> (a*v + b)/v**2 (the quotient rule's two terms as one fraction).
+
+        Only where two terms share a denominator; the numerator is multiplied out (to at
+        most EXPAND terms) so that it can simplify: 1/(x + 1) - x/(x + 1)**2 -> 1/(x + 1)**2.
+        None if no two terms share one. The caller keeps whichever form is smaller.
+        """
+        views, dens, seen = [], {}, {}
+        for c, t in parts:
+            coeff, factors = self.prod_view(t)
+            views.append((_clean(c * coeff), factors))
+            for b, e in factors:
+                if not isinstance(e, Expr):
+                    seen[id(b)] = seen.get(id(b), 0) + 1
+                    if e < 0 and (id(b) not in dens or -e > dens[id(b)][1]):
+                        dens[id(b)] = (b, -e)
+        # a denominator that another term also has (as a denominator, or on top:
+        # sqrt(u) + x**2/sqrt(u) -> (u + x**2)/sqrt(u))
+        if not any(seen[key] >= 2 for key in dens):
+            return None
+        lcm = 1
+        for c, _ in views:
+            if isinstance(c, Fraction):
+                lcm = lcm * c.denominator // math.gcd(lcm, c.denominator)
+        terms = []
+        for c, factors in views:
+            own = {id(b): e for b, e in factors if not isinstance(e, Expr) and id(b) in dens}
+            top = [(b, e) for b, e in factors if isinstance(e, Expr) or id(b) not in dens]
+            for key, (b, e) in dens.items():
+                left = _clean(e + own.get(key, 0))
+                if left != 0:
+                    top.append((b, left))
+            terms.extend(self._expand(_clean(c * lcm), top))
+        if const != 0:
+            terms.extend(self._expand(_clean(const * lcm), list(dens.values())))
+        summed = []
+        for c, factors in terms:
+            node = self.product(1, factors)
+            if isinstance(node, Num):
+                summed.append((c, node))
+            else:
+                k, unit = self.split_coeff(node)
+                summed.append((_clean(c * k), unit))
+        self._combining = True  # the numerator's own sums are not combined again: no nesting
+        try:
+            top_node = self.sum(0, summed)
+        finally:
+            self._combining = False
+        k, top_factors = self.prod_view(top_node)
+        coeff = _clean(Fraction(k, lcm) if isinstance(k, int) else k / lcm)
+        return self.product(coeff, top_factors + [(b, -e) for b, e in dens.values()])
+
+    def _expand(self, coeff, factors):
+        """coeff * prod(factors) as [(coeff, factors)] terms, multiplying out small sums."""
+        terms = [(coeff, [])]
+        for b, e in factors:
+            view = self._sums.get(id(b))
+            if view is not None and e == 1 and not isinstance(e, Expr) and len(view[1]) <= CAP \
+                    and len(terms) * (len(view[1]) + 1) <= EXPAND:
+                k, parts = view
+                new = []
+                for tc, tf in terms:
+                    if k != 0:
+                        new.append((_clean(tc * k), tf))
+                    for ci, ti in parts:
+                        cu, fu = self.prod_view(ti)
+                        new.append((_clean(tc * ci * cu), tf + fu))
+                terms = new
+            else:
+                terms = [(tc, tf + [(b, e)]) for tc, tf in terms]
+        return terms
 
     def scaled(self, c, term) -> Expr:
         """c * term, the number merged into the term's own product."""
@@ -357,6 +537,8 @@ class Simplifier:
                 merged.append([base, exp])
             else:
                 merged[i][1] = self.add_exp(merged[i][1], exp)
+        if len(merged) >= 2:
+            merged = self._quotient_identities(merged, index)
         kept = []
         for base, exp in merged:
             if exp == 0 and not isinstance(exp, Expr):
@@ -384,6 +566,23 @@ class Simplifier:
             node = self._built[key] = self._product(coeff, kept)
         return node
 
+    def _quotient_identities(self, merged, index):
+        """sin(u)**n/cos(u)**n -> tan(u)**n, cos(u)**n/sin(u)**n -> cot(u)**n."""
+        for k, (base, exp) in enumerate(merged):
+            if not (isinstance(base, Apply) and base.op == "sin" and len(base.args) == 1) \
+                    or isinstance(exp, Expr) or exp == 0:
+                continue
+            cos = self._built.get(("apply", "cos", id(base.args[0])))
+            j = index.get(id(cos)) if cos is not None else None
+            if j is None or isinstance(merged[j][1], Expr) or merged[j][1] != -exp:
+                continue
+            name = "tan" if exp > 0 else "cot"
+            merged = [m for m in merged]
+            merged[k] = [self.apply(name, base.args[0]), abs(exp)]
+            merged[j] = [cos, 0]  # dropped below with the other zero exponents
+            return merged
+        return merged
+
     def _product(self, coeff, kept) -> Expr:
         if not kept:
             return self.num(coeff)
@@ -393,19 +592,69 @@ class Simplifier:
             const, terms = self._sums[id(kept[0][0])]
             return self.sum(coeff * const, [(coeff * c, t) for c, t in terms])
         kept.sort(key=self._rank)
-        return self._build_product(coeff, kept)
+        plain = self._build_product(coeff, kept)
+        if len(kept) >= 2 and not self._combining and self.size(plain) <= RESHAPE:
+            cleared = self._clear_inner_fractions(coeff, kept)
+            if cleared is not None and self.size(cleared) < self.size(plain):
+                return cleared
+        return plain
+
+    def _clear_inner_fractions(self, coeff, kept):
+        """A factor beside a sum with fractions in it is multiplied into the sum, where it
+        clears them: x**2*(1/x**2 + 1) -> x**2 + 1, so d/dx atan(1/x) is -1/(x**2 + 1).
+        None if no factor does; the caller keeps the shorter form."""
+        for i, (base, exp) in enumerate(kept):
+            view = self._sums.get(id(base))
+            if view is None or isinstance(exp, Expr) or exp not in (1, -1) or len(view[1]) > CAP:
+                continue
+            need = {}
+            for _, t in view[1]:
+                for b, e in self.prod_view(t)[1]:
+                    if not isinstance(e, Expr) and e < 0:
+                        need[id(b)] = max(need.get(id(b), 0), -e)
+            moved, rest = [], []
+            for j, (b, e) in enumerate(kept):
+                if j != i and id(b) in need and not isinstance(e, Expr) and e * exp > 0:
+                    take = min(abs(e), need[id(b)])
+                    moved.append((b, take))
+                    if abs(e) != take:
+                        rest.append((b, _clean(e - take * exp)))
+                elif j != i:
+                    rest.append((b, e))
+            if not moved:
+                continue
+            self._combining = True
+            try:
+                terms = self._expand(1, [(base, 1)] + moved)
+                summed = []
+                for c, factors in terms:
+                    node = self.product(1, factors)
+                    if isinstance(node, Num):
+                        summed.append((c, node))
+                    else:
+                        k, unit = self.split_coeff(node)
+                        summed.append((_clean(c * k), unit))
+                inner = self.sum(0, summed)
+                return self.product(coeff, rest + [(inner, exp)])
+            finally:
+                self._combining = False
+        return None
 
     def _rank(self, factor) -> tuple:
         base = factor[0]
         if id(base) in self._prods and len(self._prods[id(base)][1]) > CAP:
-            return (-1, "")
+            return (-1, 0, "")
         if isinstance(base, Num):
-            return (0, "")
-        if isinstance(base, (Name, Const)):
-            return (1, base.id)
+            return (0, 0, "")
+        if isinstance(base, (Name, Const)) and not isinstance(factor[1], Expr):
+            return (1, 0, base.id)
         if id(base) in self._sums:
-            return (3, "")
-        return (2, "")
+            return (3, 0, "")
+        if isinstance(base, Apply):
+            # functions in a book's order (sin before cos), so sin(u)*cos(u) and
+            # cos(u)*sin(u) are one product and like terms meet
+            return (2, _FUNCTION_ORDER.get(base.op, len(_FUNCTION_ORDER)), base.op)
+        return (2, -1, "")  # e**u, 2**u: first among the functions, as exp(u) is
 
     @staticmethod
     def _fold_power(b, e):
@@ -433,7 +682,8 @@ class Simplifier:
         # picks up part of this product (a partial derivative of the chain) still sees factors.
         top, bottom = [], []
         for base, exp in kept:
-            if self._negative(exp):
+            if self._negative(exp) and not (isinstance(exp, Expr)
+                                            and isinstance(base, (Num, Const))):
                 e = self.neg_exp(exp)
                 bottom.append((self._power(base, e), (base, e)))
             else:

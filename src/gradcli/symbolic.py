@@ -5,7 +5,7 @@ node, children first, gets d(node)/d(wrt) = sum_i partial_i * d(arg_i), where
 partial_i is `op.partial(BUILD, i, node, args)` from ops.py, the same rule
 the engine evaluates with numbers. The result shares the input's nodes, is
 simplified (simplify.py) and hash-consed, and is printed as a small program
-whose named intermediates (`t1 = ...`) stand for sub-expressions the
+whose named intermediates (`u1 = ...`, see Namer) stand for sub-expressions the
 derivative would otherwise repeat, so the printed size stays linear in the
 input's. A program's own names are kept where its statements are reused.
 """
@@ -143,7 +143,7 @@ def differentiate_program(program: Program, wrt: list, order: int = 1,
     avoid = set(variables) | set(names) | set(ops.CONSTANTS) | set(ops.TABLE) \
         | set(ops.function_names())
     out = []
-    namer = Namer(named, avoid)
+    namer = Namer(named, avoid, variables + names)
     for seq in sequences:
         prog = to_program(done[seq], namer)
         out.append(Derivative(tuple(seq), prog, program_source(prog)))
@@ -155,10 +155,19 @@ def _variables(program: Program) -> list:
     return inputs_of(program)
 
 
-class Namer:
-    """Names for shared sub-expressions, consistent across all derivatives of one request."""
+HELPER_STEMS = "uvwpqrsgh"  # the letters a helper name may start with, in this order
 
-    def __init__(self, named: dict, avoid: set):
+
+class Namer:
+    """Names for shared sub-expressions, consistent across all derivatives of one request.
+
+    A helper is a letter and a number (`u1`, `u2`, ...) whose letter begins no name of
+    the input, so that no helper looks like a variable or a relative of one (never `t1`
+    beside `t`, nor `u1` beside `u` or `u_max`): the first of HELPER_STEMS that is free,
+    else `_` (`_1`, `_2`).
+    """
+
+    def __init__(self, named: dict, avoid: set, inputs=()):
         self.names: dict = {}  # id(node) -> name
         self.keep: list = []  # the named nodes, so their ids stay theirs
         for name, node in named.items():
@@ -167,12 +176,14 @@ class Namer:
                 self.keep.append(node)
         self.avoid = avoid
         self.counter = 0
+        firsts = {name[:1] for name in inputs}
+        self.stem = next((c for c in HELPER_STEMS if c not in firsts), "_")
 
     def fresh(self) -> str:
         self.counter += 1
-        while f"t{self.counter}" in self.avoid:
+        while f"{self.stem}{self.counter}" in self.avoid:
             self.counter += 1
-        return f"t{self.counter}"
+        return f"{self.stem}{self.counter}"
 
 
 def to_program(root: Expr, namer: Namer) -> Program:
@@ -219,11 +230,11 @@ def to_program(root: Expr, namer: Namer) -> Program:
 
 
 def program_source(program: Program, sep: str = "\n") -> str:
-    """A derivative program as text in the language."""
+    """A derivative program as text in the language, as a textbook prints it (`^`, `e^u`, `ln`)."""
     from .printer import to_text
     lines = []
     for stmt in program.statements:
-        text = to_text(stmt.expr)
+        text = to_text(stmt.expr, textbook=True)
         lines.append(f"{stmt.name} = {text}" if stmt.name is not None else text)
     return sep.join(lines)
 
