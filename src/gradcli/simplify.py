@@ -34,7 +34,8 @@ _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge
 _OPS_CAP = 2 ** 62  # printed sizes are compared, never printed: a DAG's tree size saturates
 EXPAND = 16  # the most terms a numerator is multiplied out to when fractions are combined
 _FUNCTION_ORDER = {name: i for i, name in enumerate(
-    ["exp", "sin", "cos", "sec", "csc", "tan", "cot", "sinh", "cosh", "tanh"])}
+    ["exp", "sin", "cos", "sec", "csc", "tan", "cot", "sinh", "cosh", "sech", "csch", "tanh",
+     "coth"])}
 RESHAPE = 200  # sums up to this many operations are also tried over one denominator or
 # multiplied out (what a student would do by hand); beyond that, not: it costs time and
 # no one reads a formula that long for its shape
