@@ -256,14 +256,18 @@ def main():
                    "globs brackets).")
 @click.option("--jacobian", is_flag=True,
               help="The full Jacobian of a (non-scalar) result: rows are its elements.")
+@click.option("--direction", metavar="A,B,...",
+              help="Also the directional derivative D_u f along this direction (normalised "
+                   "to a unit vector u; one number per input, in the inputs' order), the "
+                   "direction of steepest ascent and its rate |grad f|.")
 @click.option("--points", metavar="FILE",
               help="Evaluate at every row of FILE (CSV with a header, or JSON Lines; "
                    "'-' for stdin), vectorised, one output row per point.")
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
 @output_options(("table", "plain", "json", "csv", "markdown", "latex"))
-def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed, jacobian, points,
-                 chunk_rows, fmt, precision, debug):
+def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed, jacobian,
+                 direction, points, chunk_rows, fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
 
     \b
@@ -283,6 +287,10 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
       $ gradcli eval "sum(x*w)" --at "x=[1,2,3],w=[0.5,1,1.5]"
       $ gradcli eval "x**2" --at "x=[1,2,3]" --jacobian
       $ gradcli eval "(w*x+b)**2" --at b=1 --points points.csv -o csv
+
+    \b
+    The directional derivative (Stewart 14.6, example 2: D_u f(1, 2) = (13 - 3*sqrt(3))/2):
+      $ gradcli eval "x^3 - 3x y + 4y^2" --at x=1,y=2 --direction "cos(pi/6),sin(pi/6)"
     """
     from . import api, formats
     text = read_source(expr, file)
@@ -309,9 +317,20 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     if gradcheck:
         from .gradcheck import finite_differences
         checks = finite_differences(result)
+    along = None
+    if direction is not None:
+        from .tangent import directional
+        parts = [api.constant_value(p, "--direction") for p in api.split_top_level(direction)]
+        along = directional({n: result.gradient[n] for n in result.inputs}, parts)
+        if along.normalised:
+            warn([f"--direction normalised to the unit vector u = "
+                  f"[{', '.join(format(v, '.6g') for v in along.unit)}]"])
     fmt = output_format(fmt)
     rounding = Rounding(fmt, precision)
     precision = rounding.precision
+    if along is not None:
+        _eval_with_direction(result, along, checks, fmt, precision, rounding)
+        return
     if fmt in ("markdown", "latex"):
         from . import writeup
         write = writeup.eval_markdown if fmt == "markdown" else writeup.eval_latex
@@ -331,6 +350,161 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         from . import render
         print_rich(render.eval_table(result, precision, checks=checks))
         rounding.print_note()
+
+
+def _eval_with_direction(result, along, checks, fmt, precision, rounding):
+    from . import formats, homework
+    rows = formats.eval_rows(result, precision) + homework.directional_rows(along, precision)
+    if fmt == "json":
+        record = formats.eval_record(result, precision)
+        record["directional"] = homework.directional_record(along, precision)
+        emit(formats.dumps(record) + "\n")
+    elif fmt in ("plain", "csv"):
+        emit(formats.plain(rows))
+    elif fmt in ("markdown", "latex"):
+        from . import writeup
+        write = writeup.eval_markdown if fmt == "markdown" else writeup.eval_latex
+        extra = "\n".join(f"{'- ' if fmt == 'markdown' else '% '}{k}: {v}"
+                          for k, v in homework.directional_rows(along, precision))
+        emit(write(result, precision, checks) + extra + "\n" + rounding.note(fmt))
+    else:
+        from . import render
+        print_rich(render.eval_table(result, precision, checks=checks))
+        print_rich(render.rows_table(homework.directional_rows(along, precision)))
+        rounding.print_note()
+
+
+HOMEWORK_FORMATS = ("table", "plain", "json", "markdown", "latex")
+
+
+def _emit_homework(obj, kind, fmt, precision):
+    """One homework result in the chosen format (the writers live in homework.py)."""
+    from . import formats, homework
+    fmt = output_format(fmt)
+    rounding = Rounding(fmt, precision)
+    precision = rounding.precision
+    warn(getattr(obj, "warnings", []))
+    if fmt == "json":
+        emit(formats.dumps(getattr(homework, f"{kind}_record")(obj, precision)) + "\n")
+    elif fmt == "plain":
+        emit(formats.plain(getattr(homework, f"{kind}_rows")(obj, precision)))
+    elif fmt in ("markdown", "latex"):
+        write = getattr(homework, f"{kind}_{fmt}", None)
+        if write is None:
+            raise UsageError(f"-o {fmt} is not available here; use table, plain, json or "
+                             "markdown")
+        emit(write(obj, precision) + rounding.note(fmt))
+    else:
+        from . import render
+        print_rich(render.rows_table(getattr(homework, f"{kind}_rows")(obj, precision)))
+        rounding.print_note()
+
+
+@main.command("tangent", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="The point of tangency (every input).")
+@click.option("--estimate", metavar="NAME=VALUE,...",
+              help="Also the linear approximation at this point, beside the true value.")
+@click.option("--exact", is_flag=True, help="Exact rational arithmetic where possible.")
+@output_options(HOMEWORK_FORMATS)
+def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
+    """The tangent line or plane of EXPR at a point, and the linear approximation.
+
+    \b
+    Example (Stewart 14.4, example 1: the tangent plane of 2x^2 + y^2 at (1, 1, 3)):
+      $ gradcli tangent "2x^2 + y^2" --at x=1,y=1 -o plain
+      tangent z = 3 + 4*(x - 1) + 2*(y - 1)
+
+    \b
+    The linear approximation beside the true value:
+      $ gradcli tangent "sqrt(x)" --at x=4 --estimate x=4.1
+    """
+    from . import api
+    from .tangent import tangent
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at, exact=exact)
+    near = api.parse_bindings([estimate], exact=exact) if estimate else None
+    result = tangent(text, bindings, exact=exact, estimate=near, evaluate=api.evaluate)
+    _emit_homework(result, "tangent", fmt, precision)
+
+
+@main.command("taylor", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="The point to expand about (every input).")
+@click.option("--order", type=click.IntRange(0, 10), default=2, show_default=True,
+              help="The highest total degree.")
+@click.option("--wrt", metavar="A,B", help="Expand in these inputs only (the others fixed).")
+@click.option("--exact", is_flag=True, help="Exact rational coefficients where possible.")
+@output_options(HOMEWORK_FORMATS)
+def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
+    """The Taylor polynomial of EXPR about a point, in one or more variables.
+
+    \b
+    Example (the Maclaurin polynomial of e^x):
+      $ gradcli taylor "e^x" --at x=0 --order 4 -o plain
+      T4      1 + x + x^2/2 + x^3/6 + x^4/24
+      remainder       O(|x|^5)
+    """
+    from . import api
+    from .taylor import taylor
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at, exact=exact)
+    names = api.split_top_level(wrt) if wrt else None
+    _emit_homework(taylor(text, bindings, order, exact=exact, wrt=names), "taylor", fmt,
+                   precision)
+
+
+@main.command("critical", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--over", "over", required=True, metavar="NAME=LOW:HIGH,...",
+              help="The box to search: a range for every input.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Values for parameters that are not searched.")
+@output_options(("table", "plain", "json", "markdown"))
+def critical_command(expr, file, over, at, fmt, precision, debug):
+    """The critical points of EXPR in a box, each classified by the second-derivative test.
+
+    \b
+    Example (Stewart 14.7, example 3: a saddle at (0, 0), minima at (1, 1) and (-1, -1)):
+      $ gradcli critical "x^4 + y^4 - 4x y + 1" --over x=-3:3,y=-3:3
+    """
+    from . import api
+    from .critical import critical_points, parse_box
+    text = read_source(expr, file)
+    box = parse_box(over, api.split_top_level)
+    result = critical_points(text, box, api.parse_bindings(at), evaluate=api.evaluate)
+    if not result.points:
+        raise UsageError("no critical point found in the box",
+                         hint="widen --over, or check that the function has one; "
+                              + result.note)
+    _emit_homework(result, "critical", fmt, precision)
+
+
+@main.command("implicit", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--wrt", required=True, metavar="X", help="The independent variable.")
+@click.option("--of", "of", metavar="Y",
+              help="The dependent variable (default: the equation's other variable).")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Also the value of the derivative at this point of the curve.")
+@output_options(HOMEWORK_FORMATS)
+def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
+    """dy/dx of a curve given implicitly, F(x, y) = G(x, y), as -F_x/F_y.
+
+    \b
+    Example (Stewart 3.5, example 1: the circle):
+      $ gradcli implicit "x^2 + y^2 = 25" --wrt x --at x=3,y=4 -o plain
+      dy/dx   -x/y
+      dy/dx at x = 3, y = 4   -0.75
+    """
+    from . import api
+    from .implicit import implicit
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at) if at else None
+    _emit_homework(implicit(text, wrt.strip(), of.strip() if of else None, bindings),
+                   "implicit", fmt, precision)
 
 
 @main.command("help", cls=GradcliCommand, context_settings=CONTEXT)

@@ -512,3 +512,14 @@ def graph_tree(t, precision=None, limit=TREE_NODES):
 __all__ = ["console", "eval_table", "hessian_table", "functions_table", "array_text",
            "check_table", "diff_table", "descend_table", "batch_rows", "progress_bar", "escape",
            "trace_tables", "graph_tree"]
+
+
+def rows_table(rows, title: str | None = None):
+    """Label/value rows (the homework commands' plain rows) as a two-column table."""
+    table = Table(show_header=False, box=None, title=escape(title) if title else None,
+                  title_justify="left", pad_edge=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for label, value in rows:
+        table.add_row(escape(str(label)), escape(str(value)).replace("\t", "   "))
+    return table

@@ -1,0 +1,187 @@
+"""Critical points in a box: where ∇f = 0, each classified by the second-derivative test.
+
+Newton's method on ∇f = 0 (the Hessian from the engine's second backward pass)
+starts from a grid over the box; every point it converges to inside the box is
+refined to full precision, verified (|∇f| tiny compared with the size of f's
+derivatives there), merged with its neighbours, and classified by the
+eigenvalues of its Hessian: all positive a local minimum, all negative a local
+maximum, both signs a saddle point, a zero eigenvalue "the test is inconclusive".
+A grid search cannot prove that it found every critical point, and the result
+says so; it never claims completeness. Nothing here prints.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+from .errors import DomainError, GradcliError, UsageError
+
+MAX_STARTS = 4_096
+STEPS = 60
+
+
+@dataclass
+class CriticalPoint:
+    """One point where the gradient vanishes, with its value, Hessian and kind."""
+
+    point: dict
+    value: float
+    hessian: list
+    eigenvalues: list
+    kind: str             # "local minimum", "local maximum", "saddle point", "inconclusive"
+
+
+@dataclass
+class Critical:
+    """The critical points found in a box, and how the search was done."""
+
+    expression: str
+    read_as: str
+    box: dict             # name -> (low, high)
+    points: list
+    starts: int
+    complete: bool = False
+    note: str = ""
+    warnings: list = field(default_factory=list)
+
+
+def parse_box(spec: str, split) -> dict:
+    """'x=-3:3,y=-3:3' -> {'x': (-3.0, 3.0), 'y': (-3.0, 3.0)}."""
+    box = {}
+    for item in split(spec):
+        name, eq, rng = item.partition("=")
+        lo, colon, hi = rng.partition(":")
+        name = name.strip()
+        if not eq or not colon or not name:
+            raise UsageError(f"--over expects NAME=LOW:HIGH, got '{item}'",
+                             hint="for example --over x=-3:3,y=-3:3")
+        try:
+            a, b = float(lo), float(hi)
+        except ValueError:
+            raise UsageError(f"--over {name}: the bounds must be numbers, got '{rng}'") from None
+        if not (math.isfinite(a) and math.isfinite(b)) or a >= b:
+            raise UsageError(f"--over {name}: the low bound must be below the high one")
+        if name in box:
+            raise UsageError(f"--over gives '{name}' twice")
+        box[name] = (a, b)
+    return box
+
+
+def classify(eigenvalues, scale: float) -> str:
+    tol = 1e-8 * max(1.0, scale)
+    if any(abs(e) <= tol for e in eigenvalues):
+        return "inconclusive"
+    if all(e > 0 for e in eigenvalues):
+        return "local minimum"
+    if all(e < 0 for e in eigenvalues):
+        return "local maximum"
+    return "saddle point"
+
+
+def critical_points(text: str, box: dict, bindings: dict | None = None, *, evaluate,
+                    per_axis: int | None = None) -> Critical:
+    """Search the box for critical points of the scalar `text` (every input in the box)."""
+    import numpy as np
+    bindings = dict(bindings or {})
+    names = list(box)
+    probe = {n: (lo + hi) / 2 for n, (lo, hi) in box.items()}
+    try:
+        first = evaluate(text, {**bindings, **probe})
+    except DomainError:
+        first = None
+    if first is not None:
+        unknown = [v for v in first.inputs if v not in box]
+        if unknown:
+            raise UsageError(f"--over gives no range for {', '.join(unknown)}",
+                             hint="every input needs a range, or a value with --at")
+    n = len(names)
+    if per_axis is None:
+        per_axis = max(2, min(9, int(round(MAX_STARTS ** (1 / n)))))
+    grids = [np.linspace(lo, hi, per_axis) for lo, hi in box.values()]
+    starts = list(itertools.product(*grids))
+    found = []
+    for start in starts:
+        x = np.array(start, dtype=float)
+        try:
+            x = _newton(text, names, x, bindings, box, evaluate)
+        except (GradcliError, ArithmeticError, np.linalg.LinAlgError):
+            continue
+        if x is None or any(found_close(x, p, box) for p in found):
+            continue
+        found.append(x)
+    points = []
+    for x in sorted(found, key=lambda v: tuple(v)):
+        at = {**bindings, **dict(zip(names, map(float, x)))}
+        r = evaluate(text, at, hessian=True)
+        h = np.array([[float(r.hessian[a][b]) for b in names] for a in names])
+        eig = [float(e) for e in np.linalg.eigvalsh((h + h.T) / 2)]
+        scale = max([abs(e) for e in eig] + [1.0])
+        points.append(CriticalPoint(dict(zip(names, map(float, x))), float(r.value),
+                                    h.tolist(), eig, classify(eig, scale)))
+    note = (f"{len(points)} critical point{'s' if len(points) != 1 else ''} found by Newton's "
+            f"method from {len(starts)} starts on a {'×'.join([str(per_axis)] * n)} grid; a "
+            "grid search cannot prove that there are no others in the box")
+    read = first.read_as if first is not None else text
+    return Critical(text, read, box, points, len(starts), False, note,
+                    list(first.warnings) if first is not None else [])
+
+
+def found_close(x, y, box) -> bool:
+    widths = [hi - lo for lo, hi in box.values()]
+    return all(abs(a - b) <= 1e-6 * max(1.0, w) for a, b, w in zip(x, y, widths))
+
+
+def _newton(text, names, x, bindings, box, evaluate):
+    """Newton's iteration on ∇f = 0 from x; the converged point inside the box, or None."""
+    import numpy as np
+    for _ in range(STEPS):
+        at = {**bindings, **dict(zip(names, map(float, x)))}
+        r = evaluate(text, at, hessian=True)
+        g = np.array([float(r.gradient[v]) for v in names])
+        h = np.array([[float(r.hessian[a][b]) for b in names] for a in names])
+        if not (np.all(np.isfinite(g)) and np.all(np.isfinite(h))):
+            return None
+        scale = max(1.0, float(np.max(np.abs(h))) * max(1.0, float(np.max(np.abs(x)))))
+        step = np.linalg.lstsq(h, g, rcond=None)[0]
+        small = np.linalg.norm(step) <= 1e-10 * max(1.0, float(np.max(np.abs(x))))
+        if np.linalg.norm(g) <= 1e-12 * scale and small:
+            return _polish(text, names, x, bindings, evaluate) if _inside(x, box) else None
+        x = x - step
+        if not np.all(np.isfinite(x)):
+            return None
+        if not _inside(x, box, slack=0.5):
+            return None
+    at = {**bindings, **dict(zip(names, map(float, x)))}
+    g = np.array([float(evaluate(text, at).gradient[v]) for v in names])
+    if np.linalg.norm(g) <= 1e-9 and _inside(x, box):
+        return x
+    return None
+
+
+def _polish(text, names, x, bindings, evaluate):
+    """A few more Newton steps, keeping the point where |∇f| is smallest (full precision)."""
+    import numpy as np
+    best, best_norm = x, math.inf
+    for _ in range(4):
+        at = {**bindings, **dict(zip(names, map(float, x)))}
+        r = evaluate(text, at, hessian=True)
+        g = np.array([float(r.gradient[v]) for v in names])
+        norm = float(np.linalg.norm(g))
+        if norm < best_norm:
+            best, best_norm = x, norm
+        if norm == 0:
+            break
+        h = np.array([[float(r.hessian[a][b]) for b in names] for a in names])
+        x = x - np.linalg.lstsq(h, g, rcond=None)[0]
+        if not np.all(np.isfinite(x)):
+            break
+    return best
+
+
+def _inside(x, box, slack: float = 0.0) -> bool:
+    for v, (lo, hi) in zip(x, box.values()):
+        pad = slack * (hi - lo)
+        if not lo - pad - 1e-12 * max(1, abs(lo)) <= v <= hi + pad + 1e-12 * max(1, abs(hi)):
+            return False
+    return True

@@ -1,0 +1,192 @@
+"""Writers for the homework commands: tangent, taylor, critical, implicit, and eval --direction.
+
+Each result becomes a JSON record, plain `key<TAB>value` rows (also what the
+table shows), Markdown or LaTeX for a written solution. Numbers go through the
+same `number_text` as every other output, so human formats round to 6
+significant digits unless --precision says otherwise.
+"""
+from __future__ import annotations
+
+from .formats import json_number, number_text
+from .parser import parse_expr
+from .printer import to_latex
+
+
+def _latex_of(text: str, names=()) -> str:
+    """A formula in the language, as LaTeX (the text itself when it does not parse)."""
+    try:
+        return to_latex(parse_expr(text, names))
+    except Exception:  # a formula we printed always parses; be safe for the user's text
+        return text
+
+
+def _at_text(at: dict, precision) -> str:
+    return ", ".join(f"{k} = {number_text(v, precision)}" for k, v in at.items())
+
+
+# ---------------------------------------------------------------- tangent
+
+def tangent_record(t, precision=None) -> dict:
+    rec = {"expression": t.expression, "read_as": t.read_as,
+           "at": {k: json_number(v, precision) for k, v in t.at.items()},
+           "value": json_number(t.value, precision),
+           "gradient": {k: json_number(v, precision) for k, v in t.gradient.items()},
+           "equation": t.equation}
+    if t.estimate_at is not None:
+        rec["estimate"] = {"at": {k: json_number(v, precision) for k, v in t.estimate_at.items()},
+                           "linear": json_number(t.estimate, precision),
+                           "true": json_number(t.true_value, precision),
+                           "error": json_number(t.true_value - t.estimate, precision)}
+    if t.warnings:
+        rec["warnings"] = list(t.warnings)
+    return rec
+
+
+def tangent_rows(t, precision=None) -> list:
+    rows = [("tangent", t.equation), ("f", number_text(t.value, precision))]
+    rows += [(f"df/d{k}", number_text(v, precision)) for k, v in t.gradient.items()]
+    if t.estimate_at is not None:
+        where = _at_text(t.estimate_at, precision)
+        rows += [(f"linear at {where}", number_text(t.estimate, precision)),
+                 (f"f at {where}", number_text(t.true_value, precision)),
+                 ("error", number_text(t.true_value - t.estimate, precision))]
+    return rows
+
+
+def tangent_markdown(t, precision=None) -> str:
+    what = "line" if len(t.at) == 1 else "plane"
+    lines = [f"**Tangent {what}** of `{t.read_as}` at {_at_text(t.at, precision)}:", "",
+             f"    {t.equation}", ""]
+    lines += [f"- f = {number_text(t.value, precision)}"]
+    lines += [f"- ∂f/∂{k} = {number_text(v, precision)}" for k, v in t.gradient.items()]
+    if t.estimate_at is not None:
+        lines += [f"- linear approximation at {_at_text(t.estimate_at, precision)}: "
+                  f"{number_text(t.estimate, precision)} (true value "
+                  f"{number_text(t.true_value, precision)})"]
+    return "\n".join(lines) + "\n"
+
+
+def tangent_latex(t, precision=None) -> str:
+    lhs, rhs = t.equation.split(" = ", 1)
+    return f"\\[ {lhs} = {_latex_of(rhs, t.at)} \\]\n"
+
+
+# ---------------------------------------------------------------- directional
+
+def directional_record(d, precision=None) -> dict:
+    return {"direction": [json_number(v, precision) for v in d.given],
+            "unit": [json_number(v, precision) for v in d.unit],
+            "derivative": json_number(d.derivative, precision),
+            "steepest_ascent": {"direction": [json_number(v, precision) for v in d.steepest],
+                                "rate": json_number(d.rate, precision)}}
+
+
+def directional_rows(d, precision=None) -> list:
+    vec = lambda vs: "[" + ", ".join(number_text(v, precision) for v in vs) + "]"  # noqa: E731
+    rows = [("u", vec(d.unit)), ("D_u f", number_text(d.derivative, precision)),
+            ("steepest ascent", vec(d.steepest) if d.steepest else "none (the gradient is 0)"),
+            ("|grad f|", number_text(d.rate, precision))]
+    return rows
+
+
+# ---------------------------------------------------------------- taylor
+
+def taylor_record(t, precision=None) -> dict:
+    rec = {"expression": t.expression, "read_as": t.read_as,
+           "at": {k: json_number(v, precision) for k, v in t.at.items()},
+           "order": t.order, "polynomial": t.polynomial, "remainder": t.remainder,
+           "terms": [{"coefficient": json_number(term.coefficient, precision),
+                      "powers": term.powers} for term in t.terms if term.coefficient != 0]}
+    if t.warnings:
+        rec["warnings"] = list(t.warnings)
+    return rec
+
+
+def taylor_rows(t, precision=None) -> list:
+    return [(f"T{t.order}", t.polynomial), ("remainder", t.remainder)]
+
+
+def taylor_markdown(t, precision=None) -> str:
+    return (f"**Taylor polynomial** of order {t.order} of `{t.read_as}` about "
+            f"{_at_text(t.at, precision)}:\n\n    {t.polynomial} + {t.remainder}\n")
+
+
+def taylor_latex(t, precision=None) -> str:
+    rest = t.remainder.replace("|", "\\lvert ", 1)
+    return f"\\[ T_{{{t.order}}} = {_latex_of(t.polynomial, t.at)} \\]\n% remainder {rest}\n"
+
+
+# ---------------------------------------------------------------- critical points
+
+def critical_record(c, precision=None) -> dict:
+    return {"expression": c.expression, "read_as": c.read_as,
+            "over": {k: [lo, hi] for k, (lo, hi) in c.box.items()},
+            "points": [{"at": {k: json_number(v, precision) for k, v in p.point.items()},
+                        "value": json_number(p.value, precision), "kind": p.kind,
+                        "eigenvalues": [json_number(e, precision) for e in p.eigenvalues],
+                        "hessian": [[json_number(v, precision) for v in row]
+                                    for row in p.hessian]}
+                       for p in c.points],
+            "starts": c.starts, "complete": c.complete, "note": c.note,
+            **({"warnings": list(c.warnings)} if c.warnings else {})}
+
+
+def critical_rows(c, precision=None) -> list:
+    rows = []
+    for p in c.points:
+        rows.append((_at_text(p.point, precision),
+                     f"{p.kind}\tf = {number_text(p.value, precision)}"))
+    rows.append(("note", c.note))
+    return rows
+
+
+def critical_markdown(c, precision=None) -> str:
+    lines = [f"**Critical points** of `{c.read_as}` in "
+             + ", ".join(f"{lo:g} ≤ {k} ≤ {hi:g}" for k, (lo, hi) in c.box.items()), "",
+             "| point | f | Hessian eigenvalues | kind |", "|---|---|---|---|"]
+    for p in c.points:
+        eig = ", ".join(number_text(e, precision) for e in p.eigenvalues)
+        lines.append(f"| {_at_text(p.point, precision)} | {number_text(p.value, precision)} "
+                     f"| {eig} | {p.kind} |")
+    lines += ["", c.note]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- implicit
+
+def implicit_record(r, precision=None) -> dict:
+    rec = {"equation": r.equation, "read_as": r.read_as, "x": r.x, "y": r.y,
+           "derivative": r.formula, "F_x": r.fx, "F_y": r.fy}
+    if r.at is not None:
+        rec["at"] = {k: json_number(v, precision) for k, v in r.at.items()}
+        rec["value"] = json_number(r.value, precision)
+    if r.warnings:
+        rec["warnings"] = list(r.warnings)
+    return rec
+
+
+def implicit_rows(r, precision=None) -> list:
+    rows = [(f"d{r.y}/d{r.x}", r.formula)]
+    if r.at is not None:
+        rows.append((f"d{r.y}/d{r.x} at {_at_text(r.at, precision)}",
+                     number_text(r.value, precision)))
+    return rows
+
+
+def implicit_markdown(r, precision=None) -> str:
+    lines = [f"**Implicit differentiation** of `{r.read_as}`: with F the left side minus the "
+             f"right, d{r.y}/d{r.x} = -F_{r.x}/F_{r.y}", "",
+             f"- F_{r.x} = `{r.fx}`", f"- F_{r.y} = `{r.fy}`",
+             f"- d{r.y}/d{r.x} = `{r.formula}`"]
+    if r.at is not None:
+        lines.append(f"- at {_at_text(r.at, precision)}: {number_text(r.value, precision)}")
+    return "\n".join(lines) + "\n"
+
+
+def implicit_latex(r, precision=None) -> str:
+    names = (r.x, r.y)
+    out = (f"\\[ \\frac{{d{r.y}}}{{d{r.x}}} = -\\frac{{F_{{{r.x}}}}}{{F_{{{r.y}}}}} = "
+           f"{_latex_of(r.formula, names)} \\]\n")
+    if r.at is not None:
+        out += f"% at {_at_text(r.at, precision)}: {number_text(r.value, precision)}\n"
+    return out

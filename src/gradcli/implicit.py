@@ -1,0 +1,126 @@
+"""Implicit differentiation: dy/dx of a curve F(x, y) = G(x, y), as -F_x/F_y.
+
+The equation is split at its one top-level '=' into F - G, both sides read by
+the language's own rules; the derivative is built from the symbolic partials,
+simplified and printed as `diff` prints, and evaluated at a point when one is
+given (where F_y is 0 there is no dy/dx: a vertical tangent or a singular
+point). Nothing here prints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import DomainError, ParseError, UsageError
+from .expr import Apply, Num, Program, Statement
+from .lower import lower
+from .parser import parse
+from .printer import read_as, to_text
+from .simplify import Simplifier
+from .symbolic import derivative, inline
+
+
+@dataclass
+class Implicit:
+    """dy/dx of an implicit curve, as a formula and (at a point) a number."""
+
+    equation: str
+    read_as: str
+    x: str
+    y: str
+    formula: str          # "-x/y"
+    fx: str
+    fy: str
+    at: dict | None = None
+    value: object = None
+    warnings: list = field(default_factory=list)
+
+
+def split_equation(text: str) -> tuple[str, str]:
+    """'x^2 + y^2 = 25' -> ('x^2 + y^2', '25'); exactly one '=' outside brackets."""
+    depth, found = 0, []
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            found.append(i)
+    if not found:
+        raise ParseError("an implicit equation needs '=' between its two sides", source=text,
+                         span=(len(text), len(text)),
+                         hint='for example: gradcli implicit "x^2 + y^2 = 25" --wrt x')
+    if len(found) > 1:
+        raise ParseError("an implicit equation has one '=' only", source=text,
+                         span=(found[1], found[1] + 1),
+                         hint="write the curve as one equation, F(x, y) = G(x, y)")
+    i = found[0]
+    left, right = text[:i], text[i + 1:]
+    if not left.strip() or not right.strip():
+        raise ParseError("a side of the equation is empty", source=text, span=(i, i + 1),
+                         hint="write both sides, as in x^2 + y^2 = 25")
+    return left, right
+
+
+def implicit(text: str, x: str, y: str | None = None, at: dict | None = None) -> Implicit:
+    """dy/dx for the curve `text` ('F = G'), x the independent variable, y the other one."""
+    left, right = split_equation(text)
+    names = {x} | ({y} if y else set()) | set(at or ())
+    # Each side is read on its own, so that an error points into the user's text.
+    sides = []
+    for part, offset in ((left, 0), (right, len(left) + 1)):
+        try:
+            sides.append(parse(part, names))
+        except ParseError as exc:
+            if exc.span is not None:
+                exc.span = (exc.span[0] + offset, exc.span[1] + offset)
+            exc.source = text
+            raise
+    warnings = sides[0].warnings + [w for w in sides[1].warnings if w not in sides[0].warnings]
+    for side in sides:
+        if len(side.statements) != 1 or side.statements[0].name is not None:
+            raise UsageError("each side of an implicit equation is one expression")
+    f = Apply("sub", (sides[0].result, sides[1].result))
+    program = Program((Statement(None, f),), text)
+    root, _ = inline(program)
+    from .api import inputs_of
+    variables = inputs_of(program)
+    if x not in variables:
+        raise UsageError(f"--wrt: the equation has no variable '{x}'",
+                         hint=f"its variables are: {', '.join(variables) or 'none'}")
+    if y is None:
+        others = [v for v in variables if v != x]
+        if len(others) != 1:
+            raise UsageError(f"which variable depends on {x}? the equation has "
+                             f"{len(others)} other variables ({', '.join(others) or 'none'})",
+                             hint="name it with --of, e.g. --of y")
+        y = others[0]
+    elif y not in variables:
+        raise UsageError(f"--of: the equation has no variable '{y}'",
+                         hint=f"its variables are: {', '.join(variables)}")
+    simp = Simplifier()
+    fx, fy = simp.simplify([derivative(root, x), derivative(root, y)])
+    if isinstance(fy, Num) and fy.value == 0:
+        raise UsageError(f"the equation does not depend on {y}, so it does not define "
+                         f"{y} as a function of {x}")
+    (dydx,) = simp.simplify([Apply("neg", (Apply("div", (fx, fy)),))])
+    result = Implicit(text, f"{read_as(sides[0])} = {read_as(sides[1])}", x, y,
+                      to_text(dydx, textbook=True), to_text(fx, textbook=True),
+                      to_text(fy, textbook=True), warnings=list(warnings))
+    if at is not None:
+        missing = [v for v in variables if v not in at]
+        if missing:
+            raise UsageError(f"no value for {', '.join(missing)}",
+                             hint="add --at " + ",".join(f"{v}=…" for v in missing))
+        point = {v: at[v] for v in variables}
+        value_f = lower(program, point, wrt=set()).output.data
+        if abs(float(value_f)) > 1e-9 * max(1.0, *(abs(float(v)) for v in point.values())):
+            result.warnings.append(f"the point is not on the curve: the two sides differ by "
+                                   f"{float(value_f):.6g} there")
+        fy_value = lower(Program((Statement(None, fy),), ""), point, wrt=set()).output.data
+        if fy_value == 0:
+            raise DomainError(f"∂F/∂{y} = {result.fy} is 0 at the point, so dy/dx is undefined "
+                              f"there (a vertical tangent or a singular point)")
+        result.at = point
+        result.value = lower(Program((Statement(None, dydx),), ""), point,
+                             wrt=set()).output.data
+    return result

@@ -1,0 +1,136 @@
+"""Linear approximation at a point: the tangent line or plane, and directional derivatives.
+
+`tangent()` gives z = f(a) + f_x(a)(x - a) + ... in the user's own variables
+(exact with `exact=True` where every operation allows), and with an estimate
+point the linear approximation beside the true value. `directional()` gives
+D_u f = ∇f · u for the unit vector u of a given direction, with the direction
+of steepest ascent ∇f/|∇f| and its rate |∇f|. Nothing here prints.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .errors import DomainError, UsageError
+from .printer import format_number
+
+
+@dataclass
+class Tangent:
+    """The tangent line (one input) or plane/hyperplane of f at a point."""
+
+    expression: str
+    read_as: str
+    at: dict
+    value: object
+    gradient: dict
+    equation: str                    # "z = 5 + 4*(x - 1) + 2*(y - 2)"
+    lhs: str                         # "y" for one input, else "z"
+    estimate_at: dict | None = None
+    estimate: object = None          # the linear approximation there
+    true_value: object = None        # f there
+    warnings: list = field(default_factory=list)
+
+
+@dataclass
+class Directional:
+    """D_u f at a point for the unit vector u of a direction, and the steepest ascent."""
+
+    inputs: list
+    given: list
+    unit: list
+    derivative: float
+    steepest: list                   # ∇f/|∇f| (empty when ∇f = 0)
+    rate: float                      # |∇f|
+    normalised: bool                 # the direction given was not already a unit vector
+
+
+def _scalar(v) -> bool:
+    return isinstance(v, (int, float, Fraction)) and not isinstance(v, bool)
+
+
+def _term(coef, name, point) -> str:
+    """coef*(name - point), as a book prints it: 4*(x - 1), -3*(y + 2), 2*x."""
+    shift = format_number(abs(point)) if point else ""
+    inner = name if not point else f"({name} {'-' if point > 0 else '+'} {shift})"
+    if coef == 1:
+        return inner
+    return f"{format_number(coef)}*{inner}"
+
+
+def equation_text(lhs: str, value, gradient: dict, at: dict) -> str:
+    """'z = 5 + 4*(x - 1) + 2*(y - 2)': zero slopes are left out, signs folded in."""
+    parts = [format_number(value)]
+    for name, g in gradient.items():
+        if g == 0:
+            continue
+        term = _term(abs(g), name, at[name])
+        parts.append(("- " if g < 0 else "+ ") + term)
+    text = " ".join(parts)
+    if parts[0] == "0" and len(parts) > 1:  # 0 + 4*(x - 1) -> 4*(x - 1)
+        text = " ".join(parts[1:])
+        text = text[2:] if text.startswith("+ ") else "-" + text[2:]
+    return f"{lhs} = {text}"
+
+
+def tangent(text: str, at: dict, *, exact: bool = False, estimate: dict | None = None,
+            evaluate=None) -> Tangent:
+    """The tangent of the scalar `text` at `at` (every input bound), optionally evaluated."""
+    result = evaluate(text, at, exact=exact)
+    if not _scalar(result.value):
+        raise UsageError("a tangent needs a scalar function of scalar inputs",
+                         hint="sum(...) a vector result, or bind vectors to numbers")
+    for name in result.inputs:
+        if not _scalar(at.get(name)) and not _scalar(result.at.get(name)):
+            raise UsageError(f"the tangent at a point needs a number for '{name}'")
+    point = {name: result.at[name] for name in result.inputs}
+    grad = {name: result.gradient[name] for name in result.inputs}
+    if any(isinstance(g, float) and not math.isfinite(g) for g in grad.values()):
+        raise DomainError("the function is not differentiable at the point (a partial is "
+                          "infinite or undefined), so it has no tangent there")
+    lhs = "y" if len(point) == 1 and "y" not in point else "z"
+    if lhs in point:
+        lhs = "f"
+    out = Tangent(text, result.read_as, point, result.value, grad,
+                  equation_text(lhs, result.value, grad, point), lhs,
+                  warnings=list(result.warnings))
+    if estimate is not None:
+        missing = [n for n in point if n not in estimate]
+        extra = [n for n in estimate if n not in point]
+        if missing or extra:
+            raise UsageError("--estimate gives a value for each input of the function: "
+                             + ", ".join(point),
+                             hint="for example --estimate " + ",".join(
+                                 f"{n}={format_number(v)}" for n, v in point.items()))
+        linear = result.value
+        for name, g in grad.items():
+            linear = linear + g * (estimate[name] - point[name])
+        out.estimate_at = dict(estimate)
+        out.estimate = linear
+        out.true_value = evaluate(text, estimate, exact=exact).value
+    return out
+
+
+def directional(gradient: dict, direction) -> Directional:
+    """D_u f for the direction (one number per input, in the inputs' order)."""
+    names = list(gradient)
+    values = [float(v) for v in direction]
+    if len(values) != len(names):
+        raise UsageError(f"--direction has {len(values)} component"
+                         f"{'' if len(values) == 1 else 's'}, but the function has "
+                         f"{len(names)} input{'' if len(names) == 1 else 's'} "
+                         f"({', '.join(names)})",
+                         hint="give one number per input, in that order, e.g. --direction "
+                              + ",".join("1" for _ in names))
+    norm = math.hypot(*values)
+    if norm == 0 or not math.isfinite(norm):
+        raise UsageError("--direction has length zero: a direction needs a non-zero vector",
+                         hint="for example --direction " + ",".join(
+                             "1" if i == 0 else "0" for i in range(len(names))))
+    unit = [v / norm for v in values]
+    g = [float(gradient[n]) for n in names]
+    rate = math.hypot(*g)
+    steepest = [x / rate for x in g] if rate else []
+    return Directional(names, values, unit, math.fsum(a * b for a, b in zip(g, unit)), steepest,
+                       rate, abs(norm - 1) > 1e-12)

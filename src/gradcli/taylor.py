@@ -1,0 +1,149 @@
+"""Taylor polynomials in one or more variables, about a point, to a given order.
+
+T(x) = Σ_{|α| ≤ n} D^α f(a) / α! · (x - a)^α. Each partial derivative D^α f is
+taken symbolically (the one differentiator of `diff`, each derivative from the
+one before it) and evaluated at a by the engine, exactly with `exact=True` where
+every operation allows. A coefficient within 1e-13 (relative) of a fraction
+with a denominator up to 10,000 is printed as that fraction (1/6 x^3, not
+0.16666666666666666*x^3), as a book prints it; the JSON keeps the double.
+Nothing here prints.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations_with_replacement
+
+from .errors import DomainError, UsageError
+from .expr import Program, Statement
+from .lower import lower
+from .parser import given_names, parse
+from .printer import format_number, read_as
+from .simplify import Simplifier
+from .symbolic import derivative, inline
+
+MAX_ORDER = 10
+MAX_TERMS = 2_000
+
+
+@dataclass
+class Term:
+    """One monomial: coefficient · Π (v - a_v)^k_v."""
+
+    coefficient: object
+    powers: dict          # variable -> exponent (only exponents > 0)
+
+
+@dataclass
+class Taylor:
+    """The Taylor polynomial of f about a point."""
+
+    expression: str
+    read_as: str
+    at: dict
+    order: int
+    terms: list
+    polynomial: str
+    remainder: str
+    warnings: list = field(default_factory=list)
+
+
+def _coefficient_text(c) -> str:
+    if isinstance(c, Fraction) or isinstance(c, int):
+        return format_number(c)
+    c = float(c)
+    if math.isfinite(c) and c != 0:
+        near = Fraction(c).limit_denominator(10_000)
+        if near.denominator > 1 and abs(float(near) - c) <= 1e-13 * abs(c):
+            return format_number(near)
+        if near.denominator == 1 and abs(float(near) - c) <= 1e-13 * abs(c):
+            return format_number(near.numerator)
+    return format_number(c)
+
+
+def _factor(name, point, k) -> str:
+    base = name if not point else \
+        f"({name} {'-' if point > 0 else '+'} {format_number(abs(point))})"
+    return base if k == 1 else f"{base}^{k}"
+
+
+def polynomial_text(terms, at) -> str:
+    parts = []
+    for term in terms:
+        c = term.coefficient
+        if c == 0:
+            continue
+        factors = "*".join(_factor(v, at[v], k) for v, k in term.powers.items())
+        text = _coefficient_text(abs(c))
+        if factors:
+            if "/" in text:  # 1/6*x^3 -> x^3/6, as a book prints it
+                num, den = text.split("/")
+                text = (f"{factors}/{den}" if num == "1" else f"{num}*{factors}/{den}")
+            else:
+                text = factors if text == "1" else f"{text}*{factors}"
+        parts.append(("-" if c < 0 else "+", text))
+    if not parts:
+        return "0"
+    sign, first = parts[0]
+    out = ("-" if sign == "-" else "") + first
+    for sign, text in parts[1:]:
+        out += f" {sign} {text}"
+    return out
+
+
+def taylor(text: str, at: dict, order: int = 2, *, exact: bool = False,
+           wrt=None) -> Taylor:
+    """The Taylor polynomial of `text` about `at` up to total degree `order`."""
+    if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_ORDER:
+        raise UsageError(f"--order must be a whole number from 0 to {MAX_ORDER}, got {order}")
+    program = parse(text, given_names(at, wrt))
+    from .api import inputs_of
+    variables = inputs_of(program)
+    wanted = list(wrt) if wrt else variables
+    for name in wanted:
+        if name not in variables:
+            raise UsageError(f"--wrt: the expression has no variable '{name}'")
+    missing = [v for v in variables if v not in at]
+    if missing:
+        raise UsageError(f"no value for {', '.join(missing)}",
+                         hint="add --at " + ",".join(f"{v}=…" for v in missing))
+    point = {v: at[v] for v in variables}
+    for v in wanted:
+        if not isinstance(point[v], (int, float, Fraction)):
+            raise UsageError(f"a Taylor polynomial needs a number for '{v}'")
+    count = math.comb(len(wanted) + order, order)
+    if count > MAX_TERMS:
+        raise UsageError(f"a polynomial of order {order} in {len(wanted)} variables has "
+                         f"{count} terms, more than {MAX_TERMS}", hint="lower --order")
+    root, _ = inline(program)
+    simp = Simplifier()
+    done = {(): simp.simplify([root])[0]}
+    terms = []
+    for degree in range(order + 1):
+        for combo in combinations_with_replacement(wanted, degree):
+            if combo not in done:
+                raw = derivative(done[combo[:-1]], combo[-1])
+                done[combo] = simp.simplify([raw])[0]
+            try:
+                value = lower(Program((Statement(None, done[combo]),), text), point,
+                              wrt=set(), exact=exact).output.data
+            except DomainError as exc:
+                which = "f" if not combo else "the derivative by " + ", ".join(combo)
+                exc.message = f"{which} is undefined at the point: {exc.message}"
+                raise
+            powers = {}
+            for v in combo:
+                powers[v] = powers.get(v, 0) + 1
+            denominator = math.prod(math.factorial(k) for k in powers.values())
+            if isinstance(value, (int, Fraction)):
+                coefficient = Fraction(value) / denominator
+            else:
+                coefficient = float(value) / denominator
+            terms.append(Term(coefficient, powers))
+    shifted = " + ".join(f"|{v} - {format_number(point[v])}|" if point[v] else f"|{v}|"
+                         for v in wanted)
+    n = order + 1
+    remainder = f"O({shifted}^{n})" if len(wanted) == 1 else f"O(({shifted})^{n})"
+    return Taylor(text, read_as(program), {v: point[v] for v in wanted}, order, terms,
+                  polynomial_text(terms, point), remainder, list(program.warnings))
