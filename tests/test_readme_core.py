@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from gradcli.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SECTIONS = ("## The language", "## `gradcli eval`", "## The Python library", "## Numbers, domains and conventions")
+SECTIONS = ("## The language", "## `gradcli eval`",
+            "## Homework: tangents, directional derivatives, Taylor, critical points, implicit curves", "## The Python library", "## Numbers, domains and conventions")
 
 
 def section(title):
