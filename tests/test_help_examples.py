@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from gradcli.cli import main
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
-COMMANDS = ["eval", "functions", "diff", "trace", "graph", "check", "descend", "plot"]
+COMMANDS = ["eval", "functions", "diff", "trace", "graph", "check", "descend", "plot", "tangent",
+            "taylor", "critical", "implicit"]
 
 
 def help_text(command: str) -> str:
