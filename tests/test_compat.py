@@ -188,3 +188,27 @@ def test_exact_refuses_misplaced_underscores(text):
 
 def test_exact_api_with_an_underscored_string():
     assert api.evaluate("x*2", x="1_000", exact=True).value == 2000
+
+
+# ------------------------------------------------------------------ NumPy before 2.3
+
+def test_format_number_refuses_a_one_element_array():
+    """NumPy 2.3+ refuses float(array([2.0])); NumPy 2.2 (Python 3.10's newest) only warned."""
+    import numpy as np
+
+    from gradcli.printer import format_number
+    assert format_number(np.float64(2.5)) == "2.5"
+    assert format_number(np.array(2.0)) == "2"
+    for value in (np.array([2.0]), np.array([[2.0]])):
+        with pytest.raises(TypeError):
+            format_number(value)
+
+
+def test_check_names_a_vector_value_as_a_vector():
+    from click.testing import CliRunner
+
+    from gradcli.cli import main
+    result = CliRunner().invoke(main, ["check", "[2]", "--value", "1", "-o", "json"])
+    assert result.exit_code == 1
+    (answer,) = json.loads(result.stdout)["answers"]
+    assert answer["reason"] == "the correct value is [2.0]"
