@@ -72,6 +72,47 @@ CHUNK_ROWS = 65_536
 MAX_MESSAGES = 20  # per kind; the rest are counted
 
 
+
+# Python 3.10's csv module stops at a NUL character ("line contains NUL"); 3.11
+# reads it as an ordinary character. On 3.10 each NUL is written as _ESC + "0"
+# (and _ESC itself as _ESC + _ESC) before csv sees the line, and the fields are
+# decoded after, so a NUL in a points file is the same data error on every Python.
+_ESC = "\ue000"
+
+
+def _csv_reader(lines):
+    """csv.reader over `lines`, reading NUL characters as data on every Python."""
+    if sys.version_info >= (3, 11):
+        return csv.reader(lines)
+    return _nul_safe_rows(lines)
+
+
+def _nul_encode(line: str) -> str:
+    if "\0" not in line and _ESC not in line:
+        return line
+    return line.replace(_ESC, _ESC + _ESC).replace("\0", _ESC + "0")
+
+
+def _nul_decode(text: str) -> str:
+    if _ESC not in text:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == _ESC and i + 1 < len(text):
+            out.append("\0" if text[i + 1] == "0" else _ESC)
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _nul_safe_rows(lines):
+    for row in csv.reader(_nul_encode(line) for line in lines):
+        yield [_nul_decode(f) for f in row]
+
+
 @dataclass
 class PointChunk:
     """Rows first_row .. first_row + n - 1 of a points file, as one float vector per column."""
@@ -280,7 +321,7 @@ class PointReader:
         self.kind = "jsonl" if self._pending.lstrip().startswith("{") else "csv"
         if self.kind == "csv":
             self._line_iter = self._lines()
-            header = next(csv.reader(self._line_iter), None)
+            header = next(_csv_reader(self._line_iter), None)
             if not header or not any(h.strip() for h in header):
                 raise UsageError(f"--points: {self.label} has no header row",
                                  hint="the first line names the columns, e.g. x,y")
@@ -351,7 +392,7 @@ class PointReader:
                     return
                 chunk = self._plain_chunk(lines, needed)
                 if chunk is None:  # quotes or uneven rows: the csv module reads them
-                    rows = [r for r in csv.reader(lines) if r]  # blank lines are not points
+                    rows = [r for r in _csv_reader(lines) if r]  # blank lines are not points
                     if not rows:
                         continue
                     chunk = self._csv_chunk(rows, needed)

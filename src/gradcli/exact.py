@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from fractions import Fraction
 
 from . import limits
@@ -56,6 +57,7 @@ def _limit(what: str) -> LimitError:
 
 _DECIMAL = re.compile(r"\s*[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$")
 _MAX_DIGITS = int(MAX_BITS * math.log10(2)) + 1
+_BAD_UNDERSCORE = re.compile(r"(?<!\d)_|_(?!\d)")
 
 
 def _fraction(text: str) -> Fraction:
@@ -79,6 +81,11 @@ def _fraction(text: str) -> Fraction:
         size = len(digits) + power if power >= 0 else -power - len(digits)
         if size > 2 * _MAX_DIGITS:
             raise _limit("the number")
+    if "_" in text and sys.version_info < (3, 11):
+        # Fraction accepts PEP 515 underscores (one between two digits) only from 3.11.
+        if _BAD_UNDERSCORE.search(text):
+            raise ValueError(f"invalid literal for Fraction: {text!r}")
+        text = text.replace("_", "")
     return Fraction(text)
 
 

@@ -28,6 +28,10 @@ def format_number(value) -> str:
         return str(value)
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if getattr(value, "ndim", 0):
+        # NumPy 2.3+ refuses float() of a one-element array; older NumPy (all
+        # there is for Python 3.10) only warned and gave the element.
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
     text = repr(float(value))
     if text.endswith(".0"):
         text = text[:-2]

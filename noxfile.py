@@ -1,0 +1,148 @@
+"""The test suite on every Python gradcli supports, and a packaging check.
+
+    nox                      # every session: tests on 3.10-3.13, then the package check on each
+    nox -s tests-3.10        # one version
+    nox -s package           # build, twine check, install wheel and sdist in fresh venvs
+    nox -s tests-3.12 -- -k exact    # arguments after -- go to pytest
+
+Interpreters are looked up on PATH as python3.10 ... python3.13. pyenv's own
+installs (versions/3.1X.*/bin under $PYENV_ROOT, ~/.pyenv or /root/.pyenv) go first on
+PATH here, so that a pyenv shim for a version that is not selected does not
+answer instead. A version that cannot be found fails the run (never a skip),
+and nox never downloads a Python.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import zipfile
+
+import nox
+
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]  # keep in step with pyproject's classifiers
+
+# The README's test command, exactly.
+PYTEST = ("python", "-m", "pytest", "-q", "-m", "not slow")
+
+nox.options.sessions = ["tests", "package"]
+nox.options.error_on_missing_interpreters = True
+nox.options.download_python = "never"
+nox.options.default_venv_backend = "venv"
+
+
+def _pyenv_bins() -> list[str]:
+    """The newest pyenv install of each version in PYTHONS (its bin directory)."""
+    roots = [os.environ.get("PYENV_ROOT"), os.path.expanduser("~/.pyenv"), "/root/.pyenv"]
+    roots = list(dict.fromkeys(r for r in roots if r))
+    found = []
+    for version in PYTHONS:
+        best = None
+        paths = (p for root in roots
+                 for p in glob.glob(os.path.join(root, "versions", f"{version}.*", "bin")))
+        for path in paths:
+            m = re.fullmatch(re.escape(version) + r"\.(\d+)", os.path.basename(os.path.dirname(path)))
+            if m and os.path.isfile(os.path.join(path, f"python{version}")):
+                if best is None or int(m.group(1)) > best[0]:
+                    best = (int(m.group(1)), path)
+        if best:
+            found.append(best[1])
+    return found
+
+
+_bins = _pyenv_bins()
+if _bins:
+    os.environ["PATH"] = os.pathsep.join(_bins + [os.environ.get("PATH", "")])
+
+
+def _check_version(session: nox.Session) -> None:
+    """The session's interpreter is the version it is named for."""
+    want = tuple(int(p) for p in session.python.split("."))
+    session.run("python", "-c",
+                f"import sys; v = sys.version_info[:2]; assert v == {want!r}, "
+                f"f'python is {{sys.version}}, not {session.python}'; print(sys.executable, sys.version)")
+
+
+@nox.session(python=PYTHONS)
+def tests(session: nox.Session) -> None:
+    """The README's set-up and test command. A run that collects no test (pytest exit 5) fails."""
+    _check_version(session)
+    session.install("-e", ".[test]")
+    session.run(*PYTEST, *session.posargs)
+
+
+EXPRESSION = "(w*x+b)**2"
+AT = "w=3,x=2,b=1"
+WANT = {"value": 49.0, "gradient": {"w": 28.0, "x": 42.0, "b": 14.0}}
+
+
+@nox.session(python=PYTHONS)
+def package(session: nox.Session) -> None:
+    """Build the sdist and (from it) the wheel, check them, and run each from a fresh venv."""
+    _check_version(session)
+    session.install("build", "twine")
+    work = tempfile.mkdtemp(prefix="gradcli-package-")
+    try:
+        dist = os.path.join(work, "dist")
+        # python -m build makes the sdist, then the wheel from the unpacked sdist:
+        # the wheel below is the sdist -> wheel path a user's pip also takes.
+        session.run("python", "-m", "build", "--outdir", dist, ".")
+        wheels = glob.glob(os.path.join(dist, "*.whl"))
+        sdists = glob.glob(os.path.join(dist, "*.tar.gz"))
+        if len(wheels) != 1 or len(sdists) != 1:
+            session.error(f"expected one wheel and one sdist in {dist}, found {os.listdir(dist)}")
+        session.run("python", "-m", "twine", "check", "--strict", *wheels, *sdists)
+        _check_contents(session, wheels[0], sdists[0])
+
+        # The interpreter this session runs, not its venv: each check gets a venv of its own.
+        base = session.run("python", "-c", "import os, sys; print(os.path.join(sys.base_prefix, "
+                           "'bin', 'python%d.%d' % sys.version_info[:2]))",
+                           silent=True).strip().splitlines()[-1]
+        for artifact in (wheels[0], sdists[0]):
+            kind = "wheel" if artifact.endswith(".whl") else "sdist"
+            venv = os.path.join(work, f"venv-{kind}")
+            session.run(base, "-m", "venv", venv, external=True)
+            bin_dir = os.path.join(venv, "bin")
+            session.run(os.path.join(bin_dir, "python"), "-m", "pip", "install", "-q",
+                        "--disable-pip-version-check", artifact, external=True)
+            _check_eval(session, os.path.join(bin_dir, "gradcli"), kind, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _check_contents(session: nox.Session, wheel: str, sdist: str) -> None:
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+    for need in ("gradcli/__init__.py", "gradcli/grammar/gradcli.lark"):
+        if need not in names:
+            session.error(f"{os.path.basename(wheel)} has no {need}")
+    if any(n.startswith(("tests/", "src/")) for n in names):
+        session.error(f"{os.path.basename(wheel)} carries tests/ or src/")
+    with tarfile.open(sdist) as t:
+        names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
+    for need in ("pyproject.toml", "README.md", "grammar/gradcli.lark", "src/gradcli/__init__.py"):
+        if need not in names:
+            session.error(f"{os.path.basename(sdist)} has no {need}")
+    session.log("wheel and sdist both carry the grammar")
+
+
+def _check_eval(session: nox.Session, gradcli: str, kind: str, work: str) -> None:
+    """The installed command, run from a directory that is not the checkout."""
+    elsewhere = os.path.join(work, f"cwd-{kind}")
+    os.makedirs(elsewhere, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([gradcli, "eval", EXPRESSION, "--at", AT, "-o", "json"],
+                         cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120)
+    session.log(f"{kind}: gradcli eval {EXPRESSION!r} --at {AT} -o json -> {out.stdout.strip()}")
+    if out.returncode != 0:
+        session.error(f"{kind}: gradcli exited {out.returncode}: {out.stderr.strip()}")
+    data = json.loads(out.stdout)
+    got = {"value": data.get("value"), "gradient": data.get("gradient")}
+    if got != WANT:
+        session.error(f"{kind}: expected {WANT}, got {got}")
+
