@@ -208,7 +208,7 @@ def test_check_names_a_vector_value_as_a_vector():
     from click.testing import CliRunner
 
     from gradcli.cli import main
-    result = CliRunner().invoke(main, ["check", "[2]", "--value", "1", "-o", "json"])
+    result = CliRunner().invoke(main, ["check", "[2,]", "--value", "1", "-o", "json"])
     assert result.exit_code == 1
     (answer,) = json.loads(result.stdout)["answers"]
     assert answer["reason"] == "the correct value is [2.0]"

@@ -83,18 +83,29 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
                     per_axis: int | None = None) -> Critical:
     """Search the box for critical points of the scalar `text` (every input in the box)."""
     import numpy as np
+
+    from .api import inputs_of
+    from .parser import given_names, parse
     bindings = dict(bindings or {})
     names = list(box)
+    inputs = inputs_of(parse(text, given_names(box, bindings)))
+    unknown = [v for v in inputs if v not in box and v not in bindings]
+    if unknown:
+        raise UsageError(f"--over gives no range for {', '.join(unknown)}",
+                         hint="every input needs a range, or a value with --at")
+    unused = [v for v in names if v not in inputs]
+    if unused:
+        raise UsageError(f"--over gives a range for {', '.join(unused)}, which the expression "
+                         "does not use", hint="search over the expression's own inputs: "
+                         + (", ".join(inputs) or "it has none"))
     probe = {n: (lo + hi) / 2 for n, (lo, hi) in box.items()}
     try:
         first = evaluate(text, {**bindings, **probe})
     except DomainError:
         first = None
-    if first is not None:
-        unknown = [v for v in first.inputs if v not in box]
-        if unknown:
-            raise UsageError(f"--over gives no range for {', '.join(unknown)}",
-                             hint="every input needs a range, or a value with --at")
+    if first is not None and not isinstance(first.value, (int, float)):
+        raise UsageError("critical points need a scalar function",
+                         hint="sum(...) a vector result, or search one element at a time")
     n = len(names)
     if per_axis is None:
         per_axis = max(2, min(9, int(round(MAX_STARTS ** (1 / n)))))

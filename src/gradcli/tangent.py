@@ -115,6 +115,12 @@ def tangent(text: str, at: dict, *, exact: bool = False, estimate: dict | None =
 def directional(gradient: dict, direction) -> Directional:
     """D_u f for the direction (one number per input, in the inputs' order)."""
     names = list(gradient)
+    if not all(_scalar(v) for v in direction):
+        raise UsageError("--direction takes numbers, one per input (such as 3,4)",
+                         hint="a vector is written as its components: --direction 1,2")
+    if not all(_scalar(g) for g in gradient.values()):
+        raise UsageError("--direction needs scalar inputs: a vector input has a gradient "
+                         "with one component per element")
     values = [float(v) for v in direction]
     if len(values) != len(names):
         raise UsageError(f"--direction has {len(values)} component"

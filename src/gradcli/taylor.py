@@ -132,6 +132,10 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool = False,
                 which = "f" if not combo else "the derivative by " + ", ".join(combo)
                 exc.message = f"{which} is undefined at the point: {exc.message}"
                 raise
+            if not isinstance(value, (int, float, Fraction)):
+                raise UsageError("a Taylor polynomial needs a scalar function",
+                                 hint="a vector result has one polynomial per element: "
+                                      "expand each element on its own")
             powers = {}
             for v in combo:
                 powers[v] = powers.get(v, 0) + 1
