@@ -23,9 +23,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from gradcli import batch, formats  # noqa: E402
+from gradcli import batch
+from gradcli.output import formats  # noqa: E402
 from gradcli.api import evaluate  # noqa: E402
-from gradcli.parser import parse  # noqa: E402
+from gradcli.language.parser import parse  # noqa: E402
 
 LOSS = "sum((sigmoid(w1*x1 + w2*x2 + b) - y)**2)"
 POINT_LOSS = "(sigmoid(w1*x1 + w2*x2 + b) - y)**2"

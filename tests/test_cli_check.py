@@ -325,8 +325,8 @@ def test_mistakes_in_json_plain_and_table(question, answer, wrt, mistake, detail
     assert code == 1
     (a,) = json.loads(out)["answers"]
     if mistake not in ("constant-offset", "constant-factor", "partial-domain"):
-        from gradcli.parser import parse
-        from gradcli.printer import to_text
+        from gradcli.language.parser import parse
+        from gradcli.language.printer import to_text
         detail = to_text(parse(detail).result)  # as the printer spells it
     assert (a["mistake"], a["mistake_detail"]) == (mistake, detail)
     sentence = a["note"]

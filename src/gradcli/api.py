@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from . import limits, ops
 from .errors import GradcliError, InexactError, UsageError
-from .expr import Const, Name, Program, free_names
-from .lower import Graph, lower
-from .parser import given_names, parse
-from .printer import format_number, quoted, read_as
+from .language.expr import Const, Name, Program, free_names
+from .autodiff.lower import Graph, lower
+from .language.parser import given_names, parse
+from .language.printer import format_number, quoted, read_as
 
 
 @dataclass
@@ -113,7 +113,7 @@ def parse_bindings(specs, exact: bool = False) -> dict:
                 raise UsageError(f"--at {name}= has no value", hint=f"for example --at {name}=1")
             bindings[name] = constant_value(text.strip(), f"--at {name}", exact)
     if exact:
-        from .exact import to_exact
+        from .autodiff.exact import to_exact
         bindings = {k: to_exact(v) for k, v in bindings.items()}
     return bindings
 
@@ -221,14 +221,14 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     bindings = dict(bindings or {})
     bindings.update(kw)
     if exact:
-        from .exact import to_exact
+        from .autodiff.exact import to_exact
         bindings = {k: to_exact(v) for k, v in bindings.items()}
     else:
         bindings = {k: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
                     for k, v in bindings.items()}
         for k, v in bindings.items():
             if isinstance(v, (list, tuple)):
-                from .vectors import as_array
+                from .autodiff.vectors import as_array
                 bindings[k] = as_array(v, f"the value of {k}")
     if seed is not None and jacobian:
         raise UsageError("--seed and --jacobian cannot be combined",
@@ -248,16 +248,16 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     jac = None
     scalar_out = type(out.data) is float or getattr(out.data, "shape", ()) == ()
     if jacobian:
-        from .vectors import jacobian as full_jacobian
+        from .autodiff.vectors import jacobian as full_jacobian
         jac = full_jacobian(out, {name: graph.inputs[name] for name in wanted}, on_kink)
         if scalar_out:
             for name in wanted:
                 graph.inputs[name].grad = jac[name]
     elif seed is not None:
-        from .vectors import seeded_backward
+        from .autodiff.vectors import seeded_backward
         seeded_backward(out, seed, on_kink)
     elif not scalar_out and wanted:
-        from .vectors import nonscalar_error
+        from .autodiff.vectors import nonscalar_error
         raise nonscalar_error(out.data.shape)
     elif out.requires_grad:
         try:
@@ -309,7 +309,7 @@ def hessian_of(graph: Graph, wanted: list, warnings: list) -> dict:
     partial is differentiated again. Rows that pass through a derivative rule
     undefined at the point (`1/(2*sqrt(x))` at 0) are nan, with a warning.
     """
-    from .engine import Unformed, topo_order
+    from .autodiff.engine import Unformed, topo_order
     out = graph.output
     leaves = [graph.inputs[name] for name in wanted]
     for node in [out, *leaves]:
@@ -408,7 +408,7 @@ def kink_message(graph: Graph, node, kink) -> str:
     for arg, data in zip(expr.args, datas):
         if not isinstance(arg, (Const,)) and not _is_literal(arg):
             if hit is not None and hasattr(data, "shape"):
-                from .vectors import describe_elements
+                from .autodiff.vectors import describe_elements
                 where.append(describe_elements(quoted(arg), data, hit))
             else:
                 where.append(f"{quoted(arg)} = {_show(data)}")
@@ -432,7 +432,7 @@ def _kink_mask(node, kink, datas):
     """Where, element by element, an array kink holds (None for scalars)."""
     if not any(hasattr(d, "shape") for d in datas):
         return None
-    from .engine import backend_for
+    from .autodiff.engine import backend_for
     try:
         return kink.where(backend_for(datas), *datas)
     except (ValueError, ZeroDivisionError, OverflowError):
@@ -454,7 +454,7 @@ def _first_hit(datas, hit):
 
 
 def _is_literal(arg) -> bool:
-    from .expr import Num
+    from .language.expr import Num
     return isinstance(arg, Num)
 
 
@@ -463,7 +463,7 @@ def _show(value) -> str:
         return format_number(value)
     except (TypeError, ValueError):
         if getattr(value, "size", 0) <= 12:
-            from .formats import number_text
+            from .output.formats import number_text
             return number_text(value)
         return "[…]"
 
@@ -474,7 +474,7 @@ def differentiate(text: str, wrt: str, order: int = 1) -> str:
     >>> differentiate("(w*x+b)**2", "w")
     '2*x*(w*x + b)'
     """
-    from .symbolic import differentiate_text
+    from .symbolic.derivative import differentiate_text
     return differentiate_text(text, wrt, order)
 
 
@@ -484,12 +484,12 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
     First-order values come from the engine, so they are exactly `evaluate`'s;
     higher orders evaluate the printed formula at the point.
     """
-    from .symbolic import check_order, differentiate as symbolic_diff
+    from .symbolic.derivative import check_order, differentiate as symbolic_diff
     check_order(order)
     program = None
     if bindings is not None:
-        from .expr import first_span
-        from .lower import missing_input
+        from .language.expr import first_span
+        from .autodiff.lower import missing_input
         program = parse(text, given_names(bindings, wrt))
         # Before the symbolic work, which takes seconds on a formula thousands of levels deep.
         for name in inputs_of(program):
@@ -520,7 +520,7 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
 def _formula_value(derivative, bindings):
     """The value of a derivative's printed program at the point."""
     from .errors import DomainError
-    from .symbolic import program_source
+    from .symbolic.derivative import program_source
     program = derivative.program
     program.source = program_source(program)
     used = {k: v for k, v in bindings.items() if k in inputs_of(program)}

@@ -62,11 +62,11 @@ import numpy as np
 from . import limits, ops
 from .api import check_wrt, inputs_of
 from .errors import DomainError, UsageError
-from .expr import Apply, Vector, postorder
-from .formats import diff_label, number_text
-from .lower import lower
-from .parser import given_names, parse
-from .printer import quoted
+from .language.expr import Apply, Vector, postorder
+from .output.formats import diff_label, number_text
+from .autodiff.lower import lower
+from .language.parser import given_names, parse
+from .language.printer import quoted
 
 CHUNK_ROWS = 65_536
 MAX_MESSAGES = 20  # per kind; the rest are counted
@@ -184,7 +184,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
 
 def _kink_hits(node, kink, m):
     """Which of the m points sit exactly on `kink` of `node`."""
-    from .engine import backend_for
+    from .autodiff.engine import backend_for
     datas = [p.data for p in node._parents]
     try:
         return np.broadcast_to(np.asarray(kink.where(backend_for(datas), *datas), dtype=bool),
@@ -228,7 +228,7 @@ def _row_message(exc: DomainError, r: int) -> str:
 def _kink_message(graph, node, kink, numbers) -> str:
     alive = numbers
     datas = [p.data for p in node._parents]
-    from .engine import backend_for
+    from .autodiff.engine import backend_for
     try:
         hit = np.broadcast_to(np.asarray(kink.where(backend_for(datas), *datas), dtype=bool),
                               (alive.size,))
@@ -608,7 +608,7 @@ class DiffRun:
 
     def __init__(self, text, source, wrt=None, order=1, bindings=None,
                  chunk_rows=CHUNK_ROWS):
-        from .symbolic import check_order, differentiate, program_source
+        from .symbolic.derivative import check_order, differentiate, program_source
         check_order(order)
         found = differentiate(text, wrt, order)
         self.derivatives = found.derivatives

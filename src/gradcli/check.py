@@ -43,12 +43,12 @@ from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP,
     localcontext
 
 from . import api
-from .engine import backend_for, backend_inputs, local_derivative, topo_order
+from .autodiff.engine import backend_for, backend_inputs, local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
-from .expr import Program, Statement, first_span, size
-from .lower import lower
-from .parser import given_names, parse
-from .printer import format_number, read_as
+from .language.expr import Program, Statement, first_span, size
+from .autodiff.lower import lower
+from .language.parser import given_names, parse
+from .language.printer import format_number, read_as
 from .trace import graph_nodes
 
 RTOL = 1e-6
@@ -732,7 +732,7 @@ def _right_nearby(program, answer_program, name, row, rtol, atol) -> bool:
 def _whole(program) -> str:
     """The question as printed: its expression, or its program on one line."""
     if len(program.statements) == 1:
-        from .printer import to_text
+        from .language.printer import to_text
         return to_text(program.result)
     return read_as(program)
 
@@ -788,7 +788,7 @@ def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key
     """The first mistake of mistakes.candidates (whose key is `wanted`) that is the answer
     at every row."""
     from .mistakes import candidates
-    from .symbolic import inline
+    from .symbolic.derivative import inline
     if len(rows) < 3:
         return None
     root, _ = inline(program)

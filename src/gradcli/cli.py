@@ -163,7 +163,7 @@ def read_source(expr: str | None, file: str | None) -> str:
 
 
 def print_rich(renderable) -> None:
-    from .render import console
+    from .output.render import console
     console().print(renderable)
 
 
@@ -192,18 +192,18 @@ class Rounding:
              "mermaid": "%% {}\n"}
 
     def __init__(self, fmt, precision):
-        from .formats import display_precision, rounded_count
+        from .output.formats import display_precision, rounded_count
         self.precision = display_precision(fmt, precision)
         self.mark = rounded_count()
 
     @property
     def rounded(self) -> bool:
-        from .formats import rounded_count
+        from .output.formats import rounded_count
         return rounded_count() > self.mark
 
     def note(self, kind: str) -> str:
         """The note in the syntax of `kind`, or '' when nothing was rounded."""
-        from .formats import digits_note
+        from .output.formats import digits_note
         return self.NOTES[kind].format(digits_note()) if self.rounded else ""
 
     def print_note(self) -> None:
@@ -211,7 +211,7 @@ class Rounding:
         if self.rounded:
             from rich.text import Text
 
-            from .formats import digits_note
+            from .output.formats import digits_note
             print_rich(Text("\n" + digits_note(), style="dim"))
 
 
@@ -284,7 +284,8 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
       $ gradcli eval "x**2" --at "x=[1,2,3]" --jacobian
       $ gradcli eval "(w*x+b)**2" --at b=1 --points points.csv -o csv
     """
-    from . import api, formats
+    from . import api
+    from .output import formats
     text = read_source(expr, file)
     bindings = api.parse_bindings(at, exact=exact)
     wrt_names = api.split_top_level(wrt) if wrt else None
@@ -313,7 +314,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     rounding = Rounding(fmt, precision)
     precision = rounding.precision
     if fmt in ("markdown", "latex"):
-        from . import writeup
+        from .output import writeup
         write = writeup.eval_markdown if fmt == "markdown" else writeup.eval_latex
         body = write(result, precision, checks)
         emit(body + rounding.note(fmt))
@@ -328,7 +329,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
             rows = formats.gradcheck_rows(rows, result, checks, precision)
         emit(formats.eval_csv(result, precision, rows) if fmt == "csv" else formats.plain(rows))
     else:
-        from . import render
+        from .output import render
         print_rich(render.eval_table(result, precision, checks=checks))
         rounding.print_note()
 
@@ -345,7 +346,7 @@ def help_command(ctx, topic):
       $ gradcli help eval
       $ gradcli help exit-codes
     """
-    from .topics import ALIASES, TOPICS
+    from .output.topics import ALIASES, TOPICS
     group = ctx.parent.command
     commands = [c for c in group.list_commands(ctx) if c != "help"]
     if topic is None:
@@ -380,7 +381,7 @@ def functions_command(fmt, precision, debug):
       sigmoid(x)      1       d/dx = sigmoid(x)*(1 - sigmoid(x))      all reals
       softplus(x)     1       d/dx = sigmoid(x)       all reals
     """
-    from . import formats
+    from .output import formats
     records = formats.functions_records()
     fmt = output_format(fmt)
     if fmt == "json":
@@ -389,7 +390,7 @@ def functions_command(fmt, precision, debug):
         emit("".join(f"{r['form']}\t{r['arity']}\t{r['derivative']}\t{r['domain']}\n"
                      for r in records))
     else:
-        from . import render
+        from .output import render
         print_rich(render.functions_table(records))
 
 
@@ -424,7 +425,8 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
       df/dx   7
       $ gradcli trace "(w*x+b)**2" --at w=3,x=2,b=1 -o markdown
     """
-    from . import api, ledger
+    from . import api
+    from .output import ledger
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     wrt_names = api.split_top_level(wrt) if wrt else None
@@ -434,7 +436,7 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
     rounding = Rounding(fmt, precision)
     precision = rounding.precision
     if fmt == "json":
-        from . import formats
+        from .output import formats
         emit(formats.dumps(ledger.record(t, precision)) + "\n")
     elif fmt == "plain":
         emit(ledger.plain(t, precision))
@@ -445,7 +447,7 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
         body = ledger.latex(t, precision)
         emit(body + rounding.note(fmt))
     else:
-        from . import render
+        from .output import render
         print_rich(render.trace_tables(t, precision))
         rounding.print_note()
 
@@ -481,7 +483,8 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
       $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1
       $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1 --output graph.svg
     """
-    from . import api, graphviz
+    from . import api
+    from .output import graphviz
     kind = graphviz.output_kind(output) if output else None
     if kind and fmt and fmt != kind and not (fmt == "dot" and kind in ("svg", "png", "pdf")):
         raise UsageError(f"-o {fmt} and --output {output} ask for different formats",
@@ -506,10 +509,10 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
         body = graphviz.to_mermaid(t, precision)
         body += rounding.note("mermaid")
     elif fmt == "json":
-        from . import formats
+        from .output import formats
         body = formats.dumps(graphviz.record(t, precision)) + "\n"
     else:
-        from . import render
+        from .output import render
         print_rich(render.graph_tree(t, precision))
         rounding.print_note()
         return
@@ -531,7 +534,7 @@ def _node_count(t) -> str:
 
 
 def _digits_note() -> str:
-    from .formats import digits_note
+    from .output.formats import digits_note
     return digits_note()
 
 
@@ -593,7 +596,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     At every row of a file (answers as constants or as columns value, grad_w, ...):
       $ gradcli check "(w*x+b)**2" --at b=1 --points answers.csv -o plain
     """
-    from . import api, formats
+    from . import api
+    from .output import formats
     from .check import check
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
@@ -610,7 +614,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
             grads[name] = answer
     names = [n for spec in wrt for n in api.split_top_level(spec)]
     if derivative and not names:
-        from .parser import given_names, parse
+        from .language.parser import given_names, parse
         variables = api.inputs_of(parse(text, given_names(bindings, grads)))
         if len(variables) != 1:
             raise UsageError("--derivative needs --wrt NAME: the expression has "
@@ -642,12 +646,12 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     elif fmt == "plain":
         emit(formats.check_lines(verdict, precision))
     elif fmt in ("markdown", "latex"):
-        from . import writeup
+        from .output import writeup
         write = writeup.check_markdown if fmt == "markdown" else writeup.check_latex
         body = write(verdict, precision)
         emit(body + rounding.note(fmt))
     else:
-        from . import render
+        from .output import render
         print_rich(render.check_table(verdict, precision))
         rounding.print_note()
     if not verdict.ok:
@@ -685,7 +689,8 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
       d2f/dy2 6*x^2*y 12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
     """
-    from . import api, formats
+    from . import api
+    from .output import formats
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
     bindings = api.parse_bindings(at) if at else None
@@ -709,14 +714,14 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
     if fmt == "json":
         emit(formats.dumps(formats.diff_record(result, precision)) + "\n")
     elif fmt in ("markdown", "latex"):
-        from . import writeup
+        from .output import writeup
         body = (writeup.diff_markdown(result, precision) if fmt == "markdown"
                 else formats.diff_latex(result, precision))
         emit(body + rounding.note(fmt))
     elif fmt == "plain":
         emit("".join("\t".join(row) + "\n" for row in formats.diff_rows(result, precision)))
     else:
-        from . import render
+        from .output import render
         print_rich(render.diff_table(result, precision))
         rounding.print_note()
 
@@ -753,7 +758,8 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
       $ gradcli descend "mean((sigmoid(w1*x1 + w2*x2 + b) - y)**2)" --data neuron.csv \\
           --at w1=0.1,w2=-0.2,b=0 --lr 0.1 --steps 2 --round 4
     """
-    from . import api, formats
+    from . import api
+    from .output import formats
     from .descend import Diverged, descend, load_data
     text = read_source(expr, file)
     start = api.parse_bindings(at)
@@ -769,7 +775,7 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
     fmt = output_format(fmt)
     bar = None
     if fmt == "table" and sys.stderr.isatty() and steps >= 500:
-        from .render import progress_bar
+        from .output.render import progress_bar
         bar = progress_bar(steps, "descending")
     error = None
     try:
@@ -789,7 +795,7 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
     elif fmt == "plain":
         emit(formats.descend_plain(result, every, decimals, precision))
     else:
-        from . import render
+        from .output import render
         print_rich(render.descend_table(result, every, decimals, precision))
     if error is not None:
         raise error
@@ -828,7 +834,8 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
       $ gradcli plot "sin(a*x)" --over "x=0:2*pi" --at a=2 --output sin.png
     """
     import shutil
-    from . import api, formats
+    from . import api
+    from .output import formats
     from .plot import sample, save_plot, terminal_plot
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
@@ -850,8 +857,9 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
-    from . import batch, formats
-    from .parser import given_names, parse
+    from . import batch
+    from .output import formats
+    from .language.parser import given_names, parse
     program = parse(text, given_names(bindings, wrt_names, batch.column_names(points)))
     warn(program.warnings)
     job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
@@ -864,7 +872,8 @@ def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
 
 def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision):
     """diff --points: each derivative at every row, streamed as eval --points streams."""
-    from . import batch, formats
+    from . import batch
+    from .output import formats
     job = batch.diff_run(text, points, wrt_names, order, bindings,
                          chunk_rows or batch.CHUNK_ROWS)
     warn(job.batch.program.warnings)
@@ -878,7 +887,8 @@ def _stream_points(job, fmt, precision, keys, table, jsonl):
     """Print a batch chunk by chunk (`table` gives rows of floats, `jsonl` JSON lines)."""
     import time
 
-    from . import batch, formats
+    from . import batch
+    from .output import formats
     if job.unused:
         listed = ", ".join(f"'{c}'" for c in job.unused)
         warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
@@ -906,12 +916,12 @@ def _stream_points(job, fmt, precision, keys, table, jsonl):
             else:
                 rows = table(chunk, result)
                 if fmt == "table":
-                    from . import render
+                    from .output import render
                     print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))
                 else:
                     emit(formats.batch_delimited(rows, precision, "," if fmt == "csv" else "\t"))
             if want_bar and bar is None and time.monotonic() - start > 1.0:
-                from . import render
+                from .output import render
                 bar = render.progress_bar(job.reader.total_bytes, job.reader.label)
             if bar is not None:
                 bar.update(job.reader.bytes_read)
@@ -939,7 +949,8 @@ def _stream_points(job, fmt, precision, keys, table, jsonl):
 def _check_points(text, bindings, value, grads, derivatives, tolerances, points, chunk_rows,
                   fmt, precision):
     """check --points: a verdict per row and answer, then the summary; exit 0, 1, 2 or 3."""
-    from . import batch, formats
+    from . import batch
+    from .output import formats
     from .check import check_points
     job = check_points(text, points, bindings, value, grads, derivatives,
                        chunk_rows=chunk_rows, **tolerances)
@@ -967,7 +978,7 @@ def _check_points(text, bindings, value, grads, derivatives, tolerances, points,
         elif fmt == "plain":
             emit(formats.check_points_lines(job, checked, precision))
         else:
-            from . import render
+            from .output import render
             print_rich(render.check_points_rows(job, checked, precision,
                                                 checked.chunk.first_row == 1))
     for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
@@ -981,7 +992,7 @@ def _check_points(text, bindings, value, grads, derivatives, tolerances, points,
     elif fmt == "plain":
         emit("".join(f"# {line}\n" for line in lines))
     else:
-        from . import render
+        from .output import render
         print_rich(render.check_points_summary(lines, job.ok))
     if not job.rows:
         _stderr(f"error: --points: {job.reader.label} has no rows of points, so nothing was "

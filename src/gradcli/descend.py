@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from . import ops
 from .api import check_wrt, inputs_of, kink_text, unused_bindings
 from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
-from .expr import first_span
-from .lower import lower, missing_input
-from .parser import given_names, parse
-from .formats import number_text
-from .printer import read_as
+from .language.expr import first_span
+from .autodiff.lower import lower, missing_input
+from .language.parser import given_names, parse
+from .output.formats import number_text
+from .language.printer import read_as
 
 
 # Every step is kept for the JSON history; past this a run is a hang, not a result.
@@ -259,7 +259,7 @@ def _diverge(result, k, reason, **kw):
 def _as_param(value):
     """Scalars stay Python floats (the fast math backend); vectors stay arrays."""
     if isinstance(value, (list, tuple)):
-        from .vectors import as_array
+        from .autodiff.vectors import as_array
         value = as_array(value, "a starting value")
     if getattr(value, "ndim", 0):
         return value

@@ -10,10 +10,10 @@ import math
 from dataclasses import dataclass
 
 from . import api, limits
-from .engine import backend_for, topo_order
+from .autodiff.engine import backend_for, topo_order
 from .errors import DomainError
-from .lower import lower
-from .printer import format_number
+from .autodiff.lower import lower
+from .language.printer import format_number
 
 
 @dataclass

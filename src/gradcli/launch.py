@@ -96,7 +96,8 @@ def fast_eval_request(args: list[str]) -> dict | None:
 
 def fast_eval(request: dict) -> tuple[list[str], str]:
     """(warnings, output text) of `eval` for a request; raises on anything unusual."""
-    from . import api, formats
+    from . import api
+    from .output import formats
     bindings = api.parse_bindings(request["at"])
     wrt = request["wrt"]
     wrt_names = api.split_top_level(wrt) if wrt else None

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 from .api import constant_value, inputs_of, kink_text, split_top_level, unused_bindings
 from .errors import DomainError, LimitError, ShapeError, UsageError
-from .expr import first_span
-from .lower import missing_input
-from .parser import given_names, parse
-from .printer import read_as
+from .language.expr import first_span
+from .autodiff.lower import missing_input
+from .language.parser import given_names, parse
+from .language.printer import read_as
 
 INSTALL_HINT = "pip install 'gradcli[plot]'"
 
@@ -88,7 +88,7 @@ def _bound(text, what) -> float:
 
 
 def _fmt(v) -> str:
-    from .formats import number_text
+    from .output.formats import number_text
     return number_text(v)
 
 
@@ -182,7 +182,7 @@ def _jumps(program, var, bindings, wrt, xs, f, df) -> dict:
 
     from .batch import evaluate_arrays
     from .errors import GradcliError
-    from .expr import size
+    from .language.expr import size
     found = {"f": [], "df": []}
     if var not in (wrt or []):
         return found  # f is constant in the plotted variable
@@ -259,7 +259,7 @@ def _between(xs, segments, var) -> str:
 def _check_pointwise(program, var):
     """Each x is its own point: a reduction (sum, mean, dot, @) would mix them."""
     from . import ops
-    from .expr import Apply, Vector, postorder
+    from .language.expr import Apply, Vector, postorder
     for stmt in program.statements:
         for node in postorder(stmt.expr):
             if isinstance(node, Vector) or (isinstance(node, Apply)
@@ -312,7 +312,7 @@ def _view(ys):
 
 def title(data: PlotData) -> str:
     """`f = sin(a*x)  at a = 2`: the formula and the fixed values of the other inputs."""
-    from .formats import HUMAN_DIGITS, number_text
+    from .output.formats import HUMAN_DIGITS, number_text
     text = f"f = {data.read_as}"
     if data.at:
         text += "  at " + ", ".join(f"{k} = {number_text(v, HUMAN_DIGITS)}"
@@ -346,7 +346,7 @@ def _ticks(lo: float, hi: float, count: int = 5, outer: bool = False) -> list[fl
 
 
 def _tick_label(v: float) -> str:
-    from .formats import number_text
+    from .output.formats import number_text
     return number_text(0.0 if abs(v) < 1e-300 else float(v), 4)
 
 

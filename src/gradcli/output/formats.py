@@ -13,7 +13,7 @@ import math
 import re
 from fractions import Fraction
 
-from .printer import format_number
+from ..language.printer import format_number
 
 
 def non_finite_text(value: float) -> str:
@@ -265,10 +265,10 @@ def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str:
 
 def functions_records() -> list[dict]:
     """One record per function of the op table, derivative rules printed from the rules."""
-    from . import ops
-    from .expr import Apply, Name
-    from .expr import BUILD
-    from .printer import to_text
+    from .. import ops
+    from ..language.expr import Apply, Name
+    from ..language.expr import BUILD
+    from ..language.printer import to_text
 
     records = []
     for name, op in ops.TABLE.items():
@@ -281,7 +281,7 @@ def functions_records() -> list[dict]:
         rules = []
         for i, a in enumerate(arg_names):
             d = op.partial(BUILD, i, out, args)
-            from .expr import as_expr
+            from ..language.expr import as_expr
             rules.append(f"d/d{a} = {to_text(as_expr(d))}")
         shown = to_text(out)
         if not isinstance(op.arity, int) and op.arity[1] is None:
@@ -311,7 +311,7 @@ def _arg_names(op) -> list[str]:
 
 def check_record(verdict, precision=None) -> dict:
     """The JSON object of a check Verdict: every answer with its verdict."""
-    from .check import label
+    from ..check import label
     answers = []
     for a in verdict.answers:
         item = {"kind": a.kind, "name": a.name, "key": label(a, verdict.result_name),
@@ -351,7 +351,7 @@ def check_record(verdict, precision=None) -> dict:
 
 def check_lines(verdict, precision=None) -> str:
     """One tab-separated line per answer: key, right|wrong, answer, correct, reason."""
-    from .check import label
+    from ..check import label
     lines = []
     for a in verdict.answers:
         if a.kind == "derivative":
@@ -390,7 +390,7 @@ def check_points_header() -> str:
 
 def check_points_lines(run, checked, precision=None) -> str:
     """One tab-separated line per row and answer: row, key, verdict, given, expected."""
-    from .check import label
+    from ..check import label
     f = run.result_name
     columns = []
     for i, a in enumerate(run.answers):
@@ -407,7 +407,7 @@ def check_points_lines(run, checked, precision=None) -> str:
 
 def check_points_jsonl(run, checked, precision=None, errors=None) -> str:
     """One JSON object per row: row, at, ok (null where unchecked) and each answer."""
-    from .check import label
+    from ..check import label
     f = run.result_name
     chunk = checked.chunk
     verdicts = [_verdicts(checked, i) for i in range(len(run.answers))]
@@ -432,7 +432,7 @@ def check_points_jsonl(run, checked, precision=None, errors=None) -> str:
 
 def check_points_summary(run, precision=None) -> dict:
     """The tally of `check --points`: per answer right and wrong rows, and the whole verdict."""
-    from .check import label
+    from ..check import label
     answers = []
     for a in run.answers:
         item = {"key": label(a, run.result_name), "kind": a.kind, "name": a.name,
@@ -697,7 +697,7 @@ def descend_record(result, every=None, decimals=None, precision=None, error=None
 
 def diff_latex(result, precision=None) -> str:
     """An aligned LaTeX block: intermediates, then each partial (= its value with --at)."""
-    from .printer import latex_name, to_latex
+    from ..language.printer import latex_name, to_latex
     f = latex_name(result.result_name)
     lines, seen = [], set()
     for d in result.derivatives:
@@ -719,7 +719,7 @@ def diff_latex(result, precision=None) -> str:
 
 
 def _latex_value(value, precision):
-    from .printer import latex_number
+    from ..language.printer import latex_number
     text = number_text(value, precision)
     try:
         return latex_number(float(text)) if text not in ("nan", "inf", "-inf") else \

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .formats import _counted, diff_label, number_text, one_line
 from .ledger import _code, _md, _tex, _tt, at_text, tex_number
-from .printer import latex_name
+from ..language.printer import latex_name
 
 
 def _partial_tex(f: str, wrt) -> str:

@@ -7,11 +7,11 @@ sub-expression and its arguments.
 """
 from __future__ import annotations
 
-from . import ops
+from .. import ops
 from .engine import Value, apply
-from .errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
-from .expr import Apply, Const, Name, Num, Program, Vector, postorder
-from .printer import format_number, quoted
+from ..errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
+from ..language.expr import Apply, Const, Name, Num, Program, Vector, postorder
+from ..language.printer import format_number, quoted
 
 
 class Graph:
@@ -130,7 +130,7 @@ def _exact_literal(node: Num, source: str):
 
 def unbound_inputs(program: Program, bound) -> list[str]:
     """The program's free names (in order of first appearance) with no value in `bound`."""
-    from .expr import free_names
+    from ..language.expr import free_names
     defined, out = set(), []
     for stmt in program.statements:
         for n in free_names(stmt.expr):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterator
 
-from . import ops, walk
+from .. import ops, walk
 
 
 class Expr:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import ops
+from .. import ops
 from .expr import Apply, Const, Expr, Name, Num, Program, Vector
 
 _SPACED = {"add", "sub", "matmul"}
@@ -168,7 +168,7 @@ def quoted(root: Expr, clarify: bool = False) -> str:
     Messages quote sub-expressions; printing a deep one in full for each of many
     messages made a run quadratic.
     """
-    from .limits import MAX_QUOTE, quote
+    from ..limits import MAX_QUOTE, quote
 
     def first(pieces, n: int) -> list:
         got, size = [], 0

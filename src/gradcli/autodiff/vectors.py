@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import limits, ops
+from .. import limits, ops
 from .engine import Value, topo_order
-from .errors import LimitError, ShapeError, UsageError
+from ..errors import LimitError, ShapeError, UsageError
 
 
 def shape_text(shape) -> str:
@@ -173,7 +173,7 @@ def _ragged_message(first, shape, i) -> str:
 
 def describe_elements(text: str, value, mask, limit: int = 3) -> str:
     """`x[1] = -2, x[3] = -1` for the elements of `value` where `mask` is set."""
-    from .formats import number_text
+    from ..output.formats import number_text
     v = np.asarray(value)
     if v.ndim == 0:
         return f"{text} = {number_text(float(v))}"

@@ -18,9 +18,9 @@ import math
 import re
 from fractions import Fraction
 
-from . import limits
+from .. import limits
 from .backends import ScalarPrimitives
-from .errors import DomainError, InexactError, LimitError, UsageError
+from ..errors import DomainError, InexactError, LimitError, UsageError
 
 MAX_BITS = limits.MAX_EXACT_BITS
 
@@ -40,7 +40,7 @@ _RATIONAL_POINTS = {
 
 
 def _text(x) -> str:
-    from .printer import format_number
+    from ..language.printer import format_number
     return format_number(x)
 
 
