@@ -14,7 +14,8 @@ from .errors import GradcliError, InexactError, UsageError
 from .language.expr import Const, Name, Program, free_names
 from .autodiff.lower import Graph, lower
 from .language.parser import given_names, parse
-from .language.printer import format_number, quoted, read_as
+from .language.printer import quoted, read_as
+from .numbers import format_number
 
 
 @dataclass
@@ -228,7 +229,7 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
                     for k, v in bindings.items()}
         for k, v in bindings.items():
             if isinstance(v, (list, tuple)):
-                from .autodiff.vectors import as_array
+                from .autodiff.shapes import as_array
                 bindings[k] = as_array(v, f"the value of {k}")
     if seed is not None and jacobian:
         raise UsageError("--seed and --jacobian cannot be combined",
@@ -257,7 +258,7 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
         from .autodiff.vectors import seeded_backward
         seeded_backward(out, seed, on_kink)
     elif not scalar_out and wanted:
-        from .autodiff.vectors import nonscalar_error
+        from .autodiff.shapes import nonscalar_error
         raise nonscalar_error(out.data.shape)
     elif out.requires_grad:
         try:
@@ -408,7 +409,7 @@ def kink_message(graph: Graph, node, kink) -> str:
     for arg, data in zip(expr.args, datas):
         if not isinstance(arg, (Const,)) and not _is_literal(arg):
             if hit is not None and hasattr(data, "shape"):
-                from .autodiff.vectors import describe_elements
+                from .autodiff.shapes import describe_elements
                 where.append(describe_elements(quoted(arg), data, hit))
             else:
                 where.append(f"{quoted(arg)} = {_show(data)}")
@@ -463,7 +464,7 @@ def _show(value) -> str:
         return format_number(value)
     except (TypeError, ValueError):
         if getattr(value, "size", 0) <= 12:
-            from .output.formats import number_text
+            from .numbers import number_text
             return number_text(value)
         return "[…]"
 

@@ -63,7 +63,8 @@ from . import limits, ops
 from .api import check_wrt, inputs_of
 from .errors import DomainError, UsageError
 from .language.expr import Apply, Vector, postorder
-from .output.formats import diff_label, number_text
+from .language.printer import diff_label
+from .numbers import number_text
 from .autodiff.lower import lower
 from .language.parser import given_names, parse
 from .language.printer import quoted

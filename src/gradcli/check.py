@@ -48,7 +48,8 @@ from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageErr
 from .language.expr import Program, Statement, first_span, size
 from .autodiff.lower import lower
 from .language.parser import given_names, parse
-from .language.printer import format_number, read_as
+from .language.printer import read_as
+from .numbers import format_number
 from .trace import graph_nodes
 
 RTOL = 1e-6

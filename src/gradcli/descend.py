@@ -23,7 +23,7 @@ from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageErro
 from .language.expr import first_span
 from .autodiff.lower import lower, missing_input
 from .language.parser import given_names, parse
-from .output.formats import number_text
+from .numbers import number_text
 from .language.printer import read_as
 
 
@@ -259,7 +259,7 @@ def _diverge(result, k, reason, **kw):
 def _as_param(value):
     """Scalars stay Python floats (the fast math backend); vectors stay arrays."""
     if isinstance(value, (list, tuple)):
-        from .autodiff.vectors import as_array
+        from .autodiff.shapes import as_array
         value = as_array(value, "a starting value")
     if getattr(value, "ndim", 0):
         return value

@@ -96,7 +96,7 @@ class DomainError(GradcliError):
 
 
 def _short(value) -> str:
-    from .language.printer import format_number
+    from .numbers import format_number
     try:
         return format_number(value)
     except (TypeError, ValueError):

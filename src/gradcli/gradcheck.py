@@ -13,7 +13,7 @@ from . import api, limits
 from .autodiff.engine import backend_for, topo_order
 from .errors import DomainError
 from .autodiff.lower import lower
-from .language.printer import format_number
+from .numbers import format_number
 
 
 @dataclass

@@ -88,7 +88,7 @@ def _bound(text, what) -> float:
 
 
 def _fmt(v) -> str:
-    from .output.formats import number_text
+    from .numbers import number_text
     return number_text(v)
 
 
@@ -312,7 +312,7 @@ def _view(ys):
 
 def title(data: PlotData) -> str:
     """`f = sin(a*x)  at a = 2`: the formula and the fixed values of the other inputs."""
-    from .output.formats import HUMAN_DIGITS, number_text
+    from .numbers import HUMAN_DIGITS, number_text
     text = f"f = {data.read_as}"
     if data.at:
         text += "  at " + ", ".join(f"{k} = {number_text(v, HUMAN_DIGITS)}"
@@ -346,7 +346,7 @@ def _ticks(lo: float, hi: float, count: int = 5, outer: bool = False) -> list[fl
 
 
 def _tick_label(v: float) -> str:
-    from .output.formats import number_text
+    from .numbers import number_text
     return number_text(0.0 if abs(v) < 1e-300 else float(v), 4)
 
 

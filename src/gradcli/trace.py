@@ -175,7 +175,7 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
 
     if out.requires_grad and getattr(out.data, "ndim", 0):
         # A gradient needs a scalar result; the same error and ways out as eval.
-        from .autodiff.vectors import nonscalar_error
+        from .autodiff.shapes import nonscalar_error
         raise nonscalar_error(out.data.shape)
     if out.requires_grad:
         out.backward(on_kink=kinks.on_kink, on_step=on_step)
@@ -241,7 +241,7 @@ def _kind(v) -> str:
 
 def _names(order: list, out, result_name: str, taken: set) -> dict:
     """id(Value) -> the name the ledger uses for it."""
-    from .output.formats import number_text
+    from .numbers import number_text
     names = {}
     counter = 0
     for v in order:
@@ -272,7 +272,7 @@ def _literal(data):
     try:
         return as_expr(data)
     except TypeError:
-        from .output.formats import number_text
+        from .numbers import number_text
         return Name(number_text(data))
 
 
@@ -348,7 +348,7 @@ def value_node(value):
     """A value as a formula node: a number literal, or (for an array) its printed text."""
     if isinstance(value, (int, float, Fraction)) and not isinstance(value, bool):
         return Num(value)
-    from .output.formats import number_text
+    from .numbers import number_text
     return Name(number_text(value))
 
 

@@ -85,7 +85,7 @@ class Value:
         if type(data) is int or type(data) is bool:
             data = float(data)
         elif type(data) is list or type(data) is tuple:
-            from .vectors import as_array
+            from .shapes import as_array
             data = as_array(data, "the data of a Value")
         self.data = data
         self.grad = 0
@@ -428,7 +428,7 @@ def _apply_other(B, op, datas):
     """Forward on arrays: domain failures raise with the mask of bad elements."""
     import numpy as np
     if op.vjp is None and len(datas) > 1:
-        from .vectors import check_broadcast
+        from .shapes import check_broadcast
         check_broadcast(op, datas)
     with np.errstate(all="ignore"):
         for check in op.domain:

@@ -40,7 +40,7 @@ _RATIONAL_POINTS = {
 
 
 def _text(x) -> str:
-    from ..language.printer import format_number
+    from ..numbers import format_number
     return format_number(x)
 
 

@@ -11,7 +11,8 @@ from .. import ops
 from .engine import Value, apply
 from ..errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
 from ..language.expr import Apply, Const, Name, Num, Program, Vector, postorder
-from ..language.printer import format_number, quoted
+from ..language.printer import quoted
+from ..numbers import format_number
 
 
 class Graph:
@@ -175,7 +176,7 @@ def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError
             continue
         value = exc.args_[i] if i < len(exc.args_) else None
         if exc.mask is not None and hasattr(value, "shape"):
-            from .vectors import describe_elements
+            from .shapes import describe_elements
             parts.append(describe_elements(quoted(arg), value, exc.mask))
             continue
         try:

@@ -37,8 +37,7 @@ class Expr:
         return ()
 
     def __repr__(self) -> str:
-        from .printer import to_text
-        return f"<{type(self).__name__} {to_text(self)}>"
+        return f"<{type(self).__name__} {structure(self)}>"
 
     # Arithmetic builds expressions, so op-table rules work on formulas too.
     def __add__(self, o): return make("add", self, as_expr(o))
@@ -186,6 +185,24 @@ def same(a: Expr, b: Expr) -> bool:
             return False
         stack.extend(zip(x.children(), y.children()))
     return True
+
+
+def structure(root: Expr) -> str:
+    """The tree in op-table names, `add(mul(2, x), 1)`: what repr shows (the printer,
+    one layer up, writes the language)."""
+    text = {}
+    for node in postorder(root):
+        if isinstance(node, Num):
+            text[id(node)] = repr(node.value) if not isinstance(node.value, int) else str(node.value)
+        elif isinstance(node, (Name, Const)):
+            text[id(node)] = node.id
+        elif isinstance(node, Apply):
+            text[id(node)] = f"{node.op}({', '.join(text[id(a)] for a in node.args)})"
+        elif isinstance(node, Vector):
+            text[id(node)] = f"[{', '.join(text[id(a)] for a in node.items)}]"
+        else:
+            text[id(node)] = type(node).__name__
+    return text[id(root)]
 
 
 def postorder(root: Expr) -> Iterator[Expr]:

@@ -15,23 +15,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .. import ops
+from ..numbers import format_number
 from .expr import Apply, Const, Expr, Name, Num, Program, Vector
 
 _SPACED = {"add", "sub", "matmul"}
-
-
-def format_number(value) -> str:
-    """The shortest text that reads back as the same number (28, not 28.0)."""
-    if isinstance(value, bool):
-        value = int(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    text = repr(float(value))
-    if text.endswith(".0"):
-        text = text[:-2]
-    return text
 
 
 def _prec(node: Expr) -> int:
@@ -429,3 +416,28 @@ def _latex_function(node) -> str:
 def to_latex(root: Expr) -> str:
     """The expression as LaTeX (\\frac, \\sqrt, \\sin, \\cdot, ^{...})."""
     return "".join(latex_tokens(root))
+
+
+def _counted(wrt) -> list:
+    """('x', 'x', 'y') -> [('x', 2), ('y', 1)]."""
+    out = []
+    for v in wrt:
+        if out and out[-1][0] == v:
+            out[-1][1] += 1
+        else:
+            out.append([v, 1])
+    return [tuple(p) for p in out]
+
+
+def diff_label(f: str, wrt, unicode: bool = False) -> str:
+    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode)."""
+    n = len(wrt)
+    if unicode:
+        sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+        top = "∂" + (str(n).translate(sup) if n > 1 else "") + f
+        bottom = "".join("∂" + v + (str(k).translate(sup) if k > 1 else "")
+                         for v, k in _counted(wrt))
+        return f"{top}/{bottom}"
+    top = "d" + (str(n) if n > 1 else "") + f
+    bottom = "".join("d" + v + (str(k) if k > 1 else "") for v, k in _counted(wrt))
+    return f"{top}/{bottom}"

@@ -13,105 +13,10 @@ import math
 import re
 from fractions import Fraction
 
-from ..language.printer import format_number
-
-
-def non_finite_text(value: float) -> str:
-    """nan, inf or -inf as text (JSON has no literal for them)."""
-    if math.isnan(value):
-        return "nan"
-    return "inf" if value > 0 else "-inf"
-
-
-class Digits(int):
-    """The default precision of a human format: an int that marks itself as the default,
-    so that the output can say once that its numbers were rounded (see rounded_count)."""
-
-
-HUMAN_DIGITS = Digits(6)
-# Formats a script reads keep every digit by default; every other format is read by people.
-RAW_FORMATS = frozenset({"plain", "json", "csv"})
-_ROUNDED = [0]  # how many numbers the default precision has rounded so far
-
-
-def display_precision(fmt: str | None, precision: int | None) -> int | None:
-    """`--precision N` if given; else every digit for plain/json/csv and HUMAN_DIGITS
-    (6 significant digits) for the formats people read: table, markdown, latex, the
-    graph's tree, DOT, Mermaid and pictures."""
-    if precision is not None or fmt in RAW_FORMATS:
-        return precision
-    return HUMAN_DIGITS
-
-
-def rounded_count() -> int:
-    """Numbers shortened by the default precision so far (compare before and after)."""
-    return _ROUNDED[0]
-
-
-def digits_note(precision=HUMAN_DIGITS) -> str:
-    """The one line a human output adds when the default precision rounded a number."""
-    return f"numbers to {int(precision)} significant digits; --precision 17 for all"
-
-
-def number_text(value, precision: int | None = None) -> str:
-    """A number (or nested list/array of numbers) as display text."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(number_text(v, precision) for v in value) + "]"
-    if isinstance(value, Fraction):
-        return format_number(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return non_finite_text(value)
-        if precision is not None:
-            text = f"{value:.{precision}g}"
-            if type(precision) is Digits and float(text) != value:
-                _ROUNDED[0] += 1
-            return format_number(float(text)) if "e" not in text else text
-    return format_number(value)
-
-
-SUMMARY_AT = 1000  # NumPy's print threshold: longer arrays show their ends only
-EDGE_ITEMS = 3
-
-
-def summary_text(value, precision: int | None = None) -> str:
-    """number_text, but an array of more than SUMMARY_AT elements is cut to its first
-    and last EDGE_ITEMS along each axis, `[1, 2, 3, ..., 8, 9, 10]`, as NumPy prints it."""
-    if getattr(value, "size", 0) <= SUMMARY_AT:
-        return number_text(value, precision)
-
-    def cut(a) -> str:  # depth is the number of axes, which limits.py bounds
-        if a.ndim == 0:
-            return number_text(a.item(), precision)
-        if len(a) > 2 * EDGE_ITEMS:
-            items = [cut(x) for x in a[:EDGE_ITEMS]] + ["..."] \
-                + [cut(x) for x in a[-EDGE_ITEMS:]]
-        else:
-            items = [cut(x) for x in a]
-        return "[" + ", ".join(items) + "]"
-    return cut(value)
-
-
-def json_number(value, precision: int | None = None):
-    """A number in JSON: floats stay floats, nan/inf become strings, fractions strings."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [json_number(v, precision) for v in value]
-    if isinstance(value, Fraction):
-        return format_number(value) if value.denominator != 1 else value.numerator
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return float(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return non_finite_text(value)
-        if precision is not None:
-            return float(f"{value:.{precision}g}")
-    return value
+from ..language.printer import _counted, diff_label  # noqa: F401
+from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits,  # noqa: F401
+                       digits_note, display_precision, format_number, json_number,
+                       non_finite_text, number_text, rounded_count, summary_text)
 
 
 def dumps(obj) -> str:
@@ -523,31 +428,6 @@ def gradcheck_rows(rows, result, checks, precision=None) -> list[tuple[str, str]
 
 
 # ---------------------------------------------------------------- gradcli diff
-
-def _counted(wrt) -> list:
-    """('x', 'x', 'y') -> [('x', 2), ('y', 1)]."""
-    out = []
-    for v in wrt:
-        if out and out[-1][0] == v:
-            out[-1][1] += 1
-        else:
-            out.append([v, 1])
-    return [tuple(p) for p in out]
-
-
-def diff_label(f: str, wrt, unicode: bool = False) -> str:
-    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode)."""
-    n = len(wrt)
-    if unicode:
-        sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-        top = "∂" + (str(n).translate(sup) if n > 1 else "") + f
-        bottom = "".join("∂" + v + (str(k).translate(sup) if k > 1 else "")
-                         for v, k in _counted(wrt))
-        return f"{top}/{bottom}"
-    top = "d" + (str(n) if n > 1 else "") + f
-    bottom = "".join("d" + v + (str(k) if k > 1 else "") for v, k in _counted(wrt))
-    return f"{top}/{bottom}"
-
 
 def one_line(text: str) -> str:
     """A derivative program on one line: statements joined by '; '."""
