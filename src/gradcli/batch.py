@@ -60,7 +60,7 @@ from itertools import islice
 import numpy as np
 
 from . import limits, ops
-from .api import check_wrt, inputs_of
+from .inputs import check_wrt, inputs_of
 from .errors import DomainError, UsageError
 from .language.expr import Apply, Vector, postorder
 from .language.printer import diff_label

@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, \
     localcontext
 
-from . import api
+from .evaluation import evaluate
+from .inputs import constant_value, inputs_of
 from .autodiff.engine import backend_for, backend_inputs, local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .language.expr import Program, Statement, first_span, size
@@ -274,7 +275,7 @@ def number_answer(answer, what: str):
         exc.source = text
         raise
     try:
-        return api.constant_value(text, f"the answer {what}")
+        return constant_value(text, f"the answer {what}")
     except UsageError as exc:
         exc.hint = exc.hint or ("a numeric answer is a number such as 28, 1/3 or pi/4; "
                                 "check a formula with --derivative FORMULA --wrt NAME")
@@ -305,7 +306,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     if rtol < 0 or atol < 0:
         raise UsageError("--rtol and --atol must be zero or positive")
     program = program or parse(text, given_names(at, grad, [v for v, _ in _pairs(derivatives)]))
-    variables = api.inputs_of(program)
+    variables = inputs_of(program)
     pairs = _pairs(derivatives)
     grad = dict(grad or {})
     if value is None and not grad and not pairs:
@@ -330,7 +331,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
             raise UsageError("--value and --grad need the point: add --at",
                              hint="add --at " + ",".join(f"{v}=VALUE" for v in variables))
         wanted = [n for n in grad if n in variables]
-        result = api.evaluate(text, at, program=program, wrt=wanted or [],
+        result = evaluate(text, at, program=program, wrt=wanted or [],
                               intermediates=any(n not in variables for n in grad))
     answers = []
     if value is not None:
@@ -405,7 +406,7 @@ def parse_answer(formula: str, program: Program, variables, what: str) -> Progra
         exc.source = formula
         raise
     defined = set(program.defined)
-    used = api.inputs_of(answer)
+    used = inputs_of(answer)
     for name in used:
         if name not in variables and name not in defined:
             listed = ", ".join(variables) if variables else "none"
@@ -818,7 +819,8 @@ def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key
 
 def _correct_formula(text, name) -> str | None:
     try:
-        return api.differentiate(text, name)
+        from .symbolic.derivative import differentiate_text
+        return differentiate_text(text, name)
     except GradcliError:
         return None
 
@@ -921,7 +923,7 @@ class PointsCheck:
             raise UsageError("--rtol and --atol must be zero or positive")
         self.text, self.rtol, self.atol = text, rtol, atol
         program = parse(text, given_names(at, grad, [v for v, _ in _pairs(derivatives)]))
-        variables = api.inputs_of(program)
+        variables = inputs_of(program)
         f = program.statements[-1].name or "f"
         self.result_name = f
         pairs = _pairs(derivatives)

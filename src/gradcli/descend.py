@@ -18,7 +18,8 @@ import os
 from dataclasses import dataclass, field
 
 from . import ops
-from .api import check_wrt, inputs_of, kink_text, unused_bindings
+from .inputs import check_wrt, inputs_of, unused_bindings
+from .kinks import kink_text
 from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
 from .language.expr import first_span
 from .autodiff.lower import lower, missing_input

@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .api import constant_value, inputs_of, kink_text, split_top_level, unused_bindings
+from .inputs import constant_value, inputs_of, split_top_level, unused_bindings
+from .kinks import kink_text
 from .errors import DomainError, LimitError, ShapeError, UsageError
 from .language.expr import first_span
 from .autodiff.lower import missing_input

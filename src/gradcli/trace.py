@@ -23,7 +23,9 @@ from functools import cached_property
 from fractions import Fraction
 
 from . import limits, ops
-from .api import KinkWarnings, gradient_of, prepare
+from .autodiff.lower import gradient_of
+from .inputs import prepare
+from .kinks import KinkWarnings
 from .autodiff.engine import backend_for, numeric_d
 from .language.expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .autodiff.lower import lower

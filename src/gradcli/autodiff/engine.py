@@ -6,7 +6,9 @@ or output; it raises DomainError and reports kinks through a callback.
 """
 from __future__ import annotations
 
+import gc
 import math
+from contextlib import contextmanager
 from fractions import Fraction
 
 from .. import ops, walk
@@ -542,3 +544,20 @@ def _fit(g, data):
     if dshape == ():
         return float(g)
     return np.broadcast_to(g, dshape).copy() if g.shape != dshape else g
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while a graph is built.
+
+    A large expression allocates millions of small objects and no cycles; the
+    collector's repeated full scans made a 100,000-term sum several times
+    slower than linear. Reference counting still frees everything.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

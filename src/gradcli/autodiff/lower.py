@@ -194,3 +194,13 @@ def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError
                       span=node.span)
     new.expr = node  # for callers that report per element or per row (batches)
     return new
+
+
+def gradient_of(graph: Graph, name: str):
+    """The gradient of an input or of a named intermediate after a backward pass."""
+    node = graph.inputs.get(name)
+    if node is None:
+        node = graph.intermediates[name]
+        if node is graph.output and node.grad is None:
+            return 1.0
+    return node.grad

@@ -11,7 +11,6 @@ import io
 import json
 import math
 import re
-from fractions import Fraction
 
 from ..language.printer import _counted, diff_label  # noqa: F401
 from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits,  # noqa: F401
