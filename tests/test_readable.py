@@ -271,6 +271,6 @@ def test_shell_completion_script(monkeypatch):
     import subprocess
     import sys
     env = dict(os.environ, _GRADCLI_COMPLETE="bash_source")
-    out = subprocess.run([sys.executable, "-c", "from gradcli.cli import run; run()"],
+    out = subprocess.run([sys.executable, "-c", "from gradcli.launch import run; run()"],
                          env=env, capture_output=True, text=True, timeout=60)
     assert "_gradcli_completion" in out.stdout

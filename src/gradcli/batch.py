@@ -599,6 +599,11 @@ def _evaluate_valid(run, chunk, valid) -> ArrayResult:
     return ArrayResult(value, gradient, undefined, problems, kinks)
 
 
+def points_program(text: str, source, bindings=None, wrt=None):
+    """The program of `text` for a points file: its column names are inputs, not unknowns."""
+    return parse(text, given_names(bindings, wrt, column_names(source)))
+
+
 def run(program, source, bindings=None, wrt=None, chunk_rows: int = CHUNK_ROWS) -> BatchRun:
     """Evaluate every row of a points file in chunks (see the module doc)."""
     return BatchRun(program, source, bindings, wrt, chunk_rows)

@@ -43,7 +43,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP,
     localcontext
 
 from .evaluation import evaluate
-from .inputs import constant_value, inputs_of
+from .inputs import constant_value, inputs_of, split_top_level
 from .autodiff.engine import backend_for, backend_inputs, local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .language.expr import Program, Statement, first_span, size
@@ -280,6 +280,23 @@ def number_answer(answer, what: str):
         exc.hint = exc.hint or ("a numeric answer is a number such as 28, 1/3 or pi/4; "
                                 "check a formula with --derivative FORMULA --wrt NAME")
         raise
+
+
+def derivative_names(text: str, bindings: dict, grads: dict, wrt, derivatives) -> list[str]:
+    """The variable of each --derivative answer: the --wrt names in order (each may list
+    several, `w,x`), or the expression's one variable when --wrt is not given."""
+    names = [n for spec in wrt for n in split_top_level(spec)]
+    if derivatives and not names:
+        variables = inputs_of(parse(text, given_names(bindings, grads)))
+        if len(variables) != 1:
+            raise UsageError("--derivative needs --wrt NAME: the expression has "
+                             f"{len(variables)} variables ({', '.join(variables) or 'none'})",
+                             hint="give one --wrt per --derivative, in the same order")
+        names = variables
+    if len(names) != len(derivatives):
+        raise UsageError(f"{len(derivatives)} --derivative answer(s) but {len(names)} --wrt "
+                         "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
+    return names
 
 
 def check(text: str, at: dict | None = None, value=None, grad: dict | None = None,

@@ -6,7 +6,9 @@ with the same messages.
 """
 from __future__ import annotations
 
-from . import ops
+import sys
+
+from . import limits, ops
 from .autodiff.lower import lower
 from .errors import GradcliError, UsageError
 from .language.expr import Program, free_names
@@ -146,3 +148,49 @@ def check_wrt(wrt, variables: list[str], intermediates=()) -> list[str]:
                 hint += f"; its intermediate names: {', '.join(intermediates)}"
             raise UsageError(f"--wrt: the expression has no variable '{name}'", hint=hint)
     return list(wrt)
+
+
+def read_source(expr: str | None, file: str | None) -> str:
+    """The expression from the argument, a file, or stdin (-f -)."""
+    if expr is not None and file is not None:
+        raise UsageError("give the expression either as an argument or with -f, not both")
+    if file is not None:
+        try:
+            if file == "-":
+                data = sys.stdin.buffer.read(limits.MAX_INPUT_CHARS + 1)
+            else:
+                with open(file, "rb") as fh:
+                    data = fh.read(limits.MAX_INPUT_CHARS + 1)
+        except OSError as exc:
+            raise UsageError(f"cannot read {file}: {exc.strerror}") from None
+        if len(data) > limits.MAX_INPUT_CHARS:  # /dev/zero or a huge file: stop reading
+            raise limits.input_too_large(len(data), "stdin" if file == "-" else file)
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"{'stdin' if file == '-' else file} is not UTF-8 text: byte "
+                             f"0x{data[exc.start]:02x} at offset {exc.start} cannot be read",
+                             hint="save the file as UTF-8") from None
+    if expr is None:
+        raise UsageError("no expression given",
+                         hint='for example: gradcli eval "x**2" --at x=3  (or -f FILE)')
+    return expr
+
+
+def parse_answers(specs) -> dict:
+    """`--grad` options (each 'w=28,x=42', possibly repeated) -> {name: answer text}, in order.
+
+    The answers stay text: the check task reads them (3.1677 is judged by its digits)."""
+    answers = {}
+    for spec in specs or ():
+        for item in split_top_level(spec):
+            name, eq, answer = item.partition("=")
+            name = name.strip()
+            if not eq or not name or not answer.strip():
+                raise UsageError(f"--grad expects NAME=VALUE, got '{item}'",
+                                 hint="for example --grad w=28,x=42")
+            if name in answers:
+                raise UsageError(f"--grad gives '{name}' twice",
+                                 hint=f"keep one answer for {name}")
+            answers[name] = answer
+    return answers
