@@ -152,10 +152,9 @@ class Rounding:
     def print_note(self) -> None:
         """Under a rich table: the note as a dim line."""
         if self.rounded:
-            from rich.text import Text
-
+            from .output import render
             from .output.formats import digits_note
-            print_rich(Text("\n" + digits_note(), style="dim"))
+            print_rich(render.dim_line("\n" + digits_note()))
 
 
 def click_options(records):

@@ -16,6 +16,11 @@ from rich.text import Text
 from .formats import number_text, summary_text
 
 
+def dim_line(text: str) -> Text:
+    """A line of text in dim style (a note under a table)."""
+    return Text(text, style="dim")
+
+
 def console(stderr: bool = False, width: int | None = None) -> Console:
     """A console that honours NO_COLOR and drops colour when not on a terminal."""
     # NO_COLOR (https://no-color.org) means no escape codes at all, not only no colour:
