@@ -144,3 +144,21 @@ def test_the_bottom_imports_nothing_above_it():
     bottom = {"errors", "limits", "walk", "numbers", "ops", "options"}
     for name in bottom:
         assert edges[name] <= bottom, (name, edges[name] - bottom)
+
+
+TASKS = {"evaluation", "diff", "trace", "check", "gradcheck", "descend", "batch", "plot"}
+# A task may call another task's public entry point, never reach into its helpers:
+# diff's values at a point, and check's expected numbers, are evaluate's.
+TASK_CALLS = {("diff", "evaluation"), ("check", "evaluation")}
+
+
+def test_tasks_share_helpers_below_them_not_each_others_internals():
+    edges = _graph()
+    for task in TASKS:
+        for target in edges[task] & TASKS:
+            assert (task, target) in TASK_CALLS, f"{task} imports the task {target}"
+    lower = {m for m in MODULES if m.split(".")[0] in ("language", "autodiff", "symbolic")}
+    for name in lower:
+        assert not edges[name] & (TASKS | {"inputs", "kinks", "arrays", "api"}), name
+    for name in (m for m in MODULES if m.startswith("output.")):
+        assert not edges[name] & TASKS - {"batch"}, (name, edges[name] & TASKS)

@@ -44,14 +44,13 @@ from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP,
 
 from .evaluation import evaluate
 from .inputs import constant_value, inputs_of, split_top_level
-from .autodiff.engine import backend_for, backend_inputs, local_derivative, topo_order
+from .autodiff.engine import backend_for, backend_inputs, graph_nodes, local_derivative, topo_order
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .language.expr import Program, Statement, first_span, size
 from .autodiff.lower import lower
 from .language.parser import given_names, parse
 from .language.printer import read_as
 from .numbers import format_number
-from .trace import graph_nodes
 
 RTOL = 1e-6
 ATOL = 1e-9
@@ -104,15 +103,6 @@ class Verdict:
     @property
     def ok(self) -> bool:
         return all(a.ok for a in self.answers)
-
-
-def label(answer: Answer, f: str = "f") -> str:
-    """The plain-text key of an answer: f, df/dw, or d/dw for a formula."""
-    if answer.kind == "value":
-        return f
-    if answer.kind == "gradient":
-        return f"d{f}/d{answer.name}"
-    return f"d/d{answer.name}"
 
 
 def close_each(computed, expected, rtol: float, atol: float):
@@ -935,7 +925,7 @@ class PointsCheck:
 
     def __init__(self, text, source, at=None, value=None, grad=None, derivatives=None,
                  rtol: float = RTOL, atol: float = ATOL, chunk_rows=None):
-        from .batch import CHUNK_ROWS, BatchRun
+        from .arrays import CHUNK_ROWS, BatchRun
         if rtol < 0 or atol < 0:
             raise UsageError("--rtol and --atol must be zero or positive")
         self.text, self.rtol, self.atol = text, rtol, atol
@@ -1007,7 +997,7 @@ class PointsCheck:
     def __iter__(self):
         import numpy as np
 
-        from .batch import evaluate_arrays
+        from .arrays import evaluate_arrays
         for chunk, result in self.job:
             checked = ~(chunk.invalid | result.undefined)
             index = np.flatnonzero(checked)
@@ -1078,6 +1068,6 @@ def check_points(text, source, at=None, value=None, grad=None, derivatives=None,
     return PointsCheck(text, source, at, value, grad, derivatives, rtol, atol, chunk_rows)
 
 
-__all__ = ["Answer", "Verdict", "check", "close", "close_each", "label", "parse_answer",
+__all__ = ["Answer", "Verdict", "check", "close", "close_each", "parse_answer",
            "PointAnswer", "PointsCheck", "CheckedChunk", "check_points", "answer_columns",
            "RTOL", "ATOL"]

@@ -11,7 +11,7 @@ import sys
 from . import limits, ops
 from .autodiff.lower import lower
 from .errors import GradcliError, UsageError
-from .language.expr import Program, free_names
+from .language.expr import Program, check_wrt, free_names, inputs_of  # noqa: F401 (re-exported)
 from .language.parser import parse
 from .numbers import format_number
 
@@ -99,20 +99,6 @@ def parse_bindings(specs, exact: bool = False) -> dict:
     return bindings
 
 
-def inputs_of(program: Program) -> list[str]:
-    """Free names of a program (not defined by it), in order of first appearance."""
-    defined = set()
-    names, seen = [], set()
-    for stmt in program.statements:
-        for name in free_names(stmt.expr):
-            if name not in defined and name not in seen:
-                seen.add(name)
-                names.append(name)
-        if stmt.name is not None:
-            defined.add(stmt.name)
-    return names
-
-
 def unused_bindings(names, variables) -> list[str]:
     """A warning for each name given with --at that the expression does not use."""
     known = set(variables)  # a set: 100,000 inputs must not cost 10^10 comparisons
@@ -132,22 +118,6 @@ def prepare(program: Program, bindings: dict, wrt):
     wanted = check_wrt(wrt, variables, program.defined)
     used = {k: v for k, v in bindings.items() if k in known}
     return variables, warnings, wanted, used
-
-
-def check_wrt(wrt, variables: list[str], intermediates=()) -> list[str]:
-    """Validate `--wrt` names against the variables (and, where given, the intermediate
-    names) an expression has."""
-    if not wrt:
-        return list(variables)
-    known = set(variables)
-    for name in wrt:
-        if name not in known and name not in intermediates:
-            listed = ", ".join(variables) if variables else "none"
-            hint = f"its variables are: {listed}"
-            if intermediates:
-                hint += f"; its intermediate names: {', '.join(intermediates)}"
-            raise UsageError(f"--wrt: the expression has no variable '{name}'", hint=hint)
-    return list(wrt)
 
 
 def read_source(expr: str | None, file: str | None) -> str:

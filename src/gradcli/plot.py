@@ -120,7 +120,7 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
                         f"∂f/∂{var} is 0")
     try:
         import numpy as np
-        from .batch import evaluate_arrays
+        from .arrays import evaluate_arrays
     except ImportError:
         raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
 
@@ -181,7 +181,7 @@ def _jumps(program, var, bindings, wrt, xs, f, df) -> dict:
     """
     import numpy as np
 
-    from .batch import evaluate_arrays
+    from .arrays import evaluate_arrays
     from .errors import GradcliError
     from .language.expr import size
     found = {"f": [], "df": []}

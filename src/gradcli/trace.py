@@ -26,7 +26,7 @@ from . import limits, ops
 from .autodiff.lower import gradient_of
 from .inputs import prepare
 from .kinks import KinkWarnings
-from .autodiff.engine import backend_for, numeric_d
+from .autodiff.engine import backend_for, graph_nodes, numeric_d
 from .language.expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
 from .autodiff.lower import lower
 from .language.parser import given_names, parse
@@ -210,27 +210,6 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                  at={k: bindings[k] for k in bindings}, result_name=result_name,
                  output=names[id(out)], value=out.data, forward=forward, backward=backward,
                  gradient=gradient, warnings=warnings)
-
-
-def graph_nodes(out, inputs=()) -> list:
-    """Every node under `out` once: `inputs` first, then children after their parents
-    (left to right), with an explicit stack."""
-    order = list(inputs)
-    seen = {id(v) for v in inputs}
-    stack = [(out, False)]
-    while stack:
-        v, done = stack.pop()
-        if done:
-            order.append(v)
-            continue
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        stack.append((v, True))
-        for p in reversed(v._parents):
-            if id(p) not in seen:
-                stack.append((p, False))
-    return order
 
 
 def _kind(v) -> str:

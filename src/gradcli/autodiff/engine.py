@@ -561,3 +561,24 @@ def gc_paused():
     finally:
         if enabled:
             gc.enable()
+
+
+def graph_nodes(out, inputs=()) -> list:
+    """Every node under `out` once: `inputs` first, then children after their parents
+    (left to right), with an explicit stack."""
+    order = list(inputs)
+    seen = {id(v) for v in inputs}
+    stack = [(out, False)]
+    while stack:
+        v, done = stack.pop()
+        if done:
+            order.append(v)
+            continue
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        stack.append((v, True))
+        for p in reversed(v._parents):
+            if id(p) not in seen:
+                stack.append((p, False))
+    return order

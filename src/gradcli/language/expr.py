@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from .. import ops, walk
+from ..errors import UsageError
 
 
 class Expr:
@@ -203,6 +204,36 @@ def structure(root: Expr) -> str:
         else:
             text[id(node)] = type(node).__name__
     return text[id(root)]
+
+
+def inputs_of(program: Program) -> list[str]:
+    """Free names of a program (not defined by it), in order of first appearance."""
+    defined = set()
+    names, seen = [], set()
+    for stmt in program.statements:
+        for name in free_names(stmt.expr):
+            if name not in defined and name not in seen:
+                seen.add(name)
+                names.append(name)
+        if stmt.name is not None:
+            defined.add(stmt.name)
+    return names
+
+
+def check_wrt(wrt, variables: list[str], intermediates=()) -> list[str]:
+    """Validate `--wrt` names against the variables (and, where given, the intermediate
+    names) an expression has."""
+    if not wrt:
+        return list(variables)
+    known = set(variables)
+    for name in wrt:
+        if name not in known and name not in intermediates:
+            listed = ", ".join(variables) if variables else "none"
+            hint = f"its variables are: {listed}"
+            if intermediates:
+                hint += f"; its intermediate names: {', '.join(intermediates)}"
+            raise UsageError(f"--wrt: the expression has no variable '{name}'", hint=hint)
+    return list(wrt)
 
 
 def postorder(root: Expr) -> Iterator[Expr]:

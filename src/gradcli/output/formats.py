@@ -18,6 +18,15 @@ from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits
                        non_finite_text, number_text, rounded_count, summary_text)
 
 
+def label(answer, f: str = "f") -> str:
+    """The plain-text key of an answer: f, df/dw, or d/dw for a formula."""
+    if answer.kind == "value":
+        return f
+    if answer.kind == "gradient":
+        return f"d{f}/d{answer.name}"
+    return f"d/d{answer.name}"
+
+
 def dumps(obj) -> str:
     """One line of JSON, non-ASCII kept readable, invisible characters escaped."""
     text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
@@ -215,7 +224,6 @@ def _arg_names(op) -> list[str]:
 
 def check_record(verdict, precision=None) -> dict:
     """The JSON object of a check Verdict: every answer with its verdict."""
-    from ..check import label
     answers = []
     for a in verdict.answers:
         item = {"kind": a.kind, "name": a.name, "key": label(a, verdict.result_name),
@@ -255,7 +263,6 @@ def check_record(verdict, precision=None) -> dict:
 
 def check_lines(verdict, precision=None) -> str:
     """One tab-separated line per answer: key, right|wrong, answer, correct, reason."""
-    from ..check import label
     lines = []
     for a in verdict.answers:
         if a.kind == "derivative":
@@ -294,7 +301,6 @@ def check_points_header() -> str:
 
 def check_points_lines(run, checked, precision=None) -> str:
     """One tab-separated line per row and answer: row, key, verdict, given, expected."""
-    from ..check import label
     f = run.result_name
     columns = []
     for i, a in enumerate(run.answers):
@@ -311,7 +317,6 @@ def check_points_lines(run, checked, precision=None) -> str:
 
 def check_points_jsonl(run, checked, precision=None, errors=None) -> str:
     """One JSON object per row: row, at, ok (null where unchecked) and each answer."""
-    from ..check import label
     f = run.result_name
     chunk = checked.chunk
     verdicts = [_verdicts(checked, i) for i in range(len(run.answers))]
@@ -336,7 +341,6 @@ def check_points_jsonl(run, checked, precision=None, errors=None) -> str:
 
 def check_points_summary(run, precision=None) -> dict:
     """The tally of `check --points`: per answer right and wrong rows, and the whole verdict."""
-    from ..check import label
     answers = []
     for a in run.answers:
         item = {"key": label(a, run.result_name), "kind": a.kind, "name": a.name,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from ..batch import MAX_MESSAGES
+from ..arrays import MAX_MESSAGES
 from . import formats
 from .streams import emit, output_format, stderr, warn
 

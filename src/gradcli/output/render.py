@@ -161,7 +161,7 @@ def batch_rows(keys, rows, precision=None, header=True):
 
 def check_points_rows(run, checked, precision=None, header=True):
     """One chunk of `check --points`: a row per point, a ✓/✗ cell per answer."""
-    from ..check import label
+    from .formats import label
     table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
     table.add_column("row", justify="right", style="dim", no_wrap=True)
     for n in run.columns_used:

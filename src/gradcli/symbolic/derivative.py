@@ -150,7 +150,7 @@ def differentiate_program(program: Program, wrt: list, order: int = 1,
 
 
 def _variables(program: Program) -> list:
-    from ..inputs import inputs_of
+    from ..language.expr import inputs_of
     return inputs_of(program)
 
 
@@ -242,7 +242,7 @@ def differentiate(text: str, wrt=None, order: int = 1, sequences=None,
                   program=None) -> DiffResult:
     """Parse `text` (unless its `program` is given) and take its partial derivatives
     (all variables if `wrt` is empty)."""
-    from ..inputs import check_wrt
+    from ..language.expr import check_wrt
     from ..language.parser import given_names, parse
     program = program or parse(text, given_names(wrt))
     variables = _variables(program)
