@@ -24,7 +24,7 @@ answer's sign, a constant or a factor off, or right only on part of the domain
 (a region, checked by moving each agreeing point a little).
 
 `check_points()` is `check --points FILE`: every row of the file is a point,
-evaluated in vectorised chunks through gradcli.batch. An answer is a constant
+evaluated in vectorised chunks through gradcli.arrays. An answer is a constant
 (`--value`, `--grad`, the same at every row) or a column of the file: `value`
 (or the result's name, `f`) for the value, `grad_w` (or `df/dw`) for the
 partial by w, so the CSV that `eval --points` writes checks as all right. A

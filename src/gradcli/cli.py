@@ -1,8 +1,11 @@
-"""The command line: click commands only. The only module that imports click.
+"""The click application: options, calling the facade, choosing a writer, exit codes. The only click importer.
 
-Commands parse options, call the library (api), and hand results to a renderer
-(formats for plain/JSON/CSV, render for rich tables). Library errors become a
-message, a caret line and an exit code in one place: `GradcliCommand.invoke`.
+Commands parse options (eval's from the table in options.py), call the
+library (api and the tasks), and hand results to a writer in output/
+(formats for plain/JSON/CSV, writeup for Markdown/LaTeX, render for rich
+tables, points for --points streams). Library errors become a message, a
+caret line and an exit code in one place, output/streams.report_failure,
+which launch.py's fast path uses too.
 """
 from __future__ import annotations
 

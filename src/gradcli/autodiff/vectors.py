@@ -1,12 +1,11 @@
-"""Vectors and matrices: literals, shape rules, and gradients of non-scalar results.
+"""Vectors and matrices over the engine: literals as one node, and gradients of non-scalar results.
 
 Arrays flow through the same op table as numbers (the engine picks the NumPy
-backend when a node's data is an array); this module holds what is particular
-to shapes: building a literal `[a, b]` into one node, the checks that turn a
-NumPy shape failure into a ShapeError naming both shapes and the operation,
-the gradient of `@`, the words for undefined elements, and the two answers to
-a non-scalar result: a vector-Jacobian product with an upstream `seed` (as
-PyTorch's `backward(gradient=...)`) and the full Jacobian.
+backend when a node's data is an array). This module builds a literal
+`[a, b]` into one node and gives the two answers to a non-scalar result: a
+vector-Jacobian product with an upstream `seed` (as PyTorch's
+`backward(gradient=...)`) and the full Jacobian. The shape rules and messages
+below the engine are in shapes.py.
 
 NumPy is imported here, so this module is only imported once an array appears.
 """
