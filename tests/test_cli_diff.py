@@ -198,10 +198,9 @@ def test_subprocess_deep_composition_exit_zero():
 
 
 def _readme_examples():
-    """(command, expected output) for each `$ gradcli diff` example in README's section."""
-    readme = os.path.join(os.path.dirname(SRC), "README.md")
-    text = open(readme, encoding="utf-8").read()
-    section = text.split("## `gradcli diff`", 1)[1].split("\n## ", 1)[0]
+    """(command, expected output) for each `$ gradcli diff` example in docs/diff.md."""
+    page = os.path.join(os.path.dirname(SRC), "docs", "diff.md")
+    section = open(page, encoding="utf-8").read()
     examples, current, indent = [], None, 0
     for raw in section.split("\n"):
         stripped = raw.lstrip(" ")
