@@ -50,13 +50,14 @@ from itertools import islice
 import numpy as np
 
 from . import limits, ops
-from .inputs import check_wrt, inputs_of
-from .errors import DomainError, UsageError
-from .language.expr import Apply, Vector, postorder
-from .numbers import number_text
+from .autodiff.engine import backend_for
 from .autodiff.lower import lower
+from .errors import DomainError, UsageError
+from .inputs import check_wrt, inputs_of
+from .language.expr import Apply, Vector, postorder
 from .language.parser import given_names, parse
 from .language.printer import quoted
+from .numbers import number_text
 
 CHUNK_ROWS = 65_536
 MAX_MESSAGES = 20  # per kind; the rest are counted
@@ -174,7 +175,6 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
 
 def _kink_hits(node, kink, m):
     """Which of the m points sit exactly on `kink` of `node`."""
-    from .autodiff.engine import backend_for
     datas = [p.data for p in node._parents]
     try:
         return np.broadcast_to(np.asarray(kink.where(backend_for(datas), *datas), dtype=bool),
@@ -218,7 +218,6 @@ def _row_message(exc: DomainError, r: int) -> str:
 def _kink_message(graph, node, kink, numbers) -> str:
     alive = numbers
     datas = [p.data for p in node._parents]
-    from .autodiff.engine import backend_for
     try:
         hit = np.broadcast_to(np.asarray(kink.where(backend_for(datas), *datas), dtype=bool),
                               (alive.size,))

@@ -24,6 +24,7 @@ import numpy as np
 from .arrays import CHUNK_ROWS, ArrayResult, BatchRun, column_names, evaluate_arrays
 from .language.parser import given_names, parse
 from .language.printer import diff_label
+from .symbolic.derivative import check_order, differentiate, program_source
 
 
 def points_program(text: str, source, bindings=None, wrt=None):
@@ -41,7 +42,6 @@ class DiffRun:
 
     def __init__(self, text, source, wrt=None, order=1, bindings=None,
                  chunk_rows=CHUNK_ROWS):
-        from .symbolic.derivative import check_order, differentiate, program_source
         check_order(order)
         found = differentiate(text, wrt, order)
         self.derivatives = found.derivatives

@@ -42,15 +42,17 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, \
     localcontext
 
+from .autodiff.engine import backend_for, backend_inputs, graph_nodes, local_derivative, topo_order
+from .autodiff.lower import lower
+from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .evaluation import evaluate
 from .inputs import constant_value, inputs_of, split_top_level
-from .autodiff.engine import backend_for, backend_inputs, graph_nodes, local_derivative, topo_order
-from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
 from .language.expr import Program, Statement, first_span, size
-from .autodiff.lower import lower
 from .language.parser import given_names, parse
-from .language.printer import read_as
+from .language.printer import read_as, to_text
+from .mistakes import candidates
 from .numbers import format_number
+from .symbolic.derivative import differentiate_text, inline
 
 RTOL = 1e-6
 ATOL = 1e-9
@@ -741,7 +743,6 @@ def _right_nearby(program, answer_program, name, row, rtol, atol) -> bool:
 def _whole(program) -> str:
     """The question as printed: its expression, or its program on one line."""
     if len(program.statements) == 1:
-        from .language.printer import to_text
         return to_text(program.result)
     return read_as(program)
 
@@ -796,8 +797,6 @@ def _fits(model, row, rtol) -> bool:
 def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key: True):
     """The first mistake of mistakes.candidates (whose key is `wanted`) that is the answer
     at every row."""
-    from .mistakes import candidates
-    from .symbolic.derivative import inline
     if len(rows) < 3:
         return None
     root, _ = inline(program)
@@ -826,7 +825,6 @@ def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key
 
 def _correct_formula(text, name) -> str | None:
     try:
-        from .symbolic.derivative import differentiate_text
         return differentiate_text(text, name)
     except GradcliError:
         return None

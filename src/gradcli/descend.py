@@ -18,14 +18,14 @@ import os
 from dataclasses import dataclass, field
 
 from . import ops
+from .autodiff.lower import lower, missing_input
+from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
 from .inputs import check_wrt, inputs_of, unused_bindings
 from .kinks import kink_text
-from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
 from .language.expr import first_span
-from .autodiff.lower import lower, missing_input
 from .language.parser import given_names, parse
-from .numbers import number_text
 from .language.printer import read_as
+from .numbers import number_text
 
 
 # Every step is kept for the JSON history; past this a run is a hang, not a result.

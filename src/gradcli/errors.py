@@ -6,6 +6,7 @@ caret; the library never prints, it only raises.
 from __future__ import annotations
 
 import difflib
+from .numbers import format_number
 
 
 class GradcliError(Exception):
@@ -96,7 +97,6 @@ class DomainError(GradcliError):
 
 
 def _short(value) -> str:
-    from .numbers import format_number
     try:
         return format_number(value)
     except (TypeError, ValueError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .autodiff.engine import gc_paused
+from .autodiff.engine import Unformed, gc_paused, topo_order
 from .autodiff.lower import Graph, gradient_of, lower
 from .errors import InexactError, UsageError
 from .inputs import prepare
@@ -149,7 +149,6 @@ def hessian_of(graph: Graph, wanted: list, warnings: list) -> dict:
     partial is differentiated again. Rows that pass through a derivative rule
     undefined at the point (`1/(2*sqrt(x))` at 0) are nan, with a warning.
     """
-    from .autodiff.engine import Unformed, topo_order
     out = graph.output
     leaves = [graph.inputs[name] for name in wanted]
     for node in [out, *leaves]:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from . import limits
 from .autodiff.engine import backend_for, topo_order
-from .errors import DomainError
 from .autodiff.lower import lower
+from .errors import DomainError
 from .kinks import kink_message
 from .numbers import format_number
 

@@ -7,6 +7,7 @@ trace and gradcheck alike.
 from __future__ import annotations
 
 from . import limits
+from .autodiff.engine import backend_for
 from .language.expr import Const, Num
 from .language.printer import quoted
 from .numbers import format_number, number_text
@@ -74,7 +75,6 @@ def _kink_mask(node, kink, datas):
     """Where, element by element, an array kink holds (None for scalars)."""
     if not any(hasattr(d, "shape") for d in datas):
         return None
-    from .autodiff.engine import backend_for
     try:
         return kink.where(backend_for(datas), *datas)
     except (ValueError, ZeroDivisionError, OverflowError):

@@ -23,14 +23,15 @@ from functools import cached_property
 from fractions import Fraction
 
 from . import limits, ops
+from .autodiff.engine import backend_for, graph_nodes, numeric_d
 from .autodiff.lower import gradient_of
+from .autodiff.lower import lower
 from .inputs import prepare
 from .kinks import KinkWarnings
-from .autodiff.engine import backend_for, graph_nodes, numeric_d
 from .language.expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
-from .autodiff.lower import lower
 from .language.parser import given_names, parse
 from .language.printer import read_as, to_text
+from .numbers import number_text
 
 # The source text of each node is cut to this many nodes and characters, so a
 # 10,000-node expression costs no more per node than a small one.
@@ -222,7 +223,6 @@ def _kind(v) -> str:
 
 def _names(order: list, out, result_name: str, taken: set) -> dict:
     """id(Value) -> the name the ledger uses for it."""
-    from .numbers import number_text
     names = {}
     counter = 0
     for v in order:
@@ -253,7 +253,6 @@ def _literal(data):
     try:
         return as_expr(data)
     except TypeError:
-        from .numbers import number_text
         return Name(number_text(data))
 
 
@@ -329,7 +328,6 @@ def value_node(value):
     """A value as a formula node: a number literal, or (for an array) its printed text."""
     if isinstance(value, (int, float, Fraction)) and not isinstance(value, bool):
         return Num(value)
-    from .numbers import number_text
     return Name(number_text(value))
 
 

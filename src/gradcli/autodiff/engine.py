@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 from .. import ops, walk
+from ..errors import DomainError, InexactError, ShapeError, UsageError
 from .backends import MathBackend, numpy_backend
-from ..errors import DomainError, InexactError
 
 _INF = math.inf
 _SCALARS = (float, int, Fraction)
@@ -146,7 +146,6 @@ class Value:
             gradient = seed
         seed = gradient
         if seed is None and getattr(self.data, "ndim", 0):
-            from ..errors import ShapeError
             raise ShapeError(f"a gradient can be created implicitly only for a scalar result, "
                              f"and this one has shape {tuple(self.data.shape)}",
                              hint="pass backward(gradient=...) with the upstream gradient, "
@@ -351,7 +350,6 @@ def _backward_graph(order, on_kink) -> None:
         if op.kinks and on_kink is not None:
             _report_kinks(node, op, [p.data for p in parents], on_kink)
         if op.vjp is not None:
-            from ..errors import UsageError
             raise UsageError(f"second derivatives through {op.name} are not supported")
         cache = {}
         for i, p in enumerate(parents):

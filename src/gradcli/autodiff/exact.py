@@ -19,8 +19,9 @@ import re
 from fractions import Fraction
 
 from .. import limits
-from .backends import ScalarPrimitives
 from ..errors import DomainError, InexactError, LimitError, UsageError
+from ..numbers import format_number
+from .backends import ScalarPrimitives
 
 MAX_BITS = limits.MAX_EXACT_BITS
 
@@ -40,7 +41,6 @@ _RATIONAL_POINTS = {
 
 
 def _text(x) -> str:
-    from ..numbers import format_number
     return format_number(x)
 
 

@@ -8,11 +8,11 @@ sub-expression and its arguments.
 from __future__ import annotations
 
 from .. import ops
-from .engine import Value, apply
 from ..errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
-from ..language.expr import Apply, Const, Name, Num, Program, Vector, postorder
+from ..language.expr import Apply, Const, Name, Num, Program, Vector, free_names, postorder
 from ..language.printer import quoted
 from ..numbers import format_number
+from .engine import Value, apply
 
 
 class Graph:
@@ -131,7 +131,6 @@ def _exact_literal(node: Num, source: str):
 
 def unbound_inputs(program: Program, bound) -> list[str]:
     """The program's free names (in order of first appearance) with no value in `bound`."""
-    from ..language.expr import free_names
     defined, out = set(), []
     for stmt in program.statements:
         for n in free_names(stmt.expr):

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import limits, ops
 from ..errors import ShapeError, UsageError
+from ..numbers import number_text
 
 
 def shape_text(shape) -> str:
@@ -126,7 +127,6 @@ def as_array(value, what: str = "a value"):
 
 def describe_elements(text: str, value, mask, limit: int = 3) -> str:
     """`x[1] = -2, x[3] = -1` for the elements of `value` where `mask` is set."""
-    from ..numbers import number_text
     v = np.asarray(value)
     if v.ndim == 0:
         return f"{text} = {number_text(float(v))}"

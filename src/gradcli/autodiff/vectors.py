@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import limits, ops
-from .engine import Value, topo_order
 from ..errors import LimitError, ShapeError
+from .engine import Value, topo_order
 from .shapes import _size, shape_of, shape_text
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .. import ops
+from ..limits import MAX_QUOTE, quote
 from ..numbers import format_number
 from .expr import Apply, Const, Expr, Name, Num, Program, Vector
 
@@ -155,7 +156,6 @@ def quoted(root: Expr, clarify: bool = False) -> str:
     Messages quote sub-expressions; printing a deep one in full for each of many
     messages made a run quadratic.
     """
-    from ..limits import MAX_QUOTE, quote
 
     def first(pieces, n: int) -> list:
         got, size = [], 0

@@ -16,6 +16,9 @@ from ..language.printer import _counted, diff_label  # noqa: F401
 from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits,  # noqa: F401
                        digits_note, display_precision, format_number, json_number,
                        non_finite_text, number_text, rounded_count, summary_text)
+from .. import ops
+from ..language.expr import Apply, BUILD, Name, as_expr
+from ..language.printer import latex_name, latex_number, to_latex, to_text
 
 
 def label(answer, f: str = "f") -> str:
@@ -178,10 +181,6 @@ def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str:
 
 def functions_records() -> list[dict]:
     """One record per function of the op table, derivative rules printed from the rules."""
-    from .. import ops
-    from ..language.expr import Apply, Name
-    from ..language.expr import BUILD
-    from ..language.printer import to_text
 
     records = []
     for name, op in ops.TABLE.items():
@@ -194,7 +193,6 @@ def functions_records() -> list[dict]:
         rules = []
         for i, a in enumerate(arg_names):
             d = op.partial(BUILD, i, out, args)
-            from ..language.expr import as_expr
             rules.append(f"d/d{a} = {to_text(as_expr(d))}")
         shown = to_text(out)
         if not isinstance(op.arity, int) and op.arity[1] is None:
@@ -580,7 +578,6 @@ def descend_record(result, every=None, decimals=None, precision=None, error=None
 
 def diff_latex(result, precision=None) -> str:
     """An aligned LaTeX block: intermediates, then each partial (= its value with --at)."""
-    from ..language.printer import latex_name, to_latex
     f = latex_name(result.result_name)
     lines, seen = [], set()
     for d in result.derivatives:
@@ -602,7 +599,6 @@ def diff_latex(result, precision=None) -> str:
 
 
 def _latex_value(value, precision):
-    from ..language.printer import latex_number
     text = number_text(value, precision)
     try:
         return latex_number(float(text)) if text not in ("nan", "inf", "-inf") else \
