@@ -6,19 +6,17 @@ infinity: they are the strings "nan", "inf", "-inf".
 """
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 import re
 
-from ..language.printer import _counted, diff_label  # noqa: F401
+from .. import ops
+from ..language.expr import BUILD, Apply, Name, as_expr
+from ..language.printer import _counted, diff_label  # noqa: F401 (re-exported)
+from ..language.printer import latex_name, latex_number, to_latex, to_text
 from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits,  # noqa: F401
                        digits_note, display_precision, format_number, json_number,
                        non_finite_text, number_text, rounded_count, summary_text)
-from .. import ops
-from ..language.expr import Apply, BUILD, Name, as_expr
-from ..language.printer import latex_name, latex_number, to_latex, to_text
 
 
 def label(answer, f: str = "f") -> str:
@@ -32,6 +30,7 @@ def label(answer, f: str = "f") -> str:
 
 def dumps(obj) -> str:
     """One line of JSON, non-ASCII kept readable, invisible characters escaped."""
+    import json  # only for this format: eval -o plain starts without it
     text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
     if not text.isprintable():
         # json leaves DEL, C1 controls and bidi overrides raw; escape them as \u0000-style escapes.
@@ -86,6 +85,7 @@ def plain(rows) -> str:
 
 def eval_csv(result, precision=None, rows=None) -> str:
     """A header row (inputs, f, df/dx...) and one row of values (`rows`: eval_rows)."""
+    import csv  # only for this format: eval -o plain starts without it
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = list(result.at)
@@ -107,6 +107,7 @@ def batch_keys(run, result_name: str = "f") -> list[str]:
 
 def batch_header(keys, sep: str = ",") -> str:
     """The header line of CSV (quoted as needed) or tab-separated batch output."""
+    import csv  # only for this format: eval -o plain starts without it
     if sep == "\t":
         return "\t".join(keys) + "\n"
     out = io.StringIO()
@@ -530,6 +531,7 @@ def descend_plain(result, every=None, decimals=None, precision=None) -> str:
 
 def descend_csv(result, every=None, decimals=None, precision=None) -> str:
     """CSV of every step (or every `every`-th) and the final point."""
+    import csv  # only for this format: eval -o plain starts without it
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(descend_columns(result))
@@ -625,6 +627,7 @@ def plot_record(data) -> dict:
 
 def plot_csv(data) -> str:
     """x, f, df/dx per sample; an undefined value is the text nan."""
+    import csv  # only for this format: eval -o plain starts without it
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([data.var, "f", f"df/d{data.var}"])
