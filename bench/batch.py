@@ -6,7 +6,7 @@ Part 1, points in memory: the loss sum((sigmoid(w1*x1 + w2*x2 + b) - y)**2) and
 its gradient with respect to w1, w2, b and, per point, x1 and x2, computed by
 gradcli's engine on arrays (one pass through the graph), by the same derivative
 written by hand in NumPy (the floor), and by PyTorch eager on the CPU where it
-is installed. Also the per-point batch path (`batch.evaluate_arrays`: every
+is installed. Also the per-point batch path (`arrays.evaluate_arrays`: every
 point's own loss and gradient). Prints times and ratios to hand NumPy.
 
 Part 2, CSV to result: the same points written to a CSV file, read back in
@@ -23,9 +23,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from gradcli import batch, formats  # noqa: E402
+from gradcli import arrays, batch
+from gradcli.output import formats  # noqa: E402
 from gradcli.api import evaluate  # noqa: E402
-from gradcli.parser import parse  # noqa: E402
+from gradcli.language.parser import parse  # noqa: E402
 
 LOSS = "sum((sigmoid(w1*x1 + w2*x2 + b) - y)**2)"
 POINT_LOSS = "(sigmoid(w1*x1 + w2*x2 + b) - y)**2"
@@ -93,7 +94,7 @@ def main():
         print("(PyTorch is not installed: its row is skipped)")
 
     per_point = parse(POINT_LOSS)
-    t_pp, _ = best(lambda: batch.evaluate_arrays(per_point, {"x1": x1, "x2": x2, "y": y},
+    t_pp, _ = best(lambda: arrays.evaluate_arrays(per_point, {"x1": x1, "x2": x2, "y": y},
                                                  {"w1": W1, "w2": W2, "b": B}), repeat=3)
     rows.append(("gradcli per-point batch (every point's own gradient)", t_pp))
     print(f"  {'':<55} {'wall':>9}      {'CPU':>9}     CPU ratio")

@@ -275,8 +275,8 @@ def worker(tool: str, shape: str, n: int, repeats: int) -> dict:
     timings, phases, grad = [], [], None
     if tool == "gradcli-text":
         sys.path.insert(0, SRC)
-        from gradcli.lower import lower
-        from gradcli.parser import parse
+        from gradcli.autodiff.lower import lower
+        from gradcli.language.parser import parse
         text = wide_text(n) if shape == "wide" else deep_text(n)
         for _ in range(repeats):
             t0 = clock()

@@ -19,9 +19,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 import sympy as sp  # noqa: E402
 from sympy.core.cache import clear_cache  # noqa: E402
 
-from gradcli.expr import Const, Name, Num, free_names, postorder  # noqa: E402
-from gradcli.parser import parse_expr  # noqa: E402
-from gradcli.symbolic import differentiate_text  # noqa: E402
+from gradcli.language.expr import Const, Name, Num, free_names, postorder  # noqa: E402
+from gradcli.language.parser import parse_expr  # noqa: E402
+from gradcli.symbolic.derivative import differentiate_text  # noqa: E402
 
 CLASSIC = [
     "(w*x+b)**2", "x**2*sin(x)", "sin(x)/x", "1/(x**2 + 1)", "sin(x**2)", "exp(2*x)*cos(3*x)",

@@ -32,8 +32,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 from gradcli.api import differentiate, evaluate  # noqa: E402
 from gradcli.errors import DomainError  # noqa: E402
-from gradcli.expr import Apply, postorder  # noqa: E402
-from gradcli.parser import parse  # noqa: E402
+from gradcli.language.expr import Apply, postorder  # noqa: E402
+from gradcli.language.parser import parse  # noqa: E402
 
 # (expression, the book's printed derivative d/dx, source)
 CASES = [

@@ -1,4 +1,4 @@
-"""Writes src/gradcli/_lalr_tables.py: the lexer and LALR tables Lark computes from gradcli.lark.
+"""Writes src/gradcli/language/_lalr_tables.py: the lexer and LALR tables Lark computes from gradcli.lark.
 
 Run it after editing the grammar:  python grammar/make_tables.py
 (`--check` only compares, exit 1 when the committed tables are stale).
@@ -21,7 +21,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRAMMAR = os.path.join(HERE, "gradcli.lark")
-TARGET = os.path.join(os.path.dirname(HERE), "src", "gradcli", "_lalr_tables.py")
+TARGET = os.path.join(os.path.dirname(HERE), "src", "gradcli", "language",
+                      "_lalr_tables.py")
 FORMAT = 2  # the layout lalr.Parser reads (lalr.FORMAT)
 
 # The grammar's one shift/reduce conflict, resolved as shift on purpose: after a

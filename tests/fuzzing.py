@@ -52,13 +52,13 @@ class Failure(AssertionError):
 
 
 def has_vectors() -> bool:
-    return importlib.util.find_spec("gradcli.vectors") is not None
+    return importlib.util.find_spec("gradcli.autodiff.vectors") is not None
 
 
 def _vectors_pending(err: str) -> bool:
     # Vector literals and '@' need gradcli.vectors and the matmul record; a
     # checkout without them is not judged on those inputs.
-    return not has_vectors() and ("No module named 'gradcli.vectors'" in err
+    return not has_vectors() and ("No module named 'gradcli.autodiff.vectors'" in err
                                   or "KeyError: 'matmul'" in err)
 
 

@@ -5,7 +5,7 @@ an op it does not know, so a new function cannot slip past the property tests.
 """
 import sympy as sp
 
-from gradcli.expr import Apply, Const, Name, Num, postorder
+from gradcli.language.expr import Apply, Const, Name, Num, postorder
 
 
 class Cbrt(sp.Function):

@@ -310,7 +310,7 @@ def _expressions():
           suppress_health_check=[HealthCheck.too_slow])
 @given(_expressions())
 def test_the_output_of_differentiate_is_always_accepted(text):
-    variables = api.inputs_of(__import__("gradcli.parser", fromlist=["parse"]).parse(text))
+    variables = api.inputs_of(__import__("gradcli.language.parser", fromlist=["parse"]).parse(text))
     assume(variables)
     for v in variables:
         formula = api.differentiate(text, v)
@@ -323,7 +323,7 @@ def test_the_output_of_differentiate_is_always_accepted(text):
                                   "sqrt(x**2)", "abs(x)**3", "x**y", "log(x, b)",
                                   "atan2(y, x)", "max(x, y, 0)", "relu(x)*y"])
 def test_differentiate_output_is_accepted_for_known_cases(text):
-    from gradcli.parser import parse
+    from gradcli.language.parser import parse
     for v in api.inputs_of(parse(text)):
         formula = api.differentiate(text, v)
         a = one(check(text, None, derivatives=[(v, formula)]))

@@ -284,7 +284,7 @@ def test_scalar_eval_imports_neither_rich_nor_numpy(fmt):
     code = ("import sys\nfrom gradcli.cli import main\n"
             "try:\n    main(['eval', '(w*x+b)**2', '--at', 'w=3,x=2,b=1', '-o', sys.argv[1]])\n"
             "except SystemExit:\n    pass\n"
-            "sys.stderr.write(' '.join(m for m in ('rich', 'numpy', 'gradcli.exact', 'sympy')"
+            "sys.stderr.write(' '.join(m for m in ('rich', 'numpy', 'gradcli.autodiff.exact', 'sympy')"
             " if m in sys.modules))\n")
     r = subprocess.run([sys.executable, "-c", code, fmt], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=SRC), timeout=60)

@@ -252,9 +252,8 @@ def test_gradcli_diff_output_is_accepted_by_gradcli_check(text):
 
 
 def test_readme_examples_are_real_output():
-    readme = open(os.path.join(os.path.dirname(SRC), "README.md"), encoding="utf-8").read()
-    section = readme[readme.index("## `gradcli check`"):]
-    section = section[:section.index("\n## ", 5)]
+    section = open(os.path.join(os.path.dirname(SRC), "docs", "check.md"),
+                   encoding="utf-8").read()
     code, out, _ = run("check", "sqrt(x**2)", "--derivative", "1", "-o", "plain")
     assert code == 1 and out in section
     code, out, _ = run("check", Q, "--at", AT, "--grad", "w=28,x=40", "--derivative",
@@ -325,8 +324,8 @@ def test_mistakes_in_json_plain_and_table(question, answer, wrt, mistake, detail
     assert code == 1
     (a,) = json.loads(out)["answers"]
     if mistake not in ("constant-offset", "constant-factor", "partial-domain"):
-        from gradcli.parser import parse
-        from gradcli.printer import to_text
+        from gradcli.language.parser import parse
+        from gradcli.language.printer import to_text
         detail = to_text(parse(detail).result)  # as the printer spells it
     assert (a["mistake"], a["mistake_detail"]) == (mistake, detail)
     sentence = a["note"]

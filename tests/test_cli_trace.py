@@ -194,7 +194,7 @@ def test_a_long_vector_literal_traces_in_linear_size():
     assert len(plain.stdout) < 200 * n
     table = run("trace", text, "--at", "x=1", "--at", "y=2", "-o", "table")
     assert table.exit_code == 0
-    from gradcli.render import TABLE_HEAD, TABLE_TAIL
+    from gradcli.output.render import TABLE_HEAD, TABLE_TAIL
     left_out = n + 1 - TABLE_HEAD - TABLE_TAIL
     assert f"{left_out:,} more rows" in table.stdout and len(table.stdout) < 400 * n
 
@@ -202,7 +202,7 @@ def test_a_long_vector_literal_traces_in_linear_size():
 def test_summary_text_cuts_long_arrays_as_numpy_prints_them():
     import numpy as np
 
-    from gradcli.formats import SUMMARY_AT, number_text, summary_text
+    from gradcli.output.formats import SUMMARY_AT, number_text, summary_text
     short = np.arange(SUMMARY_AT, dtype=float)
     assert summary_text(short) == number_text(short)
     assert summary_text(np.arange(SUMMARY_AT + 1.0)) == "[0, 1, 2, ..., 998, 999, 1000]"

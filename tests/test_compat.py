@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradcli import api, backends, batch, exact
+from gradcli import api, arrays as batch
+from gradcli.autodiff import backends, exact
 from gradcli.errors import UsageError
 
 HAS_MATH_CBRT = hasattr(math, "cbrt")
@@ -103,7 +104,8 @@ def test_float_backend_cbrt_without_math_cbrt():
         import json, math
         if hasattr(math, "cbrt"):
             del math.cbrt
-        from gradcli import api, backends
+        from gradcli import api
+        from gradcli.autodiff import backends
         assert backends.MathBackend.cbrt is backends._cbrt
         r = api.evaluate("cbrt(x)", x=-8)
         s = api.evaluate("cbrt(x)*y", x=27, y=2)
@@ -196,7 +198,7 @@ def test_format_number_refuses_a_one_element_array():
     """NumPy 2.3+ refuses float(array([2.0])); NumPy 2.2 (Python 3.10's newest) only warned."""
     import numpy as np
 
-    from gradcli.printer import format_number
+    from gradcli.numbers import format_number
     assert format_number(np.float64(2.5)) == "2.5"
     assert format_number(np.array(2.0)) == "2"
     for value in (np.array([2.0]), np.array([[2.0]])):

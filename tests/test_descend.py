@@ -7,7 +7,7 @@ import pytest
 
 from gradcli.descend import Diverged, descend, load_data
 from gradcli.errors import GradcliError, ShapeError, UnknownName, UsageError
-from gradcli.formats import rounder, shown_steps
+from gradcli.output.formats import rounder, shown_steps
 
 np = pytest.importorskip("numpy")
 

@@ -75,7 +75,7 @@ def test_a_rule_that_overflows_in_python_floats_beside_an_array_gives_ieee_value
     import numpy as np
 
     from gradcli import ops
-    from gradcli.engine import local_derivative
+    from gradcli.autodiff.engine import local_derivative
     t = np.array([-1e308, 1.0])
     out = np.arctan2(1e308, t)
     d = local_derivative(ops.TABLE["atan2"], 1, out, [1e308, t])  # -y/(x**2 + y**2)

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from gradcli import api
 from gradcli.cli import main
 from gradcli.errors import DomainError, InexactError, LimitError
-from gradcli.exact import MAX_BITS, exact_pow, to_exact
+from gradcli.autodiff.exact import MAX_BITS, exact_pow, to_exact
 
 
 def run(*args):
@@ -128,7 +128,7 @@ def test_random_rational_expressions_are_exact():
     from hypothesis import strategies as st
     from sympy_bridge import to_sympy
 
-    from gradcli.parser import parse_expr
+    from gradcli.language.parser import parse_expr
 
     leaves = st.one_of(st.sampled_from(["x", "y"]), st.sampled_from(["2", "0.5", "3/7", "-1.25"]))
 

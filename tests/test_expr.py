@@ -1,7 +1,7 @@
 """expr helpers: replace_leaves and first_span."""
-from gradcli.expr import Apply, Name, Num, Vector, first_span, replace_leaves
-from gradcli.parser import parse
-from gradcli.printer import to_text
+from gradcli.language.expr import Apply, Name, Num, Vector, first_span, replace_leaves
+from gradcli.language.parser import parse
+from gradcli.language.printer import to_text
 
 
 def test_replace_leaves_rebuilds_only_what_changed():

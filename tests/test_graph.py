@@ -5,9 +5,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from gradcli import graphviz
+from gradcli.output import graphviz
 from gradcli.errors import GradcliError, UsageError
-from gradcli.render import graph_tree
+from gradcli.output.render import graph_tree
 from gradcli.trace import trace
 
 PROGRAM = "z = w*x + b\nθ = sigmoid(z)\nloss = (θ - t)**2 + θ*z"

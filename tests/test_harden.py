@@ -13,7 +13,7 @@ from gradcli import limits
 from gradcli.api import evaluate
 from gradcli.cli import main
 from gradcli.errors import GradcliError, LimitError, ParseError, UsageError, clean
-from gradcli.parser import parse
+from gradcli.language.parser import parse
 
 
 def cli(*args, input=None):

@@ -9,8 +9,8 @@ from sympy_bridge import number, to_sympy
 
 from gradcli import api
 from gradcli.cli import main
-from gradcli.engine import Value
-from gradcli.parser import parse_expr
+from gradcli.autodiff.engine import Value
+from gradcli.language.parser import parse_expr
 
 CASES = [
     ("(w*x+b)**2", {"w": 3, "x": 2, "b": 1}),

@@ -6,9 +6,9 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gradcli import lalr, parser
+from gradcli.language import lalr, parser
 from gradcli.errors import GradcliError
-from gradcli.expr import Apply, Const, Name, Num, Vector
+from gradcli.language.expr import Apply, Const, Name, Num, Vector
 
 
 def _shape(node):

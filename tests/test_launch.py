@@ -67,7 +67,7 @@ def test_fast_path_matches_click_runner(args):
 
 def test_requests_the_fast_path_takes_and_leaves():
     req = launch.fast_eval_request(["eval", "x", "--at", "x=1", "-o", "json", "--all"])
-    assert req == {"expr": "x", "at": ["x=1"], "wrt": None, "all": True, "fmt": "json",
+    assert req == {"expr": "x", "at": ["x=1"], "wrt": None, "show_all": True, "fmt": "json",
                    "precision": None}
     for args in (["functions"], ["eval", "x", "-o", "table"], ["eval", "x", "--help"],
                  ["eval", "x", "-f", "file"], ["eval", "-x"], ["eval", "x", "--at"],
@@ -95,6 +95,35 @@ def test_plain_and_json_eval_import_neither_rich_nor_numpy_nor_click_nor_lark(tm
         assert "28" in proc.stdout
         assert proc.stderr.rsplit("MODULES=", 1)[1] == ""
     assert os.listdir(tmp_path) == []
+
+
+def test_fast_path_options_are_clicks_options():
+    # One table (options.py) declares eval's options for both paths.
+    from gradcli import options
+    eval_params = {p.name: p for p in main.commands["eval"].params}
+    for opt in options.EVAL:
+        assert set(opt.flags) == set(eval_params[opt.dest].opts), opt
+    assert options.FAST_DESTS <= set(eval_params)
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["eval", "log(x)", "--at", "x=-1", "-o", "json"], 3, "error: ln(x) is undefined at x = -1"),
+    (["eval", "x +* 2", "--at", "x=1"], 2, "  x +* 2\n     ^\nhint:"),
+    (["eval", "x**2", "--at", "x=1", "--wrt", "y"], 2, "hint: its variables are: x"),
+])
+def test_fast_path_reports_its_own_errors_without_click(args, code, message):
+    # An error in a request the fast path took is reported there (same bytes as click,
+    # checked above), not by running the whole request again under click.
+    script = ("import sys\nsys.argv = ['gradcli'] + sys.argv[1:]\n"
+              "from gradcli.launch import run\n"
+              "try:\n    run()\nfinally:\n"
+              "    sys.stderr.write('CLICK=' + str('click' in sys.modules))\n")
+    proc = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=SRC), stdin=subprocess.DEVNULL)
+    assert proc.returncode == code
+    assert message in proc.stderr
+    assert proc.stderr.endswith("CLICK=False")
+    assert proc.stdout == ""
 
 
 def test_json_output_is_the_spec_example():

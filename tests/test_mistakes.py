@@ -7,10 +7,10 @@ that label. Expressions use explicit `*` and parentheses.
 import pytest
 
 from gradcli.check import check
-from gradcli.expr import Num
+from gradcli.language.expr import Num
 from gradcli.mistakes import candidates, derivative
-from gradcli.parser import parse
-from gradcli.printer import to_text
+from gradcli.language.parser import parse
+from gradcli.language.printer import to_text
 
 
 def shown(text):
@@ -279,8 +279,8 @@ def test_a_zero_derivative_answered_zero():
 def test_derivative_without_mistakes_is_the_true_one():
     root = parse("x^2*exp(x)").result
     from gradcli.check import _true_derivative  # noqa: F401 - the same engine below
-    from gradcli.expr import Program, Statement
-    from gradcli.lower import lower
+    from gradcli.language.expr import Program, Statement
+    from gradcli.autodiff.lower import lower
     d = derivative(root, "x")
     value = float(lower(Program((Statement(None, d),)), {"x": 1.5}).output.data)
     assert value == pytest.approx((2 * 1.5 + 1.5 ** 2) * 2.718281828459045 ** 1.5)

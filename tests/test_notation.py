@@ -16,9 +16,9 @@ from hypothesis import given, settings, strategies as st
 from gradcli import api
 from gradcli.cli import main
 from gradcli.errors import GradcliError
-from gradcli.expr import Apply, Const, Name, Num
-from gradcli.parser import parse, parse_expr
-from gradcli.printer import read_as
+from gradcli.language.expr import Apply, Const, Name, Num
+from gradcli.language.parser import parse, parse_expr
+from gradcli.language.printer import read_as
 
 AT = {"x2": 1.7, "σ": 0.2, "x": 0.7, "y": 1.3, "z": 0.4, "t": 0.9, "w": 0.6, "a": 1.1, "b": 2.5, "c": 0.3}
 

@@ -12,11 +12,11 @@ import math
 import pytest
 
 from gradcli import api, ops
-from gradcli.backends import MathBackend
-from gradcli.engine import Value, apply, local_derivative, numeric_d
+from gradcli.autodiff.backends import MathBackend
+from gradcli.autodiff.engine import Value, apply, local_derivative, numeric_d
 from gradcli.errors import DomainError
-from gradcli.expr import Apply, BUILD, Name, as_expr
-from gradcli.printer import to_text
+from gradcli.language.expr import Apply, BUILD, Name, as_expr
+from gradcli.language.printer import to_text
 
 GRID = (-2.3, -0.7, 0.4, 0.9, 1.7, 2.0, 3.1)
 SPECIALS = (0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, math.pi / 2)
@@ -286,5 +286,5 @@ def test_array_op_gradient_matches_central_differences(name, n):
 
 
 def _np_backend():
-    from gradcli.backends import numpy_backend
+    from gradcli.autodiff.backends import numpy_backend
     return numpy_backend()

@@ -3,8 +3,8 @@ import pytest
 
 from gradcli import api
 from gradcli.errors import ParseError, UnknownName
-from gradcli.parser import parse
-from gradcli.printer import read_as, to_text
+from gradcli.language.parser import parse
+from gradcli.language.printer import read_as, to_text
 
 
 def value(text, **at):

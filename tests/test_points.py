@@ -304,9 +304,9 @@ def test_check_points_library_chunks(tmp_path):
 
 
 def test_readme_check_points_example_is_real(tmp_path, monkeypatch):
-    readme = (Path(SRC).parent / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Many points: `gradcli check --points FILE`"):]
-    section = section[:section.index("\n### ", 5)]
+    page = (Path(SRC).parent / "docs" / "check.md").read_text(encoding="utf-8")
+    section = page[page.index("## Many points: `gradcli check --points FILE`"):]
+    section = section[:section.index("\n## ", 5)]
     monkeypatch.chdir(tmp_path)
     (tmp_path / "hw.csv").write_text("w,x,value,grad_w\n3,2,49,28\n1,1,4,5\n0.5,2,4,8\n")
     assert "$ cat hw.csv\n" + (tmp_path / "hw.csv").read_text() in section

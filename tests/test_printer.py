@@ -4,10 +4,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gradcli import ops
-from gradcli.expr import Apply, Const, Name, Num
-from gradcli.parser import parse_expr
+from gradcli.language.expr import Apply, Const, Name, Num
+from gradcli.language.parser import parse_expr
 from gradcli import limits
-from gradcli.printer import quoted, to_latex, to_text
+from gradcli.language.printer import quoted, to_latex, to_text
 
 FUNCTIONS = sorted(n for n, op in ops.TABLE.items() if not op.is_operator and op.vjp is None)
 

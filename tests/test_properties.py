@@ -15,8 +15,8 @@ from sympy_bridge import SYMPY, number, to_sympy
 
 from gradcli import api, ops
 from gradcli.errors import DomainError
-from gradcli.parser import parse as parse_expr_program
-from gradcli.parser import parse_expr
+from gradcli.language.parser import parse as parse_expr_program
+from gradcli.language.parser import parse_expr
 
 SETTINGS = settings(max_examples=300, derandomize=True, deadline=None,
                     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])

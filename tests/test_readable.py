@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from gradcli import api
 from gradcli.cli import main
-from gradcli.formats import HUMAN_DIGITS, display_precision, number_text, rounded_count
+from gradcli.output.formats import HUMAN_DIGITS, display_precision, number_text, rounded_count
 
 ENV = {"COLUMNS": "120", "NO_COLOR": "1"}
 NEURON = "z = w*x + b; y = sigmoid(z); loss = (y - t)^2"
@@ -124,7 +124,7 @@ def test_check_markdown_and_latex_keep_the_exit_code():
 
 def test_check_writers_show_a_mistake_field_when_there_is_one():
     from gradcli.check import check
-    from gradcli.writeup import check_latex, check_markdown
+    from gradcli.output.writeup import check_latex, check_markdown
     verdict = check("x^2", {"x": 3}, grad={"x": 5})
     verdict.answers[0].mistake = "off by one"
     assert "mistake: off by one" in check_markdown(verdict)
@@ -271,6 +271,6 @@ def test_shell_completion_script(monkeypatch):
     import subprocess
     import sys
     env = dict(os.environ, _GRADCLI_COMPLETE="bash_source")
-    out = subprocess.run([sys.executable, "-c", "from gradcli.cli import run; run()"],
+    out = subprocess.run([sys.executable, "-c", "from gradcli.launch import run; run()"],
                          env=env, capture_output=True, text=True, timeout=60)
     assert "_gradcli_completion" in out.stdout

@@ -1,4 +1,5 @@
-"""The README's language, eval, library and numbers sections show real output: every example runs here."""
+"""The README's tour and the manual's language, eval, library and numbers pages show real output: every
+example runs here."""
 import doctest
 import os
 import re
@@ -10,14 +11,18 @@ from click.testing import CliRunner
 from gradcli.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SECTIONS = ("## The language", "## `gradcli eval`",
-            "## Homework: tangents, directional derivatives, Taylor, critical points, implicit curves", "## The Python library", "## Numbers, domains and conventions")
+# A page of the manual, whole, or a section of README.md ("README.md ## Title").
+SECTIONS = ("README.md ## A tour", "docs/language.md", "docs/eval.md", "docs/homework.md",
+            "docs/library.md", "docs/numbers.md")
 
 
 def section(title):
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    start = text.index(title + "\n")
-    end = text.find("\n## ", start + len(title))
+    path, _, heading = title.partition(" ")
+    text = open(os.path.join(ROOT, path), encoding="utf-8").read()
+    if not heading:
+        return text
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
     return text[start:end if end != -1 else len(text)]
 
 
@@ -62,5 +67,5 @@ def test_python_examples_run(title):
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     # The blocks of a section continue one session.
     text = "\n".join(blocks(title, "python"))
-    runner.run(parser.get_doctest(text, {}, f"README {title}", "README.md", 0))
+    runner.run(parser.get_doctest(text, {}, title, title.split()[0], 0))
     assert runner.summarize(verbose=False).failed == 0

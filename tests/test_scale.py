@@ -4,7 +4,7 @@ from fractions import Fraction
 import pytest
 
 from gradcli import api
-from gradcli.engine import topo_order
+from gradcli.autodiff.engine import topo_order
 
 
 def test_100000_nested_parentheses():

@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from gradcli import differentiate, evaluate
 from gradcli.errors import DomainError, UsageError
-from gradcli.expr import Apply, Const, Name, Num
-from gradcli.lower import lower
-from gradcli.parser import parse
-from gradcli.printer import to_text
-from gradcli.symbolic import differentiate_text
+from gradcli.language.expr import Apply, Const, Name, Num
+from gradcli.autodiff.lower import lower
+from gradcli.language.parser import parse
+from gradcli.language.printer import to_text
+from gradcli.symbolic.derivative import differentiate_text
 from gradcli import ops
 
 VARS = ("x", "y", "z")
@@ -160,7 +160,7 @@ def to_sympy(expr):
         "relu": lambda a: sp.Max(a, 0), "max": sp.Max, "min": sp.Min,
         "sign": sp.sign, "step": lambda a: sp.Heaviside(a, 0),
     }
-    from gradcli.expr import postorder
+    from gradcli.language.expr import postorder
     done = {}
     for node in postorder(expr):
         if isinstance(node, Num):
@@ -205,7 +205,7 @@ def smooth_expressions(draw, depth=3):
 @given(smooth_expressions(), st.sampled_from([("x", "x"), ("x", "y"), ("y", "y")]))
 def test_second_derivatives_agree_with_sympy(expr, pair):
     import sympy as sp
-    from gradcli.expr import free_names
+    from gradcli.language.expr import free_names
     assume(set(pair) <= set(free_names(expr)))
     text = to_text(expr)
     ours = differentiate_text(text, list(pair))

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from gradcli import api
 from gradcli.cli import main
 from gradcli.errors import GradcliError
-from gradcli.parser import parse
+from gradcli.language.parser import parse
 
 sympy = pytest.importorskip("sympy")
 

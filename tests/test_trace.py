@@ -5,10 +5,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gradcli import evaluate, ledger
-from gradcli.engine import Value
-from gradcli.expr import free_names
-from gradcli.parser import parse
+from gradcli import evaluate
+from gradcli.output import ledger
+from gradcli.autodiff.engine import Value
+from gradcli.language.expr import free_names
+from gradcli.language.parser import parse
 from gradcli.trace import trace
 
 

@@ -10,7 +10,7 @@ pytest.importorskip("numpy")
 
 from gradcli.api import evaluate
 from gradcli.errors import ShapeError
-from gradcli.vectors import MAX_DIMS
+from gradcli.autodiff.vectors import MAX_DIMS
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 

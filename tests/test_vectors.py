@@ -9,8 +9,8 @@ import pytest
 
 from gradcli import Value, evaluate, ops
 from gradcli.errors import DomainError, LimitError, ShapeError
-from gradcli.lower import lower
-from gradcli.parser import parse
+from gradcli.autodiff.lower import lower
+from gradcli.language.parser import parse
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "torch_vectors.json").read_text())
 CASES = GOLDEN["cases"]

@@ -9,7 +9,7 @@ __all__ = ["Value", "evaluate", "differentiate", "__version__"]
 def __getattr__(name):
     # Lazy so that `gradcli --version` and the CLI's fast paths import only what they use.
     if name == "Value":
-        from .engine import Value
+        from .autodiff.engine import Value
         return Value
     if name in ("evaluate", "differentiate"):
         from . import api

@@ -24,7 +24,7 @@ answer's sign, a constant or a factor off, or right only on part of the domain
 (a region, checked by moving each agreeing point a little).
 
 `check_points()` is `check --points FILE`: every row of the file is a point,
-evaluated in vectorised chunks through gradcli.batch. An answer is a constant
+evaluated in vectorised chunks through gradcli.arrays. An answer is a constant
 (`--value`, `--grad`, the same at every row) or a column of the file: `value`
 (or the result's name, `f`) for the value, `grad_w` (or `df/dw`) for the
 partial by w, so the CSV that `eval --points` writes checks as all right. A
@@ -42,14 +42,17 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, \
     localcontext
 
-from . import api
-from .engine import backend_for, backend_inputs, local_derivative, topo_order
+from .autodiff.engine import backend_for, backend_inputs, graph_nodes, local_derivative, topo_order
+from .autodiff.lower import lower
 from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageError
-from .expr import Program, Statement, first_span, size
-from .lower import lower
-from .parser import given_names, parse
-from .printer import format_number, read_as
-from .trace import graph_nodes
+from .evaluation import evaluate
+from .inputs import constant_value, inputs_of, split_top_level
+from .language.expr import Program, Statement, first_span, size
+from .language.parser import given_names, parse
+from .language.printer import read_as, to_text
+from .mistakes import candidates
+from .numbers import format_number
+from .symbolic.derivative import differentiate_text, inline
 
 RTOL = 1e-6
 ATOL = 1e-9
@@ -102,15 +105,6 @@ class Verdict:
     @property
     def ok(self) -> bool:
         return all(a.ok for a in self.answers)
-
-
-def label(answer: Answer, f: str = "f") -> str:
-    """The plain-text key of an answer: f, df/dw, or d/dw for a formula."""
-    if answer.kind == "value":
-        return f
-    if answer.kind == "gradient":
-        return f"d{f}/d{answer.name}"
-    return f"d/d{answer.name}"
 
 
 def close_each(computed, expected, rtol: float, atol: float):
@@ -273,11 +267,28 @@ def number_answer(answer, what: str):
         exc.source = text
         raise
     try:
-        return api.constant_value(text, f"the answer {what}")
+        return constant_value(text, f"the answer {what}")
     except UsageError as exc:
         exc.hint = exc.hint or ("a numeric answer is a number such as 28, 1/3 or pi/4; "
                                 "check a formula with --derivative FORMULA --wrt NAME")
         raise
+
+
+def derivative_names(text: str, bindings: dict, grads: dict, wrt, derivatives) -> list[str]:
+    """The variable of each --derivative answer: the --wrt names in order (each may list
+    several, `w,x`), or the expression's one variable when --wrt is not given."""
+    names = [n for spec in wrt for n in split_top_level(spec)]
+    if derivatives and not names:
+        variables = inputs_of(parse(text, given_names(bindings, grads)))
+        if len(variables) != 1:
+            raise UsageError("--derivative needs --wrt NAME: the expression has "
+                             f"{len(variables)} variables ({', '.join(variables) or 'none'})",
+                             hint="give one --wrt per --derivative, in the same order")
+        names = variables
+    if len(names) != len(derivatives):
+        raise UsageError(f"{len(derivatives)} --derivative answer(s) but {len(names)} --wrt "
+                         "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
+    return names
 
 
 def check(text: str, at: dict | None = None, value=None, grad: dict | None = None,
@@ -304,7 +315,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     if rtol < 0 or atol < 0:
         raise UsageError("--rtol and --atol must be zero or positive")
     program = program or parse(text, given_names(at, grad, [v for v, _ in _pairs(derivatives)]))
-    variables = api.inputs_of(program)
+    variables = inputs_of(program)
     pairs = _pairs(derivatives)
     grad = dict(grad or {})
     if value is None and not grad and not pairs:
@@ -329,7 +340,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
             raise UsageError("--value and --grad need the point: add --at",
                              hint="add --at " + ",".join(f"{v}=VALUE" for v in variables))
         wanted = [n for n in grad if n in variables]
-        result = api.evaluate(text, at, program=program, wrt=wanted or [],
+        result = evaluate(text, at, program=program, wrt=wanted or [],
                               intermediates=any(n not in variables for n in grad))
     answers = []
     if value is not None:
@@ -404,7 +415,7 @@ def parse_answer(formula: str, program: Program, variables, what: str) -> Progra
         exc.source = formula
         raise
     defined = set(program.defined)
-    used = api.inputs_of(answer)
+    used = inputs_of(answer)
     for name in used:
         if name not in variables and name not in defined:
             listed = ", ".join(variables) if variables else "none"
@@ -732,7 +743,6 @@ def _right_nearby(program, answer_program, name, row, rtol, atol) -> bool:
 def _whole(program) -> str:
     """The question as printed: its expression, or its program on one line."""
     if len(program.statements) == 1:
-        from .printer import to_text
         return to_text(program.result)
     return read_as(program)
 
@@ -787,8 +797,6 @@ def _fits(model, row, rtol) -> bool:
 def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key: True):
     """The first mistake of mistakes.candidates (whose key is `wanted`) that is the answer
     at every row."""
-    from .mistakes import candidates
-    from .symbolic import inline
     if len(rows) < 3:
         return None
     root, _ = inline(program)
@@ -817,7 +825,7 @@ def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key
 
 def _correct_formula(text, name) -> str | None:
     try:
-        return api.differentiate(text, name)
+        return differentiate_text(text, name)
     except GradcliError:
         return None
 
@@ -915,12 +923,12 @@ class PointsCheck:
 
     def __init__(self, text, source, at=None, value=None, grad=None, derivatives=None,
                  rtol: float = RTOL, atol: float = ATOL, chunk_rows=None):
-        from .batch import CHUNK_ROWS, BatchRun
+        from .arrays import CHUNK_ROWS, BatchRun
         if rtol < 0 or atol < 0:
             raise UsageError("--rtol and --atol must be zero or positive")
         self.text, self.rtol, self.atol = text, rtol, atol
         program = parse(text, given_names(at, grad, [v for v, _ in _pairs(derivatives)]))
-        variables = api.inputs_of(program)
+        variables = inputs_of(program)
         f = program.statements[-1].name or "f"
         self.result_name = f
         pairs = _pairs(derivatives)
@@ -987,7 +995,7 @@ class PointsCheck:
     def __iter__(self):
         import numpy as np
 
-        from .batch import evaluate_arrays
+        from .arrays import evaluate_arrays
         for chunk, result in self.job:
             checked = ~(chunk.invalid | result.undefined)
             index = np.flatnonzero(checked)
@@ -1058,6 +1066,6 @@ def check_points(text, source, at=None, value=None, grad=None, derivatives=None,
     return PointsCheck(text, source, at, value, grad, derivatives, rtol, atol, chunk_rows)
 
 
-__all__ = ["Answer", "Verdict", "check", "close", "close_each", "label", "parse_answer",
+__all__ = ["Answer", "Verdict", "check", "close", "close_each", "parse_answer",
            "PointAnswer", "PointsCheck", "CheckedChunk", "check_points", "answer_columns",
            "RTOL", "ATOL"]

@@ -1,8 +1,11 @@
-"""The command line: click commands only. The only module that imports click.
+"""The click application: options, calling the facade, choosing a writer, exit codes. The only click importer.
 
-Commands parse options, call the library (api), and hand results to a renderer
-(formats for plain/JSON/CSV, render for rich tables). Library errors become a
-message, a caret line and an exit code in one place: `GradcliCommand.invoke`.
+Commands parse options (eval's from the table in options.py), call the
+library (api and the tasks), and hand results to a writer in output/
+(formats for plain/JSON/CSV, writeup for Markdown/LaTeX, render for rich
+tables, points for --points streams). Library errors become a message, a
+caret line and an exit code in one place, output/streams.report_failure,
+which launch.py's fast path uses too.
 """
 from __future__ import annotations
 
@@ -11,10 +14,11 @@ import sys
 
 import click
 
-from . import __version__
-from .errors import GradcliError, UsageError, caret_lines
-# The stream helpers live in launch.py, which answers the common `eval` without click.
-from .launch import _stderr, emit, output_format, warn  # noqa: F401
+from . import __version__, options
+from .errors import UsageError
+from .inputs import read_source
+from .output.streams import emit, output_format, report_failure, warn
+from .output.streams import stderr as _stderr
 
 FORMATS = ("table", "plain", "json", "csv")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -36,30 +40,15 @@ class GradcliCommand(click.Command):
             raise
 
     def invoke(self, ctx):
-        debug = "--debug" in sys.argv or os.environ.get("GRADCLI_DEBUG")
         try:
             return super().invoke(ctx)
-        except GradcliError as exc:
-            if debug:
-                raise
-            report_error(exc)
-            ctx.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
-        except RecursionError:
-            if debug:
+        except Exception as exc:  # input errors, and bugs said plainly: output/streams.py
+            debug = ctx.params.get("debug") or os.environ.get("GRADCLI_DEBUG")
+            if debug and not isinstance(exc, MemoryError):
                 raise
-            report_error(GradcliError("the input is nested too deeply for this operation"))
-            ctx.exit(2)
-        except MemoryError:
-            report_error(GradcliError("out of memory: the input is too large"))
-            ctx.exit(2)
-        except Exception as exc:  # a bug: say so plainly, without a traceback
-            if debug:
-                raise
-            report_error(GradcliError(f"internal error ({type(exc).__name__}: {exc})",
-                                      hint="this is a bug in gradcli; --debug shows the traceback"))
-            ctx.exit(2)
+            ctx.exit(report_failure(exc))
 
 
 def _comma_hint(args) -> str | None:
@@ -124,46 +113,8 @@ def _expression_first(params, args):
     return out
 
 
-def report_error(exc: GradcliError) -> None:
-    """Message, source line, caret and hint on stderr, without rich."""
-    lines = [f"error: {exc.message}"]
-    if exc.source is not None and exc.span is not None:
-        lines.extend(caret_lines(exc.source, exc.span))
-    if exc.hint:
-        lines.append(f"hint: {exc.hint}")
-    _stderr("\n".join(lines))
-
-
-def read_source(expr: str | None, file: str | None) -> str:
-    """The expression from the argument, a file, or stdin (-f -)."""
-    if expr is not None and file is not None:
-        raise UsageError("give the expression either as an argument or with -f, not both")
-    if file is not None:
-        from . import limits
-        try:
-            if file == "-":
-                data = sys.stdin.buffer.read(limits.MAX_INPUT_CHARS + 1)
-            else:
-                with open(file, "rb") as fh:
-                    data = fh.read(limits.MAX_INPUT_CHARS + 1)
-        except OSError as exc:
-            raise UsageError(f"cannot read {file}: {exc.strerror}") from None
-        if len(data) > limits.MAX_INPUT_CHARS:  # /dev/zero or a huge file: stop reading
-            raise limits.input_too_large(len(data), "stdin" if file == "-" else file)
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise UsageError(f"{'stdin' if file == '-' else file} is not UTF-8 text: byte "
-                             f"0x{data[exc.start]:02x} at offset {exc.start} cannot be read",
-                             hint="save the file as UTF-8") from None
-    if expr is None:
-        raise UsageError("no expression given",
-                         hint='for example: gradcli eval "x**2" --at x=3  (or -f FILE)')
-    return expr
-
-
 def print_rich(renderable) -> None:
-    from .render import console
+    from .output.render import console
     console().print(renderable)
 
 
@@ -173,11 +124,6 @@ def expression_options(f):
                      help="Read the expression or program from FILE ('-' for stdin).")(f)
     f = click.argument("expr", required=False, metavar="EXPR")(f)
     return f
-
-
-PRECISION_HELP = ("Round numbers to N significant digits (default: 6 in the formats people "
-                  "read, table, markdown, latex and pictures; every digit in plain, json and "
-                  "csv).")
 
 
 class Rounding:
@@ -192,38 +138,49 @@ class Rounding:
              "mermaid": "%% {}\n"}
 
     def __init__(self, fmt, precision):
-        from .formats import display_precision, rounded_count
+        from .output.formats import display_precision, rounded_count
         self.precision = display_precision(fmt, precision)
         self.mark = rounded_count()
 
     @property
     def rounded(self) -> bool:
-        from .formats import rounded_count
+        from .output.formats import rounded_count
         return rounded_count() > self.mark
 
     def note(self, kind: str) -> str:
         """The note in the syntax of `kind`, or '' when nothing was rounded."""
-        from .formats import digits_note
+        from .output.formats import digits_note
         return self.NOTES[kind].format(digits_note()) if self.rounded else ""
 
     def print_note(self) -> None:
         """Under a rich table: the note as a dim line."""
         if self.rounded:
-            from rich.text import Text
+            from .output import render
+            from .output.formats import digits_note
+            print_rich(render.dim_line("\n" + digits_note()))
 
-            from .formats import digits_note
-            print_rich(Text("\n" + digits_note(), style="dim"))
+
+def click_options(records):
+    """Click options from option records (options.py), in the order given."""
+    def decorate(f):
+        for r in reversed(records):
+            kw = {"help": r.help, "metavar": r.metavar}
+            if not r.takes_value:
+                kw["is_flag"] = True
+            if r.multiple:
+                kw["multiple"] = True
+            if r.choices is not None:
+                kw["type"] = click.Choice(r.choices)
+            elif r.int_range is not None:
+                kw["type"] = click.IntRange(*r.int_range)
+            f = click.option(*r.flags, r.dest, **kw)(f)
+        return f
+    return decorate
 
 
 def output_options(formats=FORMATS):
-    def decorate(f):
-        f = click.option("--debug", is_flag=True, help="Show a Python traceback on errors.")(f)
-        f = click.option("--precision", type=click.IntRange(1, 17), metavar="N",
-                         help=PRECISION_HELP)(f)
-        f = click.option("-o", "--format", "fmt", type=click.Choice(formats),
-                         help="Output format (default: table on a terminal, plain when piped).")(f)
-        return f
-    return decorate
+    """-o/--format, --precision and --debug (options.output_options)."""
+    return click_options(options.output_options(formats))
 
 
 @click.group(context_settings=CONTEXT)
@@ -239,33 +196,7 @@ def main():
 
 @main.command("eval", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.")
-@click.option("--wrt", metavar="A,B", help="Only these partial derivatives.")
-@click.option("--all", "show_all", is_flag=True,
-              help="Also the gradients of a program's intermediate names.")
-@click.option("--hessian", is_flag=True, help="Also the matrix of second partial derivatives.")
-@click.option("--exact", is_flag=True,
-              help="Exact rational arithmetic (prints fractions such as 3/4).")
-@click.option("--check", "gradcheck", is_flag=True,
-              help="Beside each partial, a central finite-difference estimate and the "
-                   "relative error.")
-@click.option("--seed", metavar="VALUE",
-              help="Upstream gradient for a non-scalar result (a vector-Jacobian product, "
-                   "as PyTorch's backward(gradient=...)), e.g. --seed '[1,0,2]' (quoted: zsh "
-                   "globs brackets).")
-@click.option("--jacobian", is_flag=True,
-              help="The full Jacobian of a (non-scalar) result: rows are its elements.")
-@click.option("--direction", metavar="A,B,...",
-              help="Also the directional derivative D_u f along this direction (normalised "
-                   "to a unit vector u; one number per input, in the inputs' order), the "
-                   "direction of steepest ascent and its rate |grad f|.")
-@click.option("--points", metavar="FILE",
-              help="Evaluate at every row of FILE (CSV with a header, or JSON Lines; "
-                   "'-' for stdin), vectorised, one output row per point.")
-@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
-              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
-@output_options(("table", "plain", "json", "csv", "markdown", "latex"))
+@click_options(options.EVAL)
 def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed, jacobian,
                  direction, points, chunk_rows, fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
@@ -292,7 +223,8 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     The directional derivative (Stewart 14.6, example 2: D_u f(1, 2) = (13 - 3*sqrt(3))/2):
       $ gradcli eval "x^3 - 3x y + 4y^2" --at x=1,y=2 --direction "cos(pi/6),sin(pi/6)"
     """
-    from . import api, formats
+    from . import api
+    from .output import formats
     text = read_source(expr, file)
     bindings = api.parse_bindings(at, exact=exact)
     wrt_names = api.split_top_level(wrt) if wrt else None
@@ -332,7 +264,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         _eval_with_direction(result, along, checks, fmt, precision, rounding)
         return
     if fmt in ("markdown", "latex"):
-        from . import writeup
+        from .output import writeup
         write = writeup.eval_markdown if fmt == "markdown" else writeup.eval_latex
         body = write(result, precision, checks)
         emit(body + rounding.note(fmt))
@@ -347,13 +279,13 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
             rows = formats.gradcheck_rows(rows, result, checks, precision)
         emit(formats.eval_csv(result, precision, rows) if fmt == "csv" else formats.plain(rows))
     else:
-        from . import render
+        from .output import render
         print_rich(render.eval_table(result, precision, checks=checks))
         rounding.print_note()
 
 
 def _eval_with_direction(result, along, checks, fmt, precision, rounding):
-    from . import formats, homework
+    from .output import formats, homework
     rows = formats.eval_rows(result, precision) + homework.directional_rows(along, precision)
     if fmt == "json":
         record = formats.eval_record(result, precision)
@@ -362,13 +294,13 @@ def _eval_with_direction(result, along, checks, fmt, precision, rounding):
     elif fmt in ("plain", "csv"):
         emit(formats.plain(rows))
     elif fmt in ("markdown", "latex"):
-        from . import writeup
+        from .output import writeup
         write = writeup.eval_markdown if fmt == "markdown" else writeup.eval_latex
         extra = "\n".join(f"{'- ' if fmt == 'markdown' else '% '}{k}: {v}"
                           for k, v in homework.directional_rows(along, precision))
         emit(write(result, precision, checks) + extra + "\n" + rounding.note(fmt))
     else:
-        from . import render
+        from .output import render
         print_rich(render.eval_table(result, precision, checks=checks))
         print_rich(render.rows_table(homework.directional_rows(along, precision)))
         rounding.print_note()
@@ -379,7 +311,7 @@ HOMEWORK_FORMATS = ("table", "plain", "json", "markdown", "latex")
 
 def _emit_homework(obj, kind, fmt, precision):
     """One homework result in the chosen format (the writers live in homework.py)."""
-    from . import formats, homework
+    from .output import formats, homework
     fmt = output_format(fmt)
     rounding = Rounding(fmt, precision)
     precision = rounding.precision
@@ -395,7 +327,7 @@ def _emit_homework(obj, kind, fmt, precision):
                              "markdown")
         emit(write(obj, precision) + rounding.note(fmt))
     else:
-        from . import render
+        from .output import render
         print_rich(render.rows_table(getattr(homework, f"{kind}_rows")(obj, precision)))
         rounding.print_note()
 
@@ -522,7 +454,7 @@ def help_command(ctx, topic):
       $ gradcli help eval
       $ gradcli help exit-codes
     """
-    from .topics import ALIASES, TOPICS
+    from .output.topics import ALIASES, TOPICS
     group = ctx.parent.command
     commands = [c for c in group.list_commands(ctx) if c != "help"]
     if topic is None:
@@ -557,7 +489,7 @@ def functions_command(fmt, precision, debug):
       sigmoid(x)      1       d/dx = sigmoid(x)*(1 - sigmoid(x))      all reals
       softplus(x)     1       d/dx = sigmoid(x)       all reals
     """
-    from . import formats
+    from .output import formats
     records = formats.functions_records()
     fmt = output_format(fmt)
     if fmt == "json":
@@ -566,7 +498,7 @@ def functions_command(fmt, precision, debug):
         emit("".join(f"{r['form']}\t{r['arity']}\t{r['derivative']}\t{r['domain']}\n"
                      for r in records))
     else:
-        from . import render
+        from .output import render
         print_rich(render.functions_table(records))
 
 
@@ -601,7 +533,8 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
       df/dx   7
       $ gradcli trace "(w*x+b)**2" --at w=3,x=2,b=1 -o markdown
     """
-    from . import api, ledger
+    from . import api
+    from .output import ledger
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     wrt_names = api.split_top_level(wrt) if wrt else None
@@ -611,7 +544,7 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
     rounding = Rounding(fmt, precision)
     precision = rounding.precision
     if fmt == "json":
-        from . import formats
+        from .output import formats
         emit(formats.dumps(ledger.record(t, precision)) + "\n")
     elif fmt == "plain":
         emit(ledger.plain(t, precision))
@@ -622,7 +555,7 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
         body = ledger.latex(t, precision)
         emit(body + rounding.note(fmt))
     else:
-        from . import render
+        from .output import render
         print_rich(render.trace_tables(t, precision))
         rounding.print_note()
 
@@ -658,7 +591,8 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
       $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1
       $ gradcli graph "(w*x+b)**2" --at w=3,x=2,b=1 --output graph.svg
     """
-    from . import api, graphviz
+    from . import api
+    from .output import graphviz
     kind = graphviz.output_kind(output) if output else None
     if kind and fmt and fmt != kind and not (fmt == "dot" and kind in ("svg", "png", "pdf")):
         raise UsageError(f"-o {fmt} and --output {output} ask for different formats",
@@ -683,10 +617,10 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
         body = graphviz.to_mermaid(t, precision)
         body += rounding.note("mermaid")
     elif fmt == "json":
-        from . import formats
+        from .output import formats
         body = formats.dumps(graphviz.record(t, precision)) + "\n"
     else:
-        from . import render
+        from .output import render
         print_rich(render.graph_tree(t, precision))
         rounding.print_note()
         return
@@ -708,7 +642,7 @@ def _node_count(t) -> str:
 
 
 def _digits_note() -> str:
-    from .formats import digits_note
+    from .output.formats import digits_note
     return digits_note()
 
 
@@ -770,33 +704,14 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     At every row of a file (answers as constants or as columns value, grad_w, ...):
       $ gradcli check "(w*x+b)**2" --at b=1 --points answers.csv -o plain
     """
-    from . import api, formats
-    from .check import check
+    from . import api
+    from .check import check, derivative_names
+    from .inputs import parse_answers
+    from .output import formats
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
-    grads = {}
-    for spec in grad:
-        for item in api.split_top_level(spec):
-            name, eq, answer = item.partition("=")
-            name = name.strip()
-            if not eq or not name or not answer.strip():
-                raise UsageError(f"--grad expects NAME=VALUE, got '{item}'",
-                                 hint="for example --grad w=28,x=42")
-            if name in grads:
-                raise UsageError(f"--grad gives '{name}' twice", hint=f"keep one answer for {name}")
-            grads[name] = answer
-    names = [n for spec in wrt for n in api.split_top_level(spec)]
-    if derivative and not names:
-        from .parser import given_names, parse
-        variables = api.inputs_of(parse(text, given_names(bindings, grads)))
-        if len(variables) != 1:
-            raise UsageError("--derivative needs --wrt NAME: the expression has "
-                             f"{len(variables)} variables ({', '.join(variables) or 'none'})",
-                             hint="give one --wrt per --derivative, in the same order")
-        names = variables
-    if len(names) != len(derivative):
-        raise UsageError(f"{len(derivative)} --derivative answer(s) but {len(names)} --wrt "
-                         "name(s)", hint="the i-th --derivative goes with the i-th --wrt")
+    grads = parse_answers(grad)
+    names = derivative_names(text, bindings, grads, wrt, derivative)
     tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
     if points is not None:
         if fmt in ("markdown", "latex"):
@@ -805,8 +720,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                              "come from stdin")
-        _check_points(text, bindings, value, grads, list(zip(names, derivative)), tolerances,
-                      points, chunk_rows, fmt, precision)
+        from .check import check_points
+        from .output import points as streamed
+        job = check_points(text, points, bindings, value, grads, list(zip(names, derivative)),
+                           chunk_rows=chunk_rows, **tolerances)
+        _exit(streamed.check_points(job, fmt, precision))
         return
     verdict = check(text, bindings, value=value, grad=grads,
                     derivatives=list(zip(names, derivative)), **tolerances)
@@ -819,12 +737,12 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     elif fmt == "plain":
         emit(formats.check_lines(verdict, precision))
     elif fmt in ("markdown", "latex"):
-        from . import writeup
+        from .output import writeup
         write = writeup.check_markdown if fmt == "markdown" else writeup.check_latex
         body = write(verdict, precision)
         emit(body + rounding.note(fmt))
     else:
-        from . import render
+        from .output import render
         print_rich(render.check_table(verdict, precision))
         rounding.print_note()
     if not verdict.ok:
@@ -862,7 +780,8 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
       d2f/dy2 6*x^2*y 12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
     """
-    from . import api, formats
+    from . import api
+    from .output import formats
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
     bindings = api.parse_bindings(at) if at else None
@@ -886,14 +805,14 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
     if fmt == "json":
         emit(formats.dumps(formats.diff_record(result, precision)) + "\n")
     elif fmt in ("markdown", "latex"):
-        from . import writeup
+        from .output import writeup
         body = (writeup.diff_markdown(result, precision) if fmt == "markdown"
                 else formats.diff_latex(result, precision))
         emit(body + rounding.note(fmt))
     elif fmt == "plain":
         emit("".join("\t".join(row) + "\n" for row in formats.diff_rows(result, precision)))
     else:
-        from . import render
+        from .output import render
         print_rich(render.diff_table(result, precision))
         rounding.print_note()
 
@@ -930,7 +849,8 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
       $ gradcli descend "mean((sigmoid(w1*x1 + w2*x2 + b) - y)**2)" --data neuron.csv \\
           --at w1=0.1,w2=-0.2,b=0 --lr 0.1 --steps 2 --round 4
     """
-    from . import api, formats
+    from . import api
+    from .output import formats
     from .descend import Diverged, descend, load_data
     text = read_source(expr, file)
     start = api.parse_bindings(at)
@@ -946,7 +866,7 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
     fmt = output_format(fmt)
     bar = None
     if fmt == "table" and sys.stderr.isatty() and steps >= 500:
-        from .render import progress_bar
+        from .output.render import progress_bar
         bar = progress_bar(steps, "descending")
     error = None
     try:
@@ -966,7 +886,7 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
     elif fmt == "plain":
         emit(formats.descend_plain(result, every, decimals, precision))
     else:
-        from . import render
+        from .output import render
         print_rich(render.descend_table(result, every, decimals, precision))
     if error is not None:
         raise error
@@ -1005,7 +925,8 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
       $ gradcli plot "sin(a*x)" --over "x=0:2*pi" --at a=2 --output sin.png
     """
     import shutil
-    from . import api, formats
+    from . import api
+    from .output import formats
     from .plot import sample, save_plot, terminal_plot
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
@@ -1027,154 +948,24 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
-    from . import batch, formats
-    from .parser import given_names, parse
-    program = parse(text, given_names(bindings, wrt_names, batch.column_names(points)))
+    from . import batch
+    from .output import points as streamed
+    program = batch.points_program(text, points, bindings, wrt_names)
     warn(program.warnings)
     job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
-    name = program.statements[-1].name or "f"
-    _stream_points(job, fmt, precision, formats.batch_keys(job, name),
-                   lambda chunk, result: formats.batch_table(job, chunk, result),
-                   lambda chunk, result, errors: formats.batch_jsonl(
-                       job, chunk, result, precision, name, errors))
+    _exit(streamed.eval_points(job, fmt, precision))
 
 
 def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision):
     """diff --points: each derivative at every row, streamed as eval --points streams."""
-    from . import batch, formats
+    from . import batch
+    from .output import points as streamed
     job = batch.diff_run(text, points, wrt_names, order, bindings,
                          chunk_rows or batch.CHUNK_ROWS)
     warn(job.batch.program.warnings)
-    _stream_points(job, fmt, precision, formats.diff_batch_keys(job),
-                   lambda chunk, result: formats.diff_batch_table(job, chunk, result),
-                   lambda chunk, result, errors: formats.diff_batch_jsonl(
-                       job, chunk, result, precision, errors))
+    _exit(streamed.diff_points(job, fmt, precision))
 
 
-def _stream_points(job, fmt, precision, keys, table, jsonl):
-    """Print a batch chunk by chunk (`table` gives rows of floats, `jsonl` JSON lines)."""
-    import time
-
-    from . import batch, formats
-    if job.unused:
-        listed = ", ".join(f"'{c}'" for c in job.unused)
-        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
-              "not used by the expression"])
-    fmt = output_format(fmt)
-    if fmt in ("csv", "plain"):
-        sep = "," if fmt == "csv" else "\t"
-        emit(formats.batch_header(keys, sep))
-    counts = {"error": 0, "warning": 0}
-    start, bar = time.monotonic(), None
-    want_bar = sys.stderr.isatty() and not sys.stdout.isatty()
-    try:
-        for chunk, result in job:
-            errors = {}
-            for row, message in chunk.problems:
-                errors[row] = message
-                _limited(counts, "error", message)
-            for row, message in result.problems:
-                errors[row] = f"row {row}: {message}"
-                _limited(counts, "warning", f"row {row}: {message}")
-            for message in result.kinks:
-                _limited(counts, "warning", message)
-            if fmt == "json":
-                emit(jsonl(chunk, result, errors))
-            else:
-                rows = table(chunk, result)
-                if fmt == "table":
-                    from . import render
-                    print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))
-                else:
-                    emit(formats.batch_delimited(rows, precision, "," if fmt == "csv" else "\t"))
-            if want_bar and bar is None and time.monotonic() - start > 1.0:
-                from . import render
-                bar = render.progress_bar(job.reader.total_bytes, job.reader.label)
-            if bar is not None:
-                bar.update(job.reader.bytes_read)
-    finally:
-        if bar is not None:
-            bar.stop()
-    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
-        hidden = counts[kind] - batch.MAX_MESSAGES
-        if hidden > 0:
-            _stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
-    if not job.rows:
-        warn([f"--points: {job.reader.label} has no rows of points"])
-    if job.bad_rows or job.undefined_rows:
-        parts = []
-        if job.bad_rows:
-            parts.append(f"{job.bad_rows} row{'s' if job.bad_rows > 1 else ''} could not be read")
-        if job.undefined_rows:
-            parts.append(f"{job.undefined_rows} row{'s' if job.undefined_rows > 1 else ''} "
-                         "undefined")
-        _stderr(f"{'error' if job.bad_rows else 'warning'}: {' and '.join(parts)} of "
-                f"{job.rows} (shown as nan)")
-        click.get_current_context().exit(job.exit_code)
-
-
-def _check_points(text, bindings, value, grads, derivatives, tolerances, points, chunk_rows,
-                  fmt, precision):
-    """check --points: a verdict per row and answer, then the summary; exit 0, 1, 2 or 3."""
-    from . import batch, formats
-    from .check import check_points
-    job = check_points(text, points, bindings, value, grads, derivatives,
-                       chunk_rows=chunk_rows, **tolerances)
-    warn(job.warnings)
-    if job.unused:
-        listed = ", ".join(f"'{c}'" for c in job.unused)
-        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
-              "not used by the expression"])
-    fmt = output_format(fmt)
-    if fmt == "plain":
-        emit(formats.check_points_header())
-    counts = {"error": 0, "warning": 0}
-    for checked in job:
-        errors = {}
-        for row, message in checked.chunk.problems:
-            errors[row] = message
-            _limited(counts, "error", message)
-        for row, message in checked.result.problems:
-            errors[row] = f"row {row}: {message}"
-            _limited(counts, "warning", f"row {row}: {message}")
-        for message in checked.result.kinks:
-            _limited(counts, "warning", message)
-        if fmt == "json":
-            emit(formats.check_points_jsonl(job, checked, precision, errors))
-        elif fmt == "plain":
-            emit(formats.check_points_lines(job, checked, precision))
-        else:
-            from . import render
-            print_rich(render.check_points_rows(job, checked, precision,
-                                                checked.chunk.first_row == 1))
-    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
-        hidden = counts[kind] - batch.MAX_MESSAGES
-        if hidden > 0:
-            _stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
-    summary = formats.check_points_summary(job, precision)
-    lines = formats.check_points_summary_lines(summary)
-    if fmt == "json":
-        emit(formats.dumps({"summary": summary}) + "\n")
-    elif fmt == "plain":
-        emit("".join(f"# {line}\n" for line in lines))
-    else:
-        from . import render
-        print_rich(render.check_points_summary(lines, job.ok))
-    if not job.rows:
-        _stderr(f"error: --points: {job.reader.label} has no rows of points, so nothing was "
-                "checked")
-    if job.exit_code:
-        click.get_current_context().exit(job.exit_code)
-
-
-def _limited(counts, kind, message):
-    from .batch import MAX_MESSAGES
-    counts[kind] += 1
-    if counts[kind] <= MAX_MESSAGES:
-        _stderr(f"{kind}: {message}")
-
-
-def run() -> None:
-    """Console entry point (launch.run): the click-free fast path for `eval`, else click."""
-    from .launch import run as launch
-    launch()
+def _exit(code: int) -> None:
+    if code:
+        click.get_current_context().exit(code)

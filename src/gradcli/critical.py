@@ -84,8 +84,8 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
     """Search the box for critical points of the scalar `text` (every input in the box)."""
     import numpy as np
 
-    from .api import inputs_of
-    from .parser import given_names, parse
+    from .language.expr import inputs_of
+    from .language.parser import given_names, parse
     bindings = dict(bindings or {})
     names = list(box)
     inputs = inputs_of(parse(text, given_names(box, bindings)))

@@ -18,13 +18,14 @@ import os
 from dataclasses import dataclass, field
 
 from . import ops
-from .api import check_wrt, inputs_of, kink_text, unused_bindings
+from .autodiff.lower import lower, missing_input
 from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
-from .expr import first_span
-from .lower import lower, missing_input
-from .parser import given_names, parse
-from .formats import number_text
-from .printer import read_as
+from .inputs import check_wrt, inputs_of, unused_bindings
+from .kinks import kink_text
+from .language.expr import first_span
+from .language.parser import given_names, parse
+from .language.printer import read_as
+from .numbers import number_text
 
 
 # Every step is kept for the JSON history; past this a run is a hang, not a result.
@@ -259,7 +260,7 @@ def _diverge(result, k, reason, **kw):
 def _as_param(value):
     """Scalars stay Python floats (the fast math backend); vectors stay arrays."""
     if isinstance(value, (list, tuple)):
-        from .vectors import as_array
+        from .autodiff.shapes import as_array
         value = as_array(value, "a starting value")
     if getattr(value, "ndim", 0):
         return value
@@ -290,12 +291,12 @@ def _show(value) -> str:
 def load_data(path: str) -> Dataset:
     """A CSV (or JSON Lines) file of examples -> Dataset of float vectors, one per column.
 
-    Reading is the batch reader's (`batch.read_columns`); errors name the file,
+    Reading is the points reader's (`arrays.read_columns`); errors name the file,
     the row and the column. On top of it: a header with no rows, a value that is
     not finite, and a column whose name the expression could not use are errors.
     """
     try:
-        from . import batch
+        from . import arrays
     except ImportError:
         raise UsageError("--data needs NumPy, which is not installed",
                          hint="pip install 'gradcli[vectors]'") from None
@@ -306,7 +307,7 @@ def load_data(path: str) -> Dataset:
                          "then one row of numbers per example",
                          hint="for example:  x1,x2,y  then  1.0,2.0,1")
     try:
-        columns = batch.read_columns(path)
+        columns = arrays.read_columns(path)
     except UsageError as exc:
         # The reader speaks of --points, the option it was first written for.
         message = exc.message.removeprefix("--points: ")

@@ -5,7 +5,7 @@ caret; the library never prints, it only raises.
 """
 from __future__ import annotations
 
-import difflib
+from .numbers import format_number
 
 
 class GradcliError(Exception):
@@ -96,7 +96,6 @@ class DomainError(GradcliError):
 
 
 def _short(value) -> str:
-    from .printer import format_number
     try:
         return format_number(value)
     except (TypeError, ValueError):
@@ -130,6 +129,7 @@ class InexactError(GradcliError):
 
 def nearest(word: str, choices, cutoff: float = 0.6) -> str | None:
     """The closest spelling among `choices`, for "did you mean" hints."""
+    import difflib  # only on an error: eval starts without it
     found = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return found[0] if found else None
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import api, limits
-from .engine import backend_for, topo_order
+from . import limits
+from .autodiff.engine import backend_for, topo_order
+from .autodiff.lower import lower
 from .errors import DomainError
-from .lower import lower
-from .printer import format_number
+from .kinks import kink_message
+from .numbers import format_number
 
 
 @dataclass
@@ -151,7 +152,7 @@ def _kinks_by_input(graph) -> dict:
                 messages += 1
                 if messages > limits.MAX_WARNINGS:
                     continue  # a message costs the size of its sub-expression: bounded
-                message = api.kink_message(graph, node, kink)
+                message = kink_message(graph, node, kink)
                 for name in names:
                     if message not in found.setdefault(name, []):
                         found[name].append(message)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .autodiff.lower import lower
 from .errors import DomainError, ParseError, UsageError
-from .expr import Apply, Num, Program, Statement
-from .lower import lower
-from .parser import parse
-from .printer import read_as, to_text
-from .simplify import Simplifier
-from .symbolic import derivative, inline
+from .language.expr import Apply, Num, Program, Statement, inputs_of
+from .language.parser import parse
+from .language.printer import read_as, to_text
+from .symbolic.derivative import derivative, inline
+from .symbolic.simplify import Simplifier
 
 
 @dataclass
@@ -82,7 +82,6 @@ def implicit(text: str, x: str, y: str | None = None, at: dict | None = None) ->
     f = Apply("sub", (sides[0].result, sides[1].result))
     program = Program((Statement(None, f),), text)
     root, _ = inline(program)
-    from .api import inputs_of
     variables = inputs_of(program)
     if x not in variables:
         raise UsageError(f"--wrt: the equation has no variable '{x}'",

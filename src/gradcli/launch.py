@@ -1,90 +1,71 @@
-"""The console entry point, and the stream helpers every command shares (no click here).
+"""The console entry point: answers the common `eval` without click, hands everything else to cli.py.
 
 Most calls are `gradcli eval EXPR --at ... -o plain|json|csv`: for exactly
-those, `run` reads argv by hand and answers without importing click (which
-costs more than the rest of the start-up together). Anything else — another
-command, an option the fast path does not know, help, a table on a terminal —
-and any failure at all, is left to the click application in cli.py, which
-then does the whole job itself, so errors, exit codes and messages have one
-source. tests/test_launch.py checks that both paths print the same bytes.
+those, `run` reads argv by the option table of options.py and answers without
+importing click (which costs more than the rest of the start-up together).
+Anything it does not handle — another command, an option the fast path
+leaves to click (options.FAST_DESTS), help, a table on a terminal, a value
+click would refuse — goes to the click application in cli.py. An error in a
+request the fast path took is reported here, through output/streams.py as
+cli.py reports it: the same message, caret and exit code.
+tests/test_launch.py checks that both paths print the same bytes.
 """
 from __future__ import annotations
 
 import os
 import sys
 
-_FAST_FORMATS = ("plain", "json", "csv")
-# Options of `eval` the fast path understands, and whether each takes a value.
-_FAST_OPTIONS = {"--at": True, "--wrt": True, "--all": False, "-o": True, "--format": True,
-                 "--precision": True}
+from . import options
+from .output.streams import emit, report_failure, stderr, warn
 
-
-def _stderr(text: str) -> None:
-    try:
-        sys.stderr.write(text + "\n")
-    except UnicodeEncodeError:
-        sys.stderr.write(text.encode("ascii", "backslashreplace").decode("ascii") + "\n")
-    sys.stderr.flush()
-
-
-def warn(messages) -> None:
-    from .errors import clean
-    from .limits import cap_warnings
-    for m in cap_warnings(messages):
-        _stderr(f"warning: {clean(m)}")
-
-
-def emit(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
-
-
-def output_format(fmt: str | None) -> str:
-    if fmt:
-        return fmt
-    return "table" if sys.stdout.isatty() else "plain"
+_BY_FLAG = {flag: opt for opt in options.EVAL for flag in opt.flags}
 
 
 def fast_eval_request(args: list[str]) -> dict | None:
-    """The options of a plain `eval EXPR ...` call, or None if click must read argv."""
+    """The options of a plain `eval EXPR ...` call by parameter name, or None if click must
+    read argv."""
     if len(args) < 2 or args[0] != "eval":
         return None
-    request = {"expr": None, "at": [], "wrt": None, "all": False, "fmt": None, "precision": None}
+    request = {"expr": None, "at": [], "wrt": None, "show_all": False, "fmt": None,
+               "precision": None}
     i = 1
     while i < len(args):
         arg = args[i]
         i += 1
-        if arg.startswith("-"):
-            name, eq, value = arg.partition("=")
-            if name not in _FAST_OPTIONS or (eq and not _FAST_OPTIONS[name]) or name == "-o" and eq:
-                return None
-            if _FAST_OPTIONS[name]:
-                if not eq:
-                    if i >= len(args) or args[i].startswith("-"):
-                        return None
-                    value = args[i]
-                    i += 1
-                if name == "--at":
-                    request["at"].append(value)
-                elif name == "--wrt":
-                    if request["wrt"] is not None:
-                        return None
-                    request["wrt"] = value
-                elif name in ("-o", "--format"):
-                    if request["fmt"] is not None or value not in _FAST_FORMATS:
-                        return None
-                    request["fmt"] = value
-                else:
-                    if request["precision"] is not None or not value.isdigit() \
-                            or not 1 <= int(value) <= 17:
-                        return None
-                    request["precision"] = int(value)
-            else:
-                request["all"] = True
-        else:
+        if not arg.startswith("-"):
             if request["expr"] is not None:
                 return None
             request["expr"] = arg
+            continue
+        name, eq, value = arg.partition("=")
+        opt = _BY_FLAG.get(name)
+        if opt is None or opt.dest not in options.FAST_DESTS:
+            return None
+        if eq and (not opt.takes_value or not name.startswith("--")):
+            return None  # `--all=1`; `-o=json` is the value '=json' to click
+        if not opt.takes_value:
+            request[opt.dest] = True
+            continue
+        if not eq:
+            if i >= len(args) or args[i].startswith("-"):
+                return None
+            value = args[i]
+            i += 1
+        if opt.choices is not None and value not in opt.choices:
+            return None  # click refuses it, with its own message
+        if opt.int_range is not None:
+            low, high = opt.int_range
+            if not value.isdigit() or not low <= int(value) <= high:
+                return None
+            value = int(value)
+        if opt.dest == "fmt" and value not in options.FAST_FORMATS:
+            return None
+        if opt.multiple:
+            request[opt.dest].append(value)
+        elif request[opt.dest] is not None:
+            return None  # given twice: click takes the last; leave it to click
+        else:
+            request[opt.dest] = value
     if request["expr"] is None:
         return None
     if request["fmt"] is None:
@@ -95,13 +76,15 @@ def fast_eval_request(args: list[str]) -> dict | None:
 
 
 def fast_eval(request: dict) -> tuple[list[str], str]:
-    """(warnings, output text) of `eval` for a request; raises on anything unusual."""
-    from . import api, formats
-    bindings = api.parse_bindings(request["at"])
+    """(warnings, output text) of `eval` for a request; raises GradcliError for bad input."""
+    from .evaluation import evaluate
+    from .inputs import parse_bindings, split_top_level
+    from .output import formats
+    bindings = parse_bindings(request["at"])
     wrt = request["wrt"]
-    wrt_names = api.split_top_level(wrt) if wrt else None
-    result = api.evaluate(request["expr"], bindings, wrt=wrt_names,
-                          intermediates=request["all"])
+    wrt_names = split_top_level(wrt) if wrt else None
+    result = evaluate(request["expr"], bindings, wrt=wrt_names,
+                      intermediates=request["show_all"])
     fmt, precision = request["fmt"], request["precision"]
     if fmt == "json":
         text = formats.dumps(formats.eval_record(result, precision)) + "\n"
@@ -121,8 +104,10 @@ def _answer(argv) -> bool:
         return False
     try:
         warnings, text = fast_eval(request)
-    except Exception:  # errors and anything unusual: click redoes the call, and reports it
-        return False
+    except Exception as exc:  # reported as cli.py reports it (GradcliCommand.invoke)
+        if os.environ.get("GRADCLI_DEBUG") and not isinstance(exc, MemoryError):
+            raise
+        sys.exit(report_failure(exc))
     warn(warnings)
     emit(text)
     return True
@@ -141,5 +126,5 @@ def run() -> None:
             pass
         sys.exit(0)
     except KeyboardInterrupt:
-        _stderr("interrupted")
+        stderr("interrupted")
         sys.exit(130)

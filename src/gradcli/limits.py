@@ -4,7 +4,7 @@ Each bound sits far above normal use (the SPEC asks that 1,000,000 operations
 and 100,000 nested parentheses work) and exists so that hostile or accidental
 input gets a clear LimitError (exit 2) instead of exhausting memory or time.
 The parser, the lowering, exact arithmetic and batches read these numbers;
-README.md ("## Limits") documents them.
+docs/limits.md documents them.
 """
 from __future__ import annotations
 

@@ -38,7 +38,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from . import ops
-from .expr import BUILD, Apply, Const, Expr, Name, Num, Vector, as_expr, postorder
+from .language.expr import BUILD, Apply, Const, Expr, Name, Num, Vector, as_expr, postorder
+from .language.printer import to_text
+from .symbolic.simplify import Simplifier
 
 # Operators that are arithmetic, not "functions" with an inner argument of their own.
 ARITHMETIC = {"add", "sub", "mul", "div", "neg", "pos", "pow"}
@@ -57,13 +59,11 @@ class Candidate:
 
 
 def _text(node: Expr) -> str:
-    from .printer import to_text
     return to_text(node)
 
 
 def _simplified_text(node: Expr) -> str:
     """A formula for display, simplified (a factor such as d(2*x) = 2)."""
-    from .simplify import Simplifier
     try:
         return _text(Simplifier().simplify([node])[0])
     except Exception:  # noqa: BLE001 - display only: the raw formula is still right

@@ -21,12 +21,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .api import constant_value, inputs_of, kink_text, split_top_level, unused_bindings
-from .errors import DomainError, LimitError, ShapeError, UsageError
-from .expr import first_span
-from .lower import missing_input
-from .parser import given_names, parse
-from .printer import read_as
+from . import limits, ops
+from .autodiff.lower import missing_input
+from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
+from .inputs import constant_value, inputs_of, split_top_level, unused_bindings
+from .kinks import kink_text
+from .language.expr import Apply, Vector, first_span, postorder, size
+from .language.parser import given_names, parse
+from .language.printer import read_as
+from .numbers import HUMAN_DIGITS, number_text
 
 INSTALL_HINT = "pip install 'gradcli[plot]'"
 
@@ -88,7 +91,6 @@ def _bound(text, what) -> float:
 
 
 def _fmt(v) -> str:
-    from .formats import number_text
     return number_text(v)
 
 
@@ -119,7 +121,7 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
                         f"∂f/∂{var} is 0")
     try:
         import numpy as np
-        from .batch import evaluate_arrays
+        from .arrays import evaluate_arrays
     except ImportError:
         raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
 
@@ -180,9 +182,7 @@ def _jumps(program, var, bindings, wrt, xs, f, df) -> dict:
     """
     import numpy as np
 
-    from .batch import evaluate_arrays
-    from .errors import GradcliError
-    from .expr import size
+    from .arrays import evaluate_arrays
     found = {"f": [], "df": []}
     if var not in (wrt or []):
         return found  # f is constant in the plotted variable
@@ -258,8 +258,6 @@ def _between(xs, segments, var) -> str:
 
 def _check_pointwise(program, var):
     """Each x is its own point: a reduction (sum, mean, dot, @) would mix them."""
-    from . import ops
-    from .expr import Apply, Vector, postorder
     for stmt in program.statements:
         for node in postorder(stmt.expr):
             if isinstance(node, Vector) or (isinstance(node, Apply)
@@ -312,7 +310,6 @@ def _view(ys):
 
 def title(data: PlotData) -> str:
     """`f = sin(a*x)  at a = 2`: the formula and the fixed values of the other inputs."""
-    from .formats import HUMAN_DIGITS, number_text
     text = f"f = {data.read_as}"
     if data.at:
         text += "  at " + ", ".join(f"{k} = {number_text(v, HUMAN_DIGITS)}"
@@ -346,7 +343,6 @@ def _ticks(lo: float, hi: float, count: int = 5, outer: bool = False) -> list[fl
 
 
 def _tick_label(v: float) -> str:
-    from .formats import number_text
     return number_text(0.0 if abs(v) < 1e-300 else float(v), 4)
 
 
@@ -370,7 +366,6 @@ def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool
                          hint=f"{INSTALL_HINT}  (or: pip install plotext)") from None
     import numpy as np
 
-    from . import limits
     if width * height > limits.MAX_PLOT_CELLS:
         raise LimitError(f"a terminal plot of {width} x {height} characters is over the limit "
                          f"of {limits.MAX_PLOT_CELLS:,} characters",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .errors import DomainError, UsageError
-from .printer import format_number
+from .numbers import format_number
 
 
 @dataclass

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
+from .autodiff.lower import lower
 from .errors import DomainError, UsageError
-from .expr import Program, Statement
-from .lower import lower
-from .parser import given_names, parse
-from .printer import format_number, read_as
-from .simplify import Simplifier
-from .symbolic import derivative, inline
+from .language.expr import Program, Statement, inputs_of
+from .language.parser import given_names, parse
+from .language.printer import read_as
+from .numbers import format_number
+from .symbolic.derivative import derivative, inline
+from .symbolic.simplify import Simplifier
 
 MAX_ORDER = 10
 MAX_TERMS = 2_000
@@ -98,7 +99,6 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool = False,
     if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_ORDER:
         raise UsageError(f"--order must be a whole number from 0 to {MAX_ORDER}, got {order}")
     program = parse(text, given_names(at, wrt))
-    from .api import inputs_of
     variables = inputs_of(program)
     wanted = list(wrt) if wrt else variables
     for name in wanted:

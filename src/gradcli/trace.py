@@ -23,12 +23,15 @@ from functools import cached_property
 from fractions import Fraction
 
 from . import limits, ops
-from .api import KinkWarnings, gradient_of, prepare
-from .engine import backend_for, numeric_d
-from .expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
-from .lower import lower
-from .parser import given_names, parse
-from .printer import read_as, to_text
+from .autodiff.engine import backend_for, graph_nodes, numeric_d
+from .autodiff.lower import gradient_of
+from .autodiff.lower import lower
+from .inputs import prepare
+from .kinks import KinkWarnings
+from .language.expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
+from .language.parser import given_names, parse
+from .language.printer import read_as, to_text
+from .numbers import number_text
 
 # The source text of each node is cut to this many nodes and characters, so a
 # 10,000-node expression costs no more per node than a small one.
@@ -175,7 +178,7 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
 
     if out.requires_grad and getattr(out.data, "ndim", 0):
         # A gradient needs a scalar result; the same error and ways out as eval.
-        from .vectors import nonscalar_error
+        from .autodiff.shapes import nonscalar_error
         raise nonscalar_error(out.data.shape)
     if out.requires_grad:
         out.backward(on_kink=kinks.on_kink, on_step=on_step)
@@ -210,27 +213,6 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
                  gradient=gradient, warnings=warnings)
 
 
-def graph_nodes(out, inputs=()) -> list:
-    """Every node under `out` once: `inputs` first, then children after their parents
-    (left to right), with an explicit stack."""
-    order = list(inputs)
-    seen = {id(v) for v in inputs}
-    stack = [(out, False)]
-    while stack:
-        v, done = stack.pop()
-        if done:
-            order.append(v)
-            continue
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        stack.append((v, True))
-        for p in reversed(v._parents):
-            if id(p) not in seen:
-                stack.append((p, False))
-    return order
-
-
 def _kind(v) -> str:
     if v._op is not None:
         return "op"
@@ -241,7 +223,6 @@ def _kind(v) -> str:
 
 def _names(order: list, out, result_name: str, taken: set) -> dict:
     """id(Value) -> the name the ledger uses for it."""
-    from .formats import number_text
     names = {}
     counter = 0
     for v in order:
@@ -272,7 +253,6 @@ def _literal(data):
     try:
         return as_expr(data)
     except TypeError:
-        from .formats import number_text
         return Name(number_text(data))
 
 
@@ -348,7 +328,6 @@ def value_node(value):
     """A value as a formula node: a number literal, or (for an array) its printed text."""
     if isinstance(value, (int, float, Fraction)) and not isinstance(value, bool):
         return Num(value)
-    from .formats import number_text
     return Name(number_text(value))
 
 

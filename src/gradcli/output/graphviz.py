@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 
-from .errors import GradcliError, UsageError
+from ..errors import GradcliError, UsageError
 from .formats import json_number, number_text
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}

@@ -7,9 +7,9 @@ significant digits unless --precision says otherwise.
 """
 from __future__ import annotations
 
-from .formats import json_number, number_text
-from .parser import parse_expr
-from .printer import to_latex
+from ..language.parser import parse_expr
+from ..language.printer import to_latex
+from ..numbers import json_number, number_text
 
 
 def _latex_of(text: str, names=()) -> str:

@@ -6,116 +6,31 @@ infinity: they are the strings "nan", "inf", "-inf".
 """
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 import re
-from fractions import Fraction
 
-from .printer import format_number
-
-
-def non_finite_text(value: float) -> str:
-    """nan, inf or -inf as text (JSON has no literal for them)."""
-    if math.isnan(value):
-        return "nan"
-    return "inf" if value > 0 else "-inf"
+from .. import ops
+from ..language.expr import BUILD, Apply, Name, as_expr
+from ..language.printer import _counted, diff_label  # noqa: F401 (re-exported)
+from ..language.printer import latex_name, latex_number, to_latex, to_text
+from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits,  # noqa: F401
+                       digits_note, display_precision, format_number, json_number,
+                       non_finite_text, number_text, rounded_count, summary_text)
 
 
-class Digits(int):
-    """The default precision of a human format: an int that marks itself as the default,
-    so that the output can say once that its numbers were rounded (see rounded_count)."""
-
-
-HUMAN_DIGITS = Digits(6)
-# Formats a script reads keep every digit by default; every other format is read by people.
-RAW_FORMATS = frozenset({"plain", "json", "csv"})
-_ROUNDED = [0]  # how many numbers the default precision has rounded so far
-
-
-def display_precision(fmt: str | None, precision: int | None) -> int | None:
-    """`--precision N` if given; else every digit for plain/json/csv and HUMAN_DIGITS
-    (6 significant digits) for the formats people read: table, markdown, latex, the
-    graph's tree, DOT, Mermaid and pictures."""
-    if precision is not None or fmt in RAW_FORMATS:
-        return precision
-    return HUMAN_DIGITS
-
-
-def rounded_count() -> int:
-    """Numbers shortened by the default precision so far (compare before and after)."""
-    return _ROUNDED[0]
-
-
-def digits_note(precision=HUMAN_DIGITS) -> str:
-    """The one line a human output adds when the default precision rounded a number."""
-    return f"numbers to {int(precision)} significant digits; --precision 17 for all"
-
-
-def number_text(value, precision: int | None = None) -> str:
-    """A number (or nested list/array of numbers) as display text."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(number_text(v, precision) for v in value) + "]"
-    if isinstance(value, Fraction):
-        return format_number(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return non_finite_text(value)
-        if precision is not None:
-            text = f"{value:.{precision}g}"
-            if type(precision) is Digits and float(text) != value:
-                _ROUNDED[0] += 1
-            return format_number(float(text)) if "e" not in text else text
-    return format_number(value)
-
-
-SUMMARY_AT = 1000  # NumPy's print threshold: longer arrays show their ends only
-EDGE_ITEMS = 3
-
-
-def summary_text(value, precision: int | None = None) -> str:
-    """number_text, but an array of more than SUMMARY_AT elements is cut to its first
-    and last EDGE_ITEMS along each axis, `[1, 2, 3, ..., 8, 9, 10]`, as NumPy prints it."""
-    if getattr(value, "size", 0) <= SUMMARY_AT:
-        return number_text(value, precision)
-
-    def cut(a) -> str:  # depth is the number of axes, which limits.py bounds
-        if a.ndim == 0:
-            return number_text(a.item(), precision)
-        if len(a) > 2 * EDGE_ITEMS:
-            items = [cut(x) for x in a[:EDGE_ITEMS]] + ["..."] \
-                + [cut(x) for x in a[-EDGE_ITEMS:]]
-        else:
-            items = [cut(x) for x in a]
-        return "[" + ", ".join(items) + "]"
-    return cut(value)
-
-
-def json_number(value, precision: int | None = None):
-    """A number in JSON: floats stay floats, nan/inf become strings, fractions strings."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [json_number(v, precision) for v in value]
-    if isinstance(value, Fraction):
-        return format_number(value) if value.denominator != 1 else value.numerator
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return float(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return non_finite_text(value)
-        if precision is not None:
-            return float(f"{value:.{precision}g}")
-    return value
+def label(answer, f: str = "f") -> str:
+    """The plain-text key of an answer: f, df/dw, or d/dw for a formula."""
+    if answer.kind == "value":
+        return f
+    if answer.kind == "gradient":
+        return f"d{f}/d{answer.name}"
+    return f"d/d{answer.name}"
 
 
 def dumps(obj) -> str:
     """One line of JSON, non-ASCII kept readable, invisible characters escaped."""
+    import json  # only for this format: eval -o plain starts without it
     text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
     if not text.isprintable():
         # json leaves DEL, C1 controls and bidi overrides raw; escape them as \u0000-style escapes.
@@ -170,6 +85,7 @@ def plain(rows) -> str:
 
 def eval_csv(result, precision=None, rows=None) -> str:
     """A header row (inputs, f, df/dx...) and one row of values (`rows`: eval_rows)."""
+    import csv  # only for this format: eval -o plain starts without it
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = list(result.at)
@@ -191,6 +107,7 @@ def batch_keys(run, result_name: str = "f") -> list[str]:
 
 def batch_header(keys, sep: str = ",") -> str:
     """The header line of CSV (quoted as needed) or tab-separated batch output."""
+    import csv  # only for this format: eval -o plain starts without it
     if sep == "\t":
         return "\t".join(keys) + "\n"
     out = io.StringIO()
@@ -265,10 +182,6 @@ def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str:
 
 def functions_records() -> list[dict]:
     """One record per function of the op table, derivative rules printed from the rules."""
-    from . import ops
-    from .expr import Apply, Name
-    from .expr import BUILD
-    from .printer import to_text
 
     records = []
     for name, op in ops.TABLE.items():
@@ -281,7 +194,6 @@ def functions_records() -> list[dict]:
         rules = []
         for i, a in enumerate(arg_names):
             d = op.partial(BUILD, i, out, args)
-            from .expr import as_expr
             rules.append(f"d/d{a} = {to_text(as_expr(d))}")
         shown = to_text(out)
         if not isinstance(op.arity, int) and op.arity[1] is None:
@@ -311,7 +223,6 @@ def _arg_names(op) -> list[str]:
 
 def check_record(verdict, precision=None) -> dict:
     """The JSON object of a check Verdict: every answer with its verdict."""
-    from .check import label
     answers = []
     for a in verdict.answers:
         item = {"kind": a.kind, "name": a.name, "key": label(a, verdict.result_name),
@@ -351,7 +262,6 @@ def check_record(verdict, precision=None) -> dict:
 
 def check_lines(verdict, precision=None) -> str:
     """One tab-separated line per answer: key, right|wrong, answer, correct, reason."""
-    from .check import label
     lines = []
     for a in verdict.answers:
         if a.kind == "derivative":
@@ -390,7 +300,6 @@ def check_points_header() -> str:
 
 def check_points_lines(run, checked, precision=None) -> str:
     """One tab-separated line per row and answer: row, key, verdict, given, expected."""
-    from .check import label
     f = run.result_name
     columns = []
     for i, a in enumerate(run.answers):
@@ -407,7 +316,6 @@ def check_points_lines(run, checked, precision=None) -> str:
 
 def check_points_jsonl(run, checked, precision=None, errors=None) -> str:
     """One JSON object per row: row, at, ok (null where unchecked) and each answer."""
-    from .check import label
     f = run.result_name
     chunk = checked.chunk
     verdicts = [_verdicts(checked, i) for i in range(len(run.answers))]
@@ -432,7 +340,6 @@ def check_points_jsonl(run, checked, precision=None, errors=None) -> str:
 
 def check_points_summary(run, precision=None) -> dict:
     """The tally of `check --points`: per answer right and wrong rows, and the whole verdict."""
-    from .check import label
     answers = []
     for a in run.answers:
         item = {"key": label(a, run.result_name), "kind": a.kind, "name": a.name,
@@ -523,31 +430,6 @@ def gradcheck_rows(rows, result, checks, precision=None) -> list[tuple[str, str]
 
 
 # ---------------------------------------------------------------- gradcli diff
-
-def _counted(wrt) -> list:
-    """('x', 'x', 'y') -> [('x', 2), ('y', 1)]."""
-    out = []
-    for v in wrt:
-        if out and out[-1][0] == v:
-            out[-1][1] += 1
-        else:
-            out.append([v, 1])
-    return [tuple(p) for p in out]
-
-
-def diff_label(f: str, wrt, unicode: bool = False) -> str:
-    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode)."""
-    n = len(wrt)
-    if unicode:
-        sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-        top = "∂" + (str(n).translate(sup) if n > 1 else "") + f
-        bottom = "".join("∂" + v + (str(k).translate(sup) if k > 1 else "")
-                         for v, k in _counted(wrt))
-        return f"{top}/{bottom}"
-    top = "d" + (str(n) if n > 1 else "") + f
-    bottom = "".join("d" + v + (str(k) if k > 1 else "") for v, k in _counted(wrt))
-    return f"{top}/{bottom}"
-
 
 def one_line(text: str) -> str:
     """A derivative program on one line: statements joined by '; '."""
@@ -649,6 +531,7 @@ def descend_plain(result, every=None, decimals=None, precision=None) -> str:
 
 def descend_csv(result, every=None, decimals=None, precision=None) -> str:
     """CSV of every step (or every `every`-th) and the final point."""
+    import csv  # only for this format: eval -o plain starts without it
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(descend_columns(result))
@@ -697,7 +580,6 @@ def descend_record(result, every=None, decimals=None, precision=None, error=None
 
 def diff_latex(result, precision=None) -> str:
     """An aligned LaTeX block: intermediates, then each partial (= its value with --at)."""
-    from .printer import latex_name, to_latex
     f = latex_name(result.result_name)
     lines, seen = [], set()
     for d in result.derivatives:
@@ -719,7 +601,6 @@ def diff_latex(result, precision=None) -> str:
 
 
 def _latex_value(value, precision):
-    from .printer import latex_number
     text = number_text(value, precision)
     try:
         return latex_number(float(text)) if text not in ("nan", "inf", "-inf") else \
@@ -746,6 +627,7 @@ def plot_record(data) -> dict:
 
 def plot_csv(data) -> str:
     """x, f, df/dx per sample; an undefined value is the text nan."""
+    import csv  # only for this format: eval -o plain starts without it
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([data.var, "f", f"df/d{data.var}"])

@@ -16,8 +16,8 @@ import _thread
 import os
 import re
 
-from . import limits, ops
-from .errors import LimitError, ParseError, UnknownName, nearest
+from .. import limits, ops
+from ..errors import LimitError, ParseError, UnknownName, nearest
 from .expr import Apply, Const, Name, Num, Program, Statement, Vector, free_names
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "@": "matmul", "**": "pow", "^": "pow"}
@@ -133,10 +133,10 @@ _LATEX = {
 
 
 def _grammar_path() -> str:
-    here = os.path.dirname(os.path.abspath(__file__))
-    for candidate in (os.path.join(here, "grammar", "gradcli.lark"),
-                      os.path.join(os.path.dirname(os.path.dirname(here)), "grammar",
-                                   "gradcli.lark")):
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../gradcli
+    for candidate in (os.path.join(package, "grammar", "gradcli.lark"),  # installed wheel
+                      os.path.join(os.path.dirname(os.path.dirname(package)), "grammar",
+                                   "gradcli.lark")):  # source checkout: src/gradcli/..
         if os.path.isfile(candidate):
             return candidate
     raise FileNotFoundError("gradcli.lark is missing from the installation")

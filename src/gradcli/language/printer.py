@@ -14,28 +14,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import ops
+from .. import ops
+from ..limits import MAX_QUOTE, quote
+from ..numbers import format_number
 from .expr import Apply, Const, Expr, Name, Num, Program, Vector
 
 _SPACED = {"add", "sub", "matmul"}
-
-
-def format_number(value) -> str:
-    """The shortest text that reads back as the same number (28, not 28.0)."""
-    if isinstance(value, bool):
-        value = int(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    if getattr(value, "ndim", 0):
-        # NumPy 2.3+ refuses float() of a one-element array; older NumPy (all
-        # there is for Python 3.10) only warned and gave the element.
-        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-    text = repr(float(value))
-    if text.endswith(".0"):
-        text = text[:-2]
-    return text
 
 
 def _prec(node: Expr) -> int:
@@ -172,7 +156,6 @@ def quoted(root: Expr, clarify: bool = False) -> str:
     Messages quote sub-expressions; printing a deep one in full for each of many
     messages made a run quadratic.
     """
-    from .limits import MAX_QUOTE, quote
 
     def first(pieces, n: int) -> list:
         got, size = [], 0
@@ -433,3 +416,28 @@ def _latex_function(node) -> str:
 def to_latex(root: Expr) -> str:
     """The expression as LaTeX (\\frac, \\sqrt, \\sin, \\cdot, ^{...})."""
     return "".join(latex_tokens(root))
+
+
+def _counted(wrt) -> list:
+    """('x', 'x', 'y') -> [('x', 2), ('y', 1)]."""
+    out = []
+    for v in wrt:
+        if out and out[-1][0] == v:
+            out[-1][1] += 1
+        else:
+            out.append([v, 1])
+    return [tuple(p) for p in out]
+
+
+def diff_label(f: str, wrt, unicode: bool = False) -> str:
+    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode)."""
+    n = len(wrt)
+    if unicode:
+        sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+        top = "∂" + (str(n).translate(sup) if n > 1 else "") + f
+        bottom = "".join("∂" + v + (str(k).translate(sup) if k > 1 else "")
+                         for v, k in _counted(wrt))
+        return f"{top}/{bottom}"
+    top = "d" + (str(n) if n > 1 else "") + f
+    bottom = "".join("d" + v + (str(k) if k > 1 else "") for v, k in _counted(wrt))
+    return f"{top}/{bottom}"

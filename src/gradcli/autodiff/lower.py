@@ -7,11 +7,12 @@ sub-expression and its arguments.
 """
 from __future__ import annotations
 
-from . import ops
+from .. import ops
+from ..errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
+from ..language.expr import Apply, Const, Name, Num, Program, Vector, free_names, postorder
+from ..language.printer import quoted
+from ..numbers import format_number
 from .engine import Value, apply
-from .errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
-from .expr import Apply, Const, Name, Num, Program, Vector, postorder
-from .printer import format_number, quoted
 
 
 class Graph:
@@ -130,7 +131,6 @@ def _exact_literal(node: Num, source: str):
 
 def unbound_inputs(program: Program, bound) -> list[str]:
     """The program's free names (in order of first appearance) with no value in `bound`."""
-    from .expr import free_names
     defined, out = set(), []
     for stmt in program.statements:
         for n in free_names(stmt.expr):
@@ -175,7 +175,7 @@ def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError
             continue
         value = exc.args_[i] if i < len(exc.args_) else None
         if exc.mask is not None and hasattr(value, "shape"):
-            from .vectors import describe_elements
+            from .shapes import describe_elements
             parts.append(describe_elements(quoted(arg), value, exc.mask))
             continue
         try:
@@ -193,3 +193,13 @@ def _in_terms_of(exc: DomainError, node: Apply, program: Program) -> DomainError
                       span=node.span)
     new.expr = node  # for callers that report per element or per row (batches)
     return new
+
+
+def gradient_of(graph: Graph, name: str):
+    """The gradient of an input or of a named intermediate after a backward pass."""
+    node = graph.inputs.get(name)
+    if node is None:
+        node = graph.intermediates[name]
+        if node is graph.output and node.grad is None:
+            return 1.0
+    return node.grad

@@ -11,7 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterator
 
-from . import ops, walk
+from .. import ops, walk
+from ..errors import UsageError
 
 
 class Expr:
@@ -37,8 +38,7 @@ class Expr:
         return ()
 
     def __repr__(self) -> str:
-        from .printer import to_text
-        return f"<{type(self).__name__} {to_text(self)}>"
+        return f"<{type(self).__name__} {structure(self)}>"
 
     # Arithmetic builds expressions, so op-table rules work on formulas too.
     def __add__(self, o): return make("add", self, as_expr(o))
@@ -186,6 +186,54 @@ def same(a: Expr, b: Expr) -> bool:
             return False
         stack.extend(zip(x.children(), y.children()))
     return True
+
+
+def structure(root: Expr) -> str:
+    """The tree in op-table names, `add(mul(2, x), 1)`: what repr shows (the printer,
+    one layer up, writes the language)."""
+    text = {}
+    for node in postorder(root):
+        if isinstance(node, Num):
+            text[id(node)] = repr(node.value) if not isinstance(node.value, int) else str(node.value)
+        elif isinstance(node, (Name, Const)):
+            text[id(node)] = node.id
+        elif isinstance(node, Apply):
+            text[id(node)] = f"{node.op}({', '.join(text[id(a)] for a in node.args)})"
+        elif isinstance(node, Vector):
+            text[id(node)] = f"[{', '.join(text[id(a)] for a in node.items)}]"
+        else:
+            text[id(node)] = type(node).__name__
+    return text[id(root)]
+
+
+def inputs_of(program: Program) -> list[str]:
+    """Free names of a program (not defined by it), in order of first appearance."""
+    defined = set()
+    names, seen = [], set()
+    for stmt in program.statements:
+        for name in free_names(stmt.expr):
+            if name not in defined and name not in seen:
+                seen.add(name)
+                names.append(name)
+        if stmt.name is not None:
+            defined.add(stmt.name)
+    return names
+
+
+def check_wrt(wrt, variables: list[str], intermediates=()) -> list[str]:
+    """Validate `--wrt` names against the variables (and, where given, the intermediate
+    names) an expression has."""
+    if not wrt:
+        return list(variables)
+    known = set(variables)
+    for name in wrt:
+        if name not in known and name not in intermediates:
+            listed = ", ".join(variables) if variables else "none"
+            hint = f"its variables are: {listed}"
+            if intermediates:
+                hint += f"; its intermediate names: {', '.join(intermediates)}"
+            raise UsageError(f"--wrt: the expression has no variable '{name}'", hint=hint)
+    return list(wrt)
 
 
 def postorder(root: Expr) -> Iterator[Expr]:

@@ -19,9 +19,10 @@ import re
 import sys
 from fractions import Fraction
 
-from . import limits
+from .. import limits
+from ..errors import DomainError, InexactError, LimitError, UsageError
+from ..numbers import format_number
 from .backends import ScalarPrimitives
-from .errors import DomainError, InexactError, LimitError, UsageError
 
 MAX_BITS = limits.MAX_EXACT_BITS
 
@@ -41,7 +42,6 @@ _RATIONAL_POINTS = {
 
 
 def _text(x) -> str:
-    from .printer import format_number
     return format_number(x)
 
 

@@ -6,9 +6,11 @@ Numbers go through formats.number_text, so they are rounded as the command's
 """
 from __future__ import annotations
 
-from .formats import _counted, diff_label, number_text, one_line
+from ..language.printer import _counted, diff_label
+from ..language.printer import latex_name
+from ..numbers import number_text
+from .formats import one_line
 from .ledger import _code, _md, _tex, _tt, at_text, tex_number
-from .printer import latex_name
 
 
 def _partial_tex(f: str, wrt) -> str:

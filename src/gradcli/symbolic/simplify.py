@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from . import ops
-from .backends import MathBackend
-from .errors import DomainError
-from .expr import Apply, Const, Expr, Name, Num, Vector
+from .. import ops
+from ..autodiff.backends import MathBackend
+from ..errors import DomainError
+from ..language.expr import Apply, Const, Expr, Name, Num, Vector
 
 CAP = 8  # the most parts of a child sum/product that are merged into its parent
 HALF = Fraction(1, 2)  # the exponent of sqrt, compared on every power

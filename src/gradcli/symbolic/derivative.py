@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 
-from . import ops
-from .errors import UsageError
-from .expr import BUILD, Apply, Const, Expr, Name, Num, Program, Statement, Vector, as_expr, \
-    postorder, replace_leaves
+from .. import ops
+from ..errors import UsageError
+from ..language.expr import Apply, BUILD, Const, Expr, Name, Num, Program, Statement, Vector, as_expr, check_wrt, inputs_of, postorder, replace_leaves
+from ..language.parser import given_names, parse
+from ..language.printer import to_text
 from .simplify import Simplifier
 
 MAX_ORDER = 10
@@ -151,7 +152,6 @@ def differentiate_program(program: Program, wrt: list, order: int = 1,
 
 
 def _variables(program: Program) -> list:
-    from .api import inputs_of
     return inputs_of(program)
 
 
@@ -231,7 +231,6 @@ def to_program(root: Expr, namer: Namer) -> Program:
 
 def program_source(program: Program, sep: str = "\n") -> str:
     """A derivative program as text in the language, as a textbook prints it (`^`, `e^u`, `ln`)."""
-    from .printer import to_text
     lines = []
     for stmt in program.statements:
         text = to_text(stmt.expr, textbook=True)
@@ -243,8 +242,6 @@ def differentiate(text: str, wrt=None, order: int = 1, sequences=None,
                   program=None) -> DiffResult:
     """Parse `text` (unless its `program` is given) and take its partial derivatives
     (all variables if `wrt` is empty)."""
-    from .api import check_wrt
-    from .parser import given_names, parse
     program = program or parse(text, given_names(wrt))
     variables = _variables(program)
     if not variables:

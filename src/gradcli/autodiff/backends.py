@@ -43,12 +43,12 @@ class ScalarPrimitives:
 
     @staticmethod
     def dot(x, y):
-        from .vectors import check_dot
+        from .shapes import check_dot
         check_dot((), ())
 
     @staticmethod
     def matmul(x, y):
-        from .vectors import check_matmul
+        from .shapes import check_matmul
         check_matmul((), ())
 
     @staticmethod
@@ -242,13 +242,13 @@ def _make_numpy_backend():
 
         @staticmethod
         def dot(x, y):
-            from .vectors import check_dot
+            from .shapes import check_dot
             check_dot(np.shape(x), np.shape(y))
             return _scalar(np.dot(x, y))
 
         @staticmethod
         def matmul(x, y):
-            from .vectors import check_matmul
+            from .shapes import check_matmul
             check_matmul(np.shape(x), np.shape(y))
             return _scalar(np.matmul(x, y))
 
@@ -258,7 +258,7 @@ def _make_numpy_backend():
 
         @staticmethod
         def matmul_vjp(g, x, y):
-            from .vectors import matmul_vjp
+            from .shapes import matmul_vjp
             return matmul_vjp(g, x, y)
 
     def _scalar(v):

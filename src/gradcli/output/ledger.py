@@ -9,9 +9,9 @@ the ledgers (they appear inside the formulas); JSON keeps every node.
 """
 from __future__ import annotations
 
-from .expr import Num, replace_leaves
+from ..language.expr import Num, replace_leaves
+from ..language.printer import latex_name, to_latex, to_text
 from .formats import eval_rows, json_number, number_text, summary_text
-from .printer import latex_name, to_latex, to_text
 
 
 def at_text(at: dict, precision=None) -> str:

@@ -13,7 +13,14 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .formats import number_text, summary_text
+from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, label, number_text, summary_text
+from .graphviz import label_lines
+from .ledger import at_text, contribution_text, definition, local_text, shown_nodes, total_text
+
+
+def dim_line(text: str) -> Text:
+    """A line of text in dim style (a note under a table)."""
+    return Text(text, style="dim")
 
 
 def console(stderr: bool = False, width: int | None = None) -> Console:
@@ -156,7 +163,6 @@ def batch_rows(keys, rows, precision=None, header=True):
 
 def check_points_rows(run, checked, precision=None, header=True):
     """One chunk of `check --points`: a row per point, a ✓/✗ cell per answer."""
-    from .check import label
     table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
     table.add_column("row", justify="right", style="dim", no_wrap=True)
     for n in run.columns_used:
@@ -240,7 +246,6 @@ def functions_table(records):
 
 def diff_table(result, precision=None):
     """`gradcli diff`: each partial derivative (and its value at the point) under 'read as'."""
-    from .formats import diff_label
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("", style="cyan", no_wrap=True)
     table.add_column("derivative", overflow="fold")
@@ -262,7 +267,6 @@ def diff_table(result, precision=None):
 
 def descend_table(result, every=None, decimals=None, precision=None):
     """`gradcli descend`: the settings, the printed steps, the final point, why it stopped."""
-    from .formats import descend_columns, descend_rows, descend_stop_text
     if precision is None and decimals is None:
         precision = 6  # a table of many columns stays readable; plain/json/csv keep every digit
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -296,7 +300,6 @@ def descend_table(result, every=None, decimals=None, precision=None):
 
 def trace_tables(t, precision=None):
     """`gradcli trace`: the forward table, the backward table, then the partials."""
-    from .ledger import contribution_text, definition, local_text, shown_nodes, total_text
     f = t.output
     forward = Table(title="forward pass", title_justify="left", header_style="bold")
     forward.add_column("node", style="cyan", no_wrap=True)
@@ -437,7 +440,6 @@ def _head(t, precision=None):
         read = read[:HEAD_CHARS] + f"… ({len(t.read_as):,} characters)"
     head = Text.assemble(("read as ", "dim"), (read, "bold"))
     if t.at:
-        from .ledger import at_text
         head.append("\n")
         head.append_text(Text.assemble(("at      ", "dim"), (at_text(t.at, precision), "")))
     return head
@@ -459,7 +461,6 @@ def graph_tree(t, precision=None, limit=TREE_NODES):
     with a note on how to get the full picture.
     """
     from rich.tree import Tree
-    from .graphviz import label_lines
 
     by_name = {n.name: n for n in t.forward}
     count = sum(1 for n in t.forward if n.kind != "literal")

@@ -1,0 +1,166 @@
+"""What the user gave: --at bindings, constant values, --wrt names, the inputs a program needs.
+
+The helper layer under the tasks (evaluate, trace, check, descend, batch,
+plot) and the symbolic derivative: each reads bindings and names the same way,
+with the same messages.
+"""
+from __future__ import annotations
+
+import sys
+
+from . import limits, ops
+from .autodiff.lower import lower
+from .errors import GradcliError, UsageError
+from .language.expr import Program, check_wrt, free_names, inputs_of  # noqa: F401 (re-exported)
+from .language.parser import parse
+from .numbers import format_number
+
+
+def split_top_level(text: str, sep: str = ",", keep_empty: bool = False) -> list[str]:
+    """Split at `sep` outside brackets and parentheses: 'x=[1,2],y=3' -> ['x=[1,2]', 'y=3'].
+
+    The parts are stripped; empty ones are dropped unless `keep_empty`.
+    """
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    parts = [p.strip() for p in parts]
+    return parts if keep_empty else [p for p in parts if p]
+
+
+_PLAIN_NUMBER = None
+
+
+def constant_value(text: str, what: str, exact: bool = False):
+    """The number (or array) a constant expression such as `pi/4` or `[1, 2]` denotes."""
+    global _PLAIN_NUMBER
+    if not exact:
+        # A plain decimal number (the common --at value) needs no parser: 100,000
+        # bindings must not cost 100,000 parses.
+        if _PLAIN_NUMBER is None:
+            import re
+            _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
+        if _PLAIN_NUMBER.fullmatch(text):
+            value = float(text)
+            if value != value or abs(value) == float("inf"):
+                pass  # out of range: the parser's message says so
+            elif value == 0:
+                return 0.0 if text.lstrip("+-").isdigit() or not text.startswith("-") else -0.0
+            else:
+                return value
+    try:
+        program = parse(text)
+    except GradcliError as exc:
+        exc.message = f"{what}: {exc.message}"
+        raise
+    names = free_names(program.result)
+    if len(program.statements) != 1 or program.statements[0].name is not None:
+        raise UsageError(f"{what}: expected a value such as 3, 1/3, pi/4 or [1, 2], got '{text}'")
+    if names:
+        raise UsageError(f"{what}: '{names[0]}' is not a constant; a value may use numbers, "
+                         "pi, e and functions, but no variables", source=text)
+    return lower(program, {}, exact=exact).output.data
+
+
+def parse_bindings(specs, exact: bool = False) -> dict:
+    """`--at` options (each 'a=1,b=2', possibly repeated) -> {name: value}, in order."""
+    bindings = {}
+    for spec in specs or ():
+        for item in split_top_level(spec):
+            if "=" not in item:
+                raise UsageError(f"--at expects NAME=VALUE, got '{item}'",
+                                 hint="for example --at x=3,y=-1")
+            name, _, text = item.partition("=")
+            name = name.strip()
+            if not name.isidentifier():
+                raise UsageError(f"--at: '{name}' is not a valid name")
+            if name in ops.CONSTANTS:
+                raise UsageError(f"--at: '{name}' is a constant ({name} = "
+                                 f"{format_number(ops.CONSTANTS[name])}) and cannot be bound",
+                                 hint=f"rename the variable in the expression, e.g. {name}1")
+            if ops.lookup_function(name) is not None:
+                raise UsageError(f"--at: '{name}' is a function and cannot be bound")
+            if name in bindings:
+                raise UsageError(f"--at binds '{name}' twice",
+                                 hint=f"keep one of the values for {name}")
+            if not text.strip():
+                raise UsageError(f"--at {name}= has no value", hint=f"for example --at {name}=1")
+            bindings[name] = constant_value(text.strip(), f"--at {name}", exact)
+    if exact:
+        from .autodiff.exact import to_exact
+        bindings = {k: to_exact(v) for k, v in bindings.items()}
+    return bindings
+
+
+def unused_bindings(names, variables) -> list[str]:
+    """A warning for each name given with --at that the expression does not use."""
+    known = set(variables)  # a set: 100,000 inputs must not cost 10^10 comparisons
+    return [f"--at binds '{name}', which the expression does not use"
+            for name in names if name not in known]
+
+
+def prepare(program: Program, bindings: dict, wrt):
+    """(inputs, warnings, the names to differentiate by, the bindings used) for a run.
+
+    The names may include a program's intermediate names (`--wrt z` for
+    `z = w*x + b; y = sigmoid(z)`); gradient_of finds either kind in the graph.
+    """
+    variables = inputs_of(program)
+    known = set(variables)
+    warnings = list(program.warnings) + unused_bindings(bindings, known)
+    wanted = check_wrt(wrt, variables, program.defined)
+    used = {k: v for k, v in bindings.items() if k in known}
+    return variables, warnings, wanted, used
+
+
+def read_source(expr: str | None, file: str | None) -> str:
+    """The expression from the argument, a file, or stdin (-f -)."""
+    if expr is not None and file is not None:
+        raise UsageError("give the expression either as an argument or with -f, not both")
+    if file is not None:
+        try:
+            if file == "-":
+                data = sys.stdin.buffer.read(limits.MAX_INPUT_CHARS + 1)
+            else:
+                with open(file, "rb") as fh:
+                    data = fh.read(limits.MAX_INPUT_CHARS + 1)
+        except OSError as exc:
+            raise UsageError(f"cannot read {file}: {exc.strerror}") from None
+        if len(data) > limits.MAX_INPUT_CHARS:  # /dev/zero or a huge file: stop reading
+            raise limits.input_too_large(len(data), "stdin" if file == "-" else file)
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"{'stdin' if file == '-' else file} is not UTF-8 text: byte "
+                             f"0x{data[exc.start]:02x} at offset {exc.start} cannot be read",
+                             hint="save the file as UTF-8") from None
+    if expr is None:
+        raise UsageError("no expression given",
+                         hint='for example: gradcli eval "x**2" --at x=3  (or -f FILE)')
+    return expr
+
+
+def parse_answers(specs) -> dict:
+    """`--grad` options (each 'w=28,x=42', possibly repeated) -> {name: answer text}, in order.
+
+    The answers stay text: the check task reads them (3.1677 is judged by its digits)."""
+    answers = {}
+    for spec in specs or ():
+        for item in split_top_level(spec):
+            name, eq, answer = item.partition("=")
+            name = name.strip()
+            if not eq or not name or not answer.strip():
+                raise UsageError(f"--grad expects NAME=VALUE, got '{item}'",
+                                 hint="for example --grad w=28,x=42")
+            if name in answers:
+                raise UsageError(f"--grad gives '{name}' twice",
+                                 hint=f"keep one answer for {name}")
+            answers[name] = answer
+    return answers

@@ -1,0 +1,1 @@
+"""The language: text <-> Expr (parser, LALR runtime and tables, AST, printer)."""

@@ -1,0 +1,155 @@
+"""Batches on the streams: eval, diff and check --points print chunk by chunk, capped messages, an exit code.
+
+The commands' aggregation over a batch job (batch.run, batch.diff_run,
+check.check_points): header, rows per chunk in the chosen format, row errors
+and warnings capped per kind, a progress bar on a terminal, the summary; it
+returns the exit code and leaves exiting to cli.py.
+"""
+from __future__ import annotations
+
+import sys
+
+from ..arrays import MAX_MESSAGES
+from . import formats
+from .streams import emit, output_format, stderr, warn
+
+
+def print_rich(renderable) -> None:
+    from .render import console
+    console().print(renderable)
+
+
+def eval_points(job, fmt, precision) -> int:
+    """eval --points: one output row per point; the exit code."""
+    name = job.program.statements[-1].name or "f"
+    return stream_points(job, fmt, precision, formats.batch_keys(job, name),
+                         lambda chunk, result: formats.batch_table(job, chunk, result),
+                         lambda chunk, result, errors: formats.batch_jsonl(
+                             job, chunk, result, precision, name, errors))
+
+
+def diff_points(job, fmt, precision) -> int:
+    """diff --points: each derivative at every row; the exit code."""
+    return stream_points(job, fmt, precision, formats.diff_batch_keys(job),
+                         lambda chunk, result: formats.diff_batch_table(job, chunk, result),
+                         lambda chunk, result, errors: formats.diff_batch_jsonl(
+                             job, chunk, result, precision, errors))
+
+
+def stream_points(job, fmt, precision, keys, table, jsonl):
+    """Print a batch chunk by chunk (`table` gives rows of floats, `jsonl` JSON lines); the
+    exit code (0; 2 when rows could not be read; 3 when some were undefined)."""
+    import time
+
+    if job.unused:
+        listed = ", ".join(f"'{c}'" for c in job.unused)
+        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
+              "not used by the expression"])
+    fmt = output_format(fmt)
+    if fmt in ("csv", "plain"):
+        sep = "," if fmt == "csv" else "\t"
+        emit(formats.batch_header(keys, sep))
+    counts = {"error": 0, "warning": 0}
+    start, bar = time.monotonic(), None
+    want_bar = sys.stderr.isatty() and not sys.stdout.isatty()
+    try:
+        for chunk, result in job:
+            errors = {}
+            for row, message in chunk.problems:
+                errors[row] = message
+                limited(counts, "error", message)
+            for row, message in result.problems:
+                errors[row] = f"row {row}: {message}"
+                limited(counts, "warning", f"row {row}: {message}")
+            for message in result.kinks:
+                limited(counts, "warning", message)
+            if fmt == "json":
+                emit(jsonl(chunk, result, errors))
+            else:
+                rows = table(chunk, result)
+                if fmt == "table":
+                    from . import render
+                    print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))
+                else:
+                    emit(formats.batch_delimited(rows, precision, "," if fmt == "csv" else "\t"))
+            if want_bar and bar is None and time.monotonic() - start > 1.0:
+                from . import render
+                bar = render.progress_bar(job.reader.total_bytes, job.reader.label)
+            if bar is not None:
+                bar.update(job.reader.bytes_read)
+    finally:
+        if bar is not None:
+            bar.stop()
+    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
+        hidden = counts[kind] - MAX_MESSAGES
+        if hidden > 0:
+            stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
+    if not job.rows:
+        warn([f"--points: {job.reader.label} has no rows of points"])
+    if job.bad_rows or job.undefined_rows:
+        parts = []
+        if job.bad_rows:
+            parts.append(f"{job.bad_rows} row{'s' if job.bad_rows > 1 else ''} could not be read")
+        if job.undefined_rows:
+            parts.append(f"{job.undefined_rows} row{'s' if job.undefined_rows > 1 else ''} "
+                         "undefined")
+        stderr(f"{'error' if job.bad_rows else 'warning'}: {' and '.join(parts)} of "
+                f"{job.rows} (shown as nan)")
+        return job.exit_code
+    return 0
+
+
+def check_points(job, fmt, precision) -> int:
+    """check --points: a verdict per row and answer, then the summary; the exit code
+    (0 all right, 1 some wrong, 2 unreadable rows or none, 3 undefined rows)."""
+    warn(job.warnings)
+    if job.unused:
+        listed = ", ".join(f"'{c}'" for c in job.unused)
+        warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
+              "not used by the expression"])
+    fmt = output_format(fmt)
+    if fmt == "plain":
+        emit(formats.check_points_header())
+    counts = {"error": 0, "warning": 0}
+    for checked in job:
+        errors = {}
+        for row, message in checked.chunk.problems:
+            errors[row] = message
+            limited(counts, "error", message)
+        for row, message in checked.result.problems:
+            errors[row] = f"row {row}: {message}"
+            limited(counts, "warning", f"row {row}: {message}")
+        for message in checked.result.kinks:
+            limited(counts, "warning", message)
+        if fmt == "json":
+            emit(formats.check_points_jsonl(job, checked, precision, errors))
+        elif fmt == "plain":
+            emit(formats.check_points_lines(job, checked, precision))
+        else:
+            from . import render
+            print_rich(render.check_points_rows(job, checked, precision,
+                                                checked.chunk.first_row == 1))
+    for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
+        hidden = counts[kind] - MAX_MESSAGES
+        if hidden > 0:
+            stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
+    summary = formats.check_points_summary(job, precision)
+    lines = formats.check_points_summary_lines(summary)
+    if fmt == "json":
+        emit(formats.dumps({"summary": summary}) + "\n")
+    elif fmt == "plain":
+        emit("".join(f"# {line}\n" for line in lines))
+    else:
+        from . import render
+        print_rich(render.check_points_summary(lines, job.ok))
+    if not job.rows:
+        stderr(f"error: --points: {job.reader.label} has no rows of points, so nothing was "
+                "checked")
+    return job.exit_code
+
+
+def limited(counts, kind, message) -> None:
+    """A row's error or warning on stderr, the first MAX_MESSAGES of each kind only."""
+    counts[kind] += 1
+    if counts[kind] <= MAX_MESSAGES:
+        stderr(f"{kind}: {message}")

@@ -1,0 +1,74 @@
+"""Standard streams for every command: output, warnings and errors, the same bytes with or without click.
+
+Below both launch.py (the click-free fast path) and cli.py, so that a
+GradcliError prints the same message, caret line, hint and exit code whichever
+one answered. Standard library only.
+"""
+from __future__ import annotations
+
+import sys
+
+from ..errors import GradcliError, caret_lines, clean
+from ..limits import cap_warnings
+
+
+def stderr(text: str) -> None:
+    """One line on stderr, even where stderr cannot encode it."""
+    try:
+        sys.stderr.write(text + "\n")
+    except UnicodeEncodeError:
+        sys.stderr.write(text.encode("ascii", "backslashreplace").decode("ascii") + "\n")
+    sys.stderr.flush()
+
+
+def warn(messages) -> None:
+    """Each warning on stderr as `warning: ...`, capped at limits.MAX_WARNINGS."""
+    for m in cap_warnings(messages):
+        stderr(f"warning: {clean(m)}")
+
+
+def emit(text: str) -> None:
+    """Text on stdout, flushed."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def output_format(fmt: str | None) -> str:
+    """The format asked for; else a table on a terminal and plain text in a pipe."""
+    if fmt:
+        return fmt
+    return "table" if sys.stdout.isatty() else "plain"
+
+
+def report_error(exc: GradcliError) -> None:
+    """Message, source line, caret and hint on stderr, without rich."""
+    lines = [f"error: {exc.message}"]
+    if exc.source is not None and exc.span is not None:
+        lines.extend(caret_lines(exc.source, exc.span))
+    if exc.hint:
+        lines.append(f"hint: {exc.hint}")
+    stderr("\n".join(lines))
+
+
+def report_failure(exc: BaseException) -> int | None:
+    """Report a command's failure as the user should see it; its exit code.
+
+    A GradcliError is the user's input (its own exit code); too deep a
+    nesting or too little memory are said plainly (2); any other exception is
+    a bug in gradcli, said so without a traceback (2). None for what is not a
+    failure to report here (KeyboardInterrupt, SystemExit, ...): re-raise it.
+    """
+    if isinstance(exc, GradcliError):
+        report_error(exc)
+        return exc.exit_code
+    if isinstance(exc, RecursionError):
+        report_error(GradcliError("the input is nested too deeply for this operation"))
+        return 2
+    if isinstance(exc, MemoryError):
+        report_error(GradcliError("out of memory: the input is too large"))
+        return 2
+    if isinstance(exc, Exception):
+        report_error(GradcliError(f"internal error ({type(exc).__name__}: {exc})",
+                                  hint="this is a bug in gradcli; --debug shows the traceback"))
+        return 2
+    return None

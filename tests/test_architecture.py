@@ -1,0 +1,164 @@
+"""The import graph of gradcli: no cycles (imports inside functions counted), and each
+third-party heavyweight imported only where it belongs.
+
+Every module is parsed with `ast`; every import of ours — at the top or inside a
+function, relative or `gradcli.`-absolute — is an arrow. The arrows must form no
+cycle, so that the layers (see the Code map in README.md) read one way, down.
+"""
+import ast
+import os
+import warnings
+
+import pytest
+
+PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "src", "gradcli")
+
+# Where each third-party package may be imported (module names relative to gradcli).
+ONLY_IN = {
+    "click": {"cli"},
+    "rich": {"output.render"},
+    "lark": {"language.parser"},  # the fallback when the generated tables do not match
+}
+
+
+def _modules() -> dict:
+    """{dotted name relative to gradcli ('' for the package itself): path}."""
+    out = {}
+    for folder, _, files in os.walk(PACKAGE):
+        for f in files:
+            if f.endswith(".py"):
+                path = os.path.join(folder, f)
+                rel = os.path.relpath(path, PACKAGE)[:-3].replace(os.sep, ".")
+                if rel == "__init__" or rel.endswith(".__init__"):
+                    rel = rel[: -len("__init__")].rstrip(".")
+                out[rel] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: str):
+    """(target module, third-party top name or None, line) for each import in a module."""
+    package = name.split(".") if path.endswith("__init__.py") else name.split(".")[:-1]
+    package = [p for p in package if p]
+    with warnings.catch_warnings():  # a module's own escape-sequence warnings are not ours
+        warnings.simplefilter("ignore")
+        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "gradcli" or alias.name.startswith("gradcli."):
+                    yield alias.name[len("gradcli."):], None, node.lineno
+                else:
+                    yield None, alias.name.split(".")[0], node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                head = ".".join(base + ([node.module] if node.module else []))
+            elif node.module == "gradcli" or (node.module or "").startswith("gradcli."):
+                head = node.module[len("gradcli."):] if "." in node.module else ""
+            else:
+                yield None, (node.module or "").split(".")[0], node.lineno
+                continue
+            for alias in node.names:
+                target = f"{head}.{alias.name}".strip(".")
+                yield (target if target in MODULES else head), None, node.lineno
+
+
+def _graph() -> dict:
+    edges = {m: set() for m in MODULES}
+    for name, path in MODULES.items():
+        for target, _, _ in _imports(name, path):
+            if target is None:
+                continue
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target and target != name:  # the package itself ('') has no place in a layer
+                edges[name].add(target)
+    return edges
+
+
+def _cycle(edges: dict):
+    """One cycle as a list of modules, or None (iterative depth-first search)."""
+    state = {}  # 1: on the current path, 2: done
+    for root in sorted(edges):
+        if root in state:
+            continue
+        path, stack = [], [(root, iter(sorted(edges[root])))]
+        state[root] = 1
+        path.append(root)
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                path.pop()
+                state[node] = 2
+            elif state.get(child) == 1:
+                return path[path.index(child):] + [child]
+            elif child not in state:
+                state[child] = 1
+                path.append(child)
+                stack.append((child, iter(sorted(edges[child]))))
+    return None
+
+
+def test_the_walk_sees_the_package():
+    assert {"cli", "launch", "api", "language.parser", "autodiff.engine",
+            "output.render"} <= set(MODULES)
+    edges = _graph()
+    assert "evaluation" in edges["api"] and "language.expr" in edges["autodiff.lower"]
+
+
+def test_a_cycle_is_found():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_cycles_lazy_imports_counted():
+    cycle = _cycle(_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_no_task_and_no_layer_below_imports_the_cli_or_the_facade():
+    edges = _graph()
+    for name, targets in edges.items():
+        if name not in ("cli", "launch", "__main__"):
+            assert not targets & {"cli", "launch"}, name
+        if name not in ("cli", ""):
+            assert "api" not in targets, f"{name} imports api, the facade: import the task"
+
+
+@pytest.mark.parametrize("package", sorted(ONLY_IN))
+def test_heavy_dependencies_stay_in_their_module(package):
+    wrong = [f"{name}:{line}" for name, path in MODULES.items()
+             for _, top, line in _imports(name, path)
+             if top == package and name not in ONLY_IN[package]]
+    assert not wrong, f"{package} imported outside {sorted(ONLY_IN[package])}: {wrong}"
+
+
+def test_the_bottom_imports_nothing_above_it():
+    edges = _graph()
+    bottom = {"errors", "limits", "walk", "numbers", "ops", "options"}
+    for name in bottom:
+        assert edges[name] <= bottom, (name, edges[name] - bottom)
+
+
+TASKS = {"evaluation", "diff", "trace", "check", "gradcheck", "descend", "batch", "plot"}
+# A task may call another task's public entry point, never reach into its helpers:
+# diff's values at a point, and check's expected numbers, are evaluate's.
+TASK_CALLS = {("diff", "evaluation"), ("check", "evaluation")}
+
+
+def test_tasks_share_helpers_below_them_not_each_others_internals():
+    edges = _graph()
+    for task in TASKS:
+        for target in edges[task] & TASKS:
+            assert (task, target) in TASK_CALLS, f"{task} imports the task {target}"
+    lower = {m for m in MODULES if m.split(".")[0] in ("language", "autodiff", "symbolic")}
+    for name in lower:
+        assert not edges[name] & (TASKS | {"inputs", "kinks", "arrays", "api"}), name
+    for name in (m for m in MODULES if m.startswith("output.")):
+        assert not edges[name] & (TASKS | {"api", "cli", "launch"}), (name, edges[name] & TASKS)
