@@ -54,7 +54,7 @@ def test_deep_exact():
     assert r.value == Fraction(n, 3) and r.gradient == {"x": Fraction(n, 3)}
 
 
-def test_time_per_input_stays_flat_from_1000_to_10000_inputs():
+def test_time_per_input_stays_flat_from_1000_to_50000_inputs():
     """A ratio within one run, not a timing: linear work keeps it near 1 (quadratic gave 10)."""
     import time
 
@@ -62,16 +62,18 @@ def test_time_per_input_stays_flat_from_1000_to_10000_inputs():
 
     from gradcli.cli import main
 
-    def per_input(n):
+    def per_input(n, runs):
         expr = " + ".join(f"{i % 7 + 1}*x{i}" for i in range(n))
         at = ",".join(f"x{i}={i % 5}" for i in range(n))
         best = float("inf")
-        for _ in range(2):
+        for _ in range(runs):
             start = time.perf_counter()
             result = CliRunner().invoke(main, ["eval", expr, "--at", at, "-o", "json"])
             best = min(best, time.perf_counter() - start)
             assert result.exit_code == 0, result.output
         return best / n
 
-    small, large = per_input(1_000), per_input(10_000)
-    assert large / small < 3, (small, large)
+    # At 5 x 10^4 one list scan per input (a quadratic term) more than doubles the time
+    # per input; linear work keeps the ratio near 1 (measured: 0.7).
+    small, large = per_input(1_000, 3), per_input(50_000, 1)
+    assert large / small < 2.5, (small, large)

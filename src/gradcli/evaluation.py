@@ -74,7 +74,8 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
         raise UsageError("--seed and --jacobian cannot be combined",
                          hint="--jacobian already holds every vector-Jacobian product")
     variables, warnings, wanted, used = prepare(program, bindings, wrt)
-    named = [n for n in wanted if n not in variables]
+    known = set(variables)
+    named = [n for n in wanted if n not in known]
     if named and (hessian or jacobian):
         raise UsageError(f"--{'hessian' if hessian else 'jacobian'} is by inputs only, and "
                          f"'{named[0]}' is an intermediate name of the program",
