@@ -325,14 +325,7 @@ class Simplifier:
             terms.extend(self._expand(_clean(c * coeff), factors))
         if not opened or len(terms) > EXPAND * 2:
             return None
-        summed = []
-        for c, factors in terms:
-            node = self.product(1, factors)
-            if isinstance(node, Num):
-                summed.append((c, node))
-            else:
-                k, unit = self.split_coeff(node)
-                summed.append((_clean(c * k), unit))
+        summed = self._monomials(terms)
         self._combining = True
         try:
             return self.sum(const, summed)
@@ -418,14 +411,7 @@ class Simplifier:
             terms.extend(self._expand(_clean(c * lcm), top))
         if const != 0:
             terms.extend(self._expand(_clean(const * lcm), list(dens.values())))
-        summed = []
-        for c, factors in terms:
-            node = self.product(1, factors)
-            if isinstance(node, Num):
-                summed.append((c, node))
-            else:
-                k, unit = self.split_coeff(node)
-                summed.append((_clean(c * k), unit))
+        summed = self._monomials(terms)
         self._combining = True  # the numerator's own sums are not combined again: no nesting
         try:
             top_node = self.sum(0, summed)
@@ -526,6 +512,18 @@ class Simplifier:
         return self.product(1, common + [(inner, 1)])
 
     # ------------------------------------------------------------ products
+    def _monomials(self, terms) -> list:
+        """(coefficient, unit) for each (coefficient, factors) term of a multiplied-out sum."""
+        summed = []
+        for c, factors in terms:
+            node = self.product(1, factors)
+            if isinstance(node, Num):
+                summed.append((c, node))
+            else:
+                k, unit = self.split_coeff(node)
+                summed.append((_clean(c * k), unit))
+        return summed
+
     def product(self, coeff, factors: list, fallback=None) -> Expr:
         """coeff * prod(base**exp), like factors collected, numbers folded."""
         if coeff is None:
