@@ -162,3 +162,14 @@ def test_tasks_share_helpers_below_them_not_each_others_internals():
         assert not edges[name] & (TASKS | {"inputs", "kinks", "arrays", "api"}), name
     for name in (m for m in MODULES if m.startswith("output.")):
         assert not edges[name] & (TASKS | {"api", "cli", "launch"}), (name, edges[name] & TASKS)
+
+
+def test_every_module_compiles_without_a_syntax_warning():
+    """An invalid escape in a docstring is a SyntaxWarning that 3.12+ prints to every user."""
+    import pathlib
+    import warnings
+    root = pathlib.Path(__file__).resolve().parents[1] / "src" / "gradcli"
+    for path in sorted(root.rglob("*.py")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile(path.read_text(encoding="utf-8"), str(path), "exec")

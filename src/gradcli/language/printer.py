@@ -268,14 +268,14 @@ def _wrap(node: Apply, i: int, arg: Expr) -> list:
 
 
 def _named_function(node) -> bool:
-    """A one-argument function printed as its name and \left(...\right): sin, ln, sigma."""
+    r"""A one-argument function printed as its name and \left(...\right): sin, ln, sigma."""
     return isinstance(node, Apply) and len(node.args) == 1 \
         and not ops.TABLE[node.op].is_operator \
         and node.op not in ("sqrt", "cbrt", "abs", "exp")
 
 
 def _function_power(node) -> bool:
-    """sin(x)**2, printed as a book does: \sin^{2}\left(x\right)."""
+    r"""sin(x)**2, printed as a book does: \sin^{2}\left(x\right)."""
     exponent = node.args[1]
     return _named_function(node.args[0]) and isinstance(exponent, Num) \
         and isinstance(exponent.value, int) and exponent.value > 0
@@ -346,7 +346,7 @@ def _edge(node, end: int, memo: dict) -> str:
 
 
 def _product_join(node, memo) -> str:
-    """How two factors are joined: side by side (2x, xy, 2\sqrt{x}), with a space before a
+    r"""How two factors are joined: side by side (2x, xy, 2\sqrt{x}), with a space before a
     function or a group (2x \sin(x)), with \cdot only where side by side would misread
     (before a number: 2 \cdot 3, x \cdot 2^{y}, x \cdot (-3))."""
     a, b = node.args
@@ -406,7 +406,7 @@ def _latex_parts(node, memo=None) -> list:
 
 
 def _latex_function(node) -> str:
-    """A function's LaTeX name: the table's (\sin, \sigma), `\ln` for the natural log."""
+    r"""A function's LaTeX name: the table's (\sin, \sigma), `\ln` for the natural log."""
     if node.op == "log":
         return r"\ln"
     op = ops.TABLE[node.op]
