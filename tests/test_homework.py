@@ -276,3 +276,11 @@ def test_critical_through_the_cli_json():
     rec = json.loads(r.stdout)
     kinds = sorted(p["kind"] for p in rec["points"])
     assert kinds == ["local minimum", "saddle point"] and rec["complete"] is False
+
+
+def test_direction_in_csv_is_one_header_and_one_row():
+    r = cli("eval", "x*y", "--at", "x=1,y=2", "--direction", "1,0", "-o", "csv")
+    assert r.exit_code == 0
+    header, values = r.stdout.splitlines()
+    assert header.split(",")[-4:] == ["u", "D_u f", "steepest ascent", "|grad f|"]
+    assert "D_u f" in header and values.split(",")[:2] == ["1", "2"]

@@ -291,7 +291,9 @@ def _eval_with_direction(result, along, checks, fmt, precision, rounding):
         record = formats.eval_record(result, precision)
         record["directional"] = homework.directional_record(along, precision)
         emit(formats.dumps(record) + "\n")
-    elif fmt in ("plain", "csv"):
+    elif fmt == "csv":
+        emit(formats.eval_csv(result, precision, rows))
+    elif fmt == "plain":
         emit(formats.plain(rows))
     elif fmt in ("markdown", "latex"):
         from .output import writeup

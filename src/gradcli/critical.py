@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass, field
 
 from .errors import DomainError, GradcliError, UsageError
+from .language.expr import inputs_of
+from .language.parser import given_names, parse
 
 MAX_STARTS = 4_096
 STEPS = 60
@@ -83,9 +85,6 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
                     per_axis: int | None = None) -> Critical:
     """Search the box for critical points of the scalar `text` (every input in the box)."""
     import numpy as np
-
-    from .language.expr import inputs_of
-    from .language.parser import given_names, parse
     bindings = dict(bindings or {})
     names = list(box)
     inputs = inputs_of(parse(text, given_names(box, bindings)))

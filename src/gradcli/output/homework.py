@@ -7,6 +7,7 @@ significant digits unless --precision says otherwise.
 """
 from __future__ import annotations
 
+from ..errors import GradcliError
 from ..language.parser import parse_expr
 from ..language.printer import to_latex
 from ..numbers import json_number, number_text
@@ -16,7 +17,7 @@ def _latex_of(text: str, names=()) -> str:
     """A formula in the language, as LaTeX (the text itself when it does not parse)."""
     try:
         return to_latex(parse_expr(text, names))
-    except Exception:  # a formula we printed always parses; be safe for the user's text
+    except GradcliError:  # a formula we printed always parses; the user's text may not
         return text
 
 
@@ -81,12 +82,15 @@ def directional_record(d, precision=None) -> dict:
                                 "rate": json_number(d.rate, precision)}}
 
 
+def _vector_text(values, precision) -> str:
+    return "[" + ", ".join(number_text(v, precision) for v in values) + "]"
+
+
 def directional_rows(d, precision=None) -> list:
-    vec = lambda vs: "[" + ", ".join(number_text(v, precision) for v in vs) + "]"  # noqa: E731
-    rows = [("u", vec(d.unit)), ("D_u f", number_text(d.derivative, precision)),
-            ("steepest ascent", vec(d.steepest) if d.steepest else "none (the gradient is 0)"),
-            ("|grad f|", number_text(d.rate, precision))]
-    return rows
+    steepest = _vector_text(d.steepest, precision) if d.steepest else "none (the gradient is 0)"
+    return [("u", _vector_text(d.unit, precision)),
+            ("D_u f", number_text(d.derivative, precision)),
+            ("steepest ascent", steepest), ("|grad f|", number_text(d.rate, precision))]
 
 
 # ---------------------------------------------------------------- taylor

@@ -625,15 +625,7 @@ class Simplifier:
             self._combining = True
             try:
                 terms = self._expand(1, [(base, 1)] + moved)
-                summed = []
-                for c, factors in terms:
-                    node = self.product(1, factors)
-                    if isinstance(node, Num):
-                        summed.append((c, node))
-                    else:
-                        k, unit = self.split_coeff(node)
-                        summed.append((_clean(c * k), unit))
-                inner = self.sum(0, summed)
+                inner = self.sum(0, self._monomials(terms))
                 return self.product(coeff, rest + [(inner, exp)])
             finally:
                 self._combining = False
