@@ -521,6 +521,6 @@ def rows_table(rows, title: str | None = None):
                   title_justify="left", pad_edge=False)
     table.add_column(style="bold")
     table.add_column()
-    for label, value in rows:
-        table.add_row(escape(str(label)), escape(str(value)).replace("\t", "   "))
+    for key, value in rows:
+        table.add_row(escape(str(key)), escape(str(value)).replace("\t", "   "))
     return table
