@@ -11,7 +11,7 @@ import math
 from contextlib import contextmanager
 from fractions import Fraction
 
-from .. import ops, walk
+from .. import ops
 from ..errors import DomainError, InexactError, ShapeError, UsageError
 from .backends import MathBackend, numpy_backend
 
@@ -80,21 +80,25 @@ def _get_exact_backend():
 class Value:
     """A node of the graph: `data`, `grad`, its parents and the op that made it."""
 
-    __slots__ = ("data", "grad", "_parents", "_op", "requires_grad", "label")
+    # _walk: the token of the last topo_order walk that reached this node (a mark
+    # instead of a set of ids: twice as fast, and no set of a million ints).
+    __slots__ = ("data", "grad", "_parents", "_op", "requires_grad", "label", "_walk")
 
     def __init__(self, data, requires_grad: bool = True, label: str | None = None,
                  _parents: tuple = (), _op: ops.Op | None = None):
-        if type(data) is int or type(data) is bool:
-            data = float(data)
-        elif type(data) is list or type(data) is tuple:
-            from .shapes import as_array
-            data = as_array(data, "the data of a Value")
+        if type(data) is not float:  # one test for the common case
+            if type(data) is int or type(data) is bool:
+                data = float(data)
+            elif type(data) is list or type(data) is tuple:
+                from .shapes import as_array
+                data = as_array(data, "the data of a Value")
         self.data = data
         self.grad = 0
         self._parents = _parents
         self._op = _op
         self.requires_grad = requires_grad
         self.label = label
+        self._walk = None
 
     @property
     def op(self) -> str | None:
@@ -108,20 +112,7 @@ class Value:
     def __repr__(self) -> str:
         return f"Value(data={self.data!r}, grad={self.grad!r})"
 
-    # -- arithmetic, each one op-table record
-    def __add__(self, o): return apply(ops.TABLE["add"], self, o)
-    def __radd__(self, o): return apply(ops.TABLE["add"], o, self)
-    def __sub__(self, o): return apply(ops.TABLE["sub"], self, o)
-    def __rsub__(self, o): return apply(ops.TABLE["sub"], o, self)
-    def __mul__(self, o): return apply(ops.TABLE["mul"], self, o)
-    def __rmul__(self, o): return apply(ops.TABLE["mul"], o, self)
-    def __truediv__(self, o): return apply(ops.TABLE["div"], self, o)
-    def __rtruediv__(self, o): return apply(ops.TABLE["div"], o, self)
-    def __pow__(self, o): return apply(ops.TABLE["pow"], self, o)
-    def __rpow__(self, o): return apply(ops.TABLE["pow"], o, self)
-    def __matmul__(self, o): return apply(ops.TABLE["matmul"], self, o)
-    def __rmatmul__(self, o): return apply(ops.TABLE["matmul"], o, self)
-    def __neg__(self): return apply(ops.TABLE["neg"], self)
+    # -- arithmetic: each operator is one op-table record (see _operators below)
     def __pos__(self): return self
 
     def backward(self, gradient=None, on_kink=None, on_step=None,
@@ -150,13 +141,7 @@ class Value:
                              f"and this one has shape {tuple(self.data.shape)}",
                              hint="pass backward(gradient=...) with the upstream gradient, "
                                   "or reduce the result with sum(...)")
-        order = topo_order(self)
-        arrays = False
-        for node in order:
-            if node._parents:
-                node.grad = 0
-            if not arrays and type(node.data) not in _SCALARS:
-                arrays = True
+        order, arrays = _backward_order(self)
         if seed is None:
             seed = Fraction(1) if type(self.data) is Fraction else 1.0
         if create_graph:
@@ -180,76 +165,137 @@ class Value:
             self.grad = seed
         else:
             _accumulate(self, seed)
-        float_ = float
+        if on_step is not None:
+            for node in reversed(order):
+                if node._op is not None:
+                    _backward_step(node, on_kink, on_step)
+            return
+        # Float scalars, the common case: the table's rules called straight on floats
+        # (what local_derivative does for them) without its dispatch per call; a first
+        # contribution replaces the int 0, as _accumulate does. Everything else, and
+        # any float rule that fails (IEEE inf/nan), takes the general step.
+        rules_of = _FLOAT_RULES if on_kink is None else _SMOOTH_FLOAT_RULES
         D = _MATH_D
         for node in reversed(order):
             op = node._op
             if op is None:
                 continue
-            parents = node._parents
             g = node.grad
-            rules = _FLOAT_RULES.get(id(op))
-            if rules is not None and type(g) is float_ and on_step is None \
-                    and not (op.kinks and on_kink is not None):
-                # Float scalars: the table's rules called straight on floats (what
-                # local_derivative does for them) without its dispatch per call; a
-                # first contribution replaces the int 0, as below.
-                try:
-                    if len(parents) == 2:
-                        a, b = parents
-                        x, y = a.data, b.data
-                        if type(x) is float_ and type(y) is float_:
-                            out = node.data
+            rules = rules_of.get(id(op))
+            if rules is not None and type(g) is float:
+                parents = node._parents
+                if len(parents) == 2:
+                    a, b = parents
+                    x = a.data
+                    y = b.data
+                    if type(x) is float and type(y) is float:
+                        out = node.data
+                        try:
                             da = rules[0](D, out, x, y) if a.requires_grad else None
                             db = rules[1](D, out, x, y) if b.requires_grad else None
-                            if da is not None:
-                                _accumulate(a, g * da)
-                            if db is not None:
-                                _accumulate(b, g * db)
+                        except (ZeroDivisionError, OverflowError, ValueError):
+                            _backward_step(node, on_kink, None)
                             continue
-                    elif len(parents) == 1:
-                        (a,) = parents
-                        x = a.data
-                        if type(x) is float_:
-                            if a.requires_grad:
-                                _accumulate(a, g * rules[0](D, node.data, x))
-                            continue
-                except (ZeroDivisionError, OverflowError, ValueError):
-                    pass  # IEEE inf/nan through the general path below
-            datas = [p.data for p in parents]
-            if op.kinks and on_kink is not None:
-                _report_kinks(node, op, datas, on_kink)
-            if op.vjp is not None:
-                contributions = op.vjp(backend_for(datas + [g]), g, node.data, *datas)
-                for i, (p, c) in enumerate(zip(parents, contributions)):
-                    if p.requires_grad and c is not None:
-                        c = _fit(c, p.data)
-                        _accumulate(p, c)
-                        if on_step is not None:
-                            on_step(node, i, None, c)
-                continue
-            B = backend_for(datas)  # once per node: max/min may have thousands of arguments
-            out, inputs = backend_inputs(B, node.data, datas)
-            cache = {}  # what the rules of this node share across its arguments (Op.partial)
-            for i, p in enumerate(parents):
-                if p.requires_grad:
-                    try:
-                        d = local_derivative(op, i, out, inputs, B, converted=True,
-                                             cache=cache)
-                    except InexactError as exc:
-                        exc.node, exc.wrt_index = node, i
-                        raise
-                    # A local derivative of exactly 1 passes the gradient on untouched
-                    # (nothing is updated in place, so sharing the array is safe).
-                    c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
-                    _accumulate(p, c)
-                    if on_step is not None:
-                        on_step(node, i, d, c)
+                        if da is not None:
+                            c = g * da
+                            ga = a.grad
+                            a.grad = c if type(ga) is int and ga == 0 else ga + c
+                        if db is not None:
+                            c = g * db
+                            gb = b.grad
+                            b.grad = c if type(gb) is int and gb == 0 else gb + c
+                        continue
+                elif len(parents) == 1:
+                    a = parents[0]
+                    x = a.data
+                    if type(x) is float:
+                        if a.requires_grad:
+                            try:
+                                c = g * rules[0](D, node.data, x)
+                            except (ZeroDivisionError, OverflowError, ValueError):
+                                _backward_step(node, on_kink, None)
+                                continue
+                            ga = a.grad
+                            a.grad = c if type(ga) is int and ga == 0 else ga + c
+                        continue
+            _backward_step(node, on_kink, None)
 
     def zero_grad(self) -> None:
         """Set .grad to zero on this node and every node it depends on."""
         for node in topo_order(self):
             node.grad = 0
+
+
+def forward_rule(op: ops.Op, arity: int):
+    """`apply(op, ...)` for `arity` Values (1 or 2), with a shortcut for floats.
+
+    The shortcut runs the table's own rules in `apply`'s order (the domain checks,
+    then the value rule) without its generic dispatch. Anything else goes through
+    `apply`, which computes or refuses it as always: arrays and Fractions, a failed
+    check, an error in the rule, or a result that is not a finite float (whether
+    an inf or nan is an overflow depends on the inputs).
+    """
+    value = op.value
+    checks = tuple(c.ok for c in op.domain if max(c.show) < arity)
+    B = MathBackend
+    if arity == 1:
+        def forward(a):
+            x = a.data
+            if type(x) is float:
+                for ok in checks:
+                    if not ok(B, x):
+                        break
+                else:
+                    try:
+                        out = value(B, x)
+                    except (ArithmeticError, ValueError):
+                        out = None
+                    if type(out) is float and out - out == 0:
+                        return Value(out, a.requires_grad, None, (a,), op)
+            return apply(op, a)
+    else:
+        def forward(a, b):
+            x = a.data
+            y = b.data
+            if type(x) is float and type(y) is float:
+                for ok in checks:
+                    if not ok(B, x, y):
+                        break
+                else:
+                    try:
+                        out = value(B, x, y)
+                    except (ArithmeticError, ValueError):
+                        out = None
+                    if type(out) is float and out - out == 0:
+                        return Value(out, a.requires_grad or b.requires_grad, None, (a, b), op)
+            return apply(op, a, b)
+    return forward
+
+
+# op name -> forward_rule(op, 1 or 2), for every op that takes that many arguments.
+UNARY = {name: forward_rule(op, 1) for name, op in ops.TABLE.items()
+         if op.accepts(1) and name != "stack"}
+BINARY = {name: forward_rule(op, 2) for name, op in ops.TABLE.items()
+          if op.accepts(2) and name != "stack"}
+
+
+def _operators():
+    # Python's operators, each the forward rule of its op-table record.
+    def binary(forward, reflected):
+        # A plain number is a constant that needs no gradient (as_value, written out).
+        if reflected:
+            def method(self, o):
+                return forward(o if isinstance(o, Value) else Value(o, False), self)
+        else:
+            def method(self, o):
+                return forward(self, o if isinstance(o, Value) else Value(o, False))
+        return method
+    for dunder, name in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"),
+                         ("pow", "pow"), ("matmul", "matmul")):
+        setattr(Value, f"__{dunder}__", binary(BINARY[name], False))
+        setattr(Value, f"__r{dunder}__", binary(BINARY[name], True))
+    neg = UNARY["neg"]
+    Value.__neg__ = lambda self: neg(self)
 
 
 def _methods():
@@ -259,7 +305,9 @@ def _methods():
             continue
         method_name = op.extra.get("call_name", name)
 
-        def method(self, *others, _op=op):
+        def method(self, *others, _op=op, _unary=UNARY.get(name)):
+            if not others and _unary is not None:
+                return _unary(self)
             return apply(_op, self, *others)
         method.__name__ = method_name
         method.__doc__ = op.doc
@@ -268,7 +316,9 @@ def _methods():
             setattr(Value, alias, method)
 
 
+_operators()
 _methods()
+
 
 def _float_rules(op):
     """The per-argument rules backward may call straight on floats, or None.
@@ -288,10 +338,15 @@ def _float_rules(op):
     return None
 
 
+_BY_ID = {id(op): op for op in ops.TABLE.values()}
 # Ops (by id: records are not hashable) whose derivative on floats is one rule per
 # argument: backward calls these directly for float scalars.
 _FLOAT_RULES = {id(op): rules for op in ops.TABLE.values()
                 if (rules := _float_rules(op)) is not None}
+# The same without the ops that have kinks: where kinks are reported, those take the
+# general step, which reports them.
+_SMOOTH_FLOAT_RULES = {key: rules for key, rules in _FLOAT_RULES.items()
+                       if not _BY_ID[key].kinks}
 _MATH_D = numeric_d(MathBackend)
 
 
@@ -307,6 +362,41 @@ def _accumulate(node, contribution) -> None:
     """
     g = node.grad
     node.grad = contribution if type(g) is int and g == 0 else g + contribution
+
+
+def _backward_step(node, on_kink, on_step) -> None:
+    """One node of the backward pass, for any data: arrays, Fractions, inf and nan."""
+    op = node._op
+    parents = node._parents
+    g = node.grad
+    datas = [p.data for p in parents]
+    if op.kinks and on_kink is not None:
+        _report_kinks(node, op, datas, on_kink)
+    if op.vjp is not None:
+        contributions = op.vjp(backend_for(datas + [g]), g, node.data, *datas)
+        for i, (p, c) in enumerate(zip(parents, contributions)):
+            if p.requires_grad and c is not None:
+                c = _fit(c, p.data)
+                _accumulate(p, c)
+                if on_step is not None:
+                    on_step(node, i, None, c)
+        return
+    B = backend_for(datas)  # once per node: max/min may have thousands of arguments
+    out, inputs = backend_inputs(B, node.data, datas)
+    cache = {}  # what the rules of this node share across its arguments (Op.partial)
+    for i, p in enumerate(parents):
+        if p.requires_grad:
+            try:
+                d = local_derivative(op, i, out, inputs, B, converted=True, cache=cache)
+            except InexactError as exc:
+                exc.node, exc.wrt_index = node, i
+                raise
+            # A local derivative of exactly 1 passes the gradient on untouched
+            # (nothing is updated in place, so sharing the array is safe).
+            c = _fit(g if type(d) is int and d == 1 else g * d, p.data)
+            _accumulate(p, c)
+            if on_step is not None:
+                on_step(node, i, d, c)
 
 
 class _ValueD:
@@ -366,18 +456,59 @@ def _backward_graph(order, on_kink) -> None:
 
 
 def topo_order(root: Value) -> list:
-    """Nodes that need a gradient, parents before children (the one walk of walk.py)."""
-    return walk.postorder(root, _grad_parents)
+    """`root` and the nodes under it that need a gradient, parents before children.
+
+    An iterative depth-first walk that takes the last parent first: the order
+    trace has always shown, and the order in which gradients are summed. (walk.py's
+    walk, written out: in a backward pass of a million nodes the callback per node
+    cost more than the derivatives.) Parents are pushed all at once; those that
+    need no gradient, or that this walk has reached already, are skipped when popped.
+    """
+    token = object()  # this walk's mark
+    root._walk = token
+    if not root._parents:
+        return [root]
+    order = []
+    emit = order.append
+    stack = [root, _EMIT]
+    stack.extend(root._parents)
+    push = stack.append
+    pop = stack.pop
+    extend = stack.extend
+    while stack:
+        node = pop()
+        if node is _EMIT:
+            emit(pop())
+            continue
+        if node._walk is token or not node.requires_grad:
+            continue
+        node._walk = token
+        parents = node._parents
+        if parents:
+            push(node)
+            push(_EMIT)  # below the parents: popped once they are all in the order
+            extend(parents)
+        else:
+            emit(node)
+    return order
 
 
-def _grad_parents(node) -> tuple:
-    # Reversed, so that the last parent is walked first: the order trace has always shown.
-    parents = node._parents
-    if len(parents) == 2:  # the common case, without a generator
-        a, b = parents
-        return (b, a) if a.requires_grad and b.requires_grad else \
-            tuple(p for p in (b, a) if p.requires_grad)
-    return tuple(p for p in reversed(parents) if p.requires_grad)
+def _backward_order(root: Value) -> tuple[list, bool]:
+    """topo_order(root), with the gradients of its inner nodes reset to 0, and whether
+    any node holds an array; one pass instead of three."""
+    order = topo_order(root)
+    arrays = False
+    for node in order:
+        if node._parents:
+            node.grad = 0
+            if type(node.data) is not float and type(node.data) not in _SCALARS:
+                arrays = True
+        elif not arrays and type(node.data) not in _SCALARS:
+            arrays = True
+    return order, arrays
+
+
+_EMIT = object()  # on topo_order's stack: the node under it is complete
 
 
 def as_value(x) -> Value:
