@@ -689,7 +689,27 @@ def gc_paused():
         yield
     finally:
         if enabled:
+            _settle()
             gc.enable()
+
+
+# Objects allocated during a pause beyond which _settle moves them on.
+_SETTLE_AFTER = 100_000
+
+
+def _settle() -> None:
+    """Move what a long pause allocated to the oldest generation, without scanning it.
+
+    All of it (a graph, its AST: no cycles) is still in the youngest generation,
+    so the first collection after the pause would scan it all, and the next two
+    generations again: as long as building it took. freeze() then unfreeze()
+    splices every generation into the oldest in constant time, where only the
+    rare full collections look. Skipped when the program has frozen objects of its
+    own, which unfreeze() would release.
+    """
+    if gc.get_count()[0] > _SETTLE_AFTER and gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()
 
 
 def graph_nodes(out, inputs=()) -> list:

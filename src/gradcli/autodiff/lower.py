@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from .. import ops
 from ..errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
-from ..language.expr import Apply, Const, Name, Num, Program, Vector, free_names, postorder
+from ..language.expr import Apply, Const, Name, Num, Program, Vector, free_names
 from ..language.printer import quoted
 from ..numbers import format_number
-from .engine import Value, apply
+from .engine import BINARY, UNARY, Value, apply
 
 
 class Graph:
@@ -43,42 +43,83 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
     env = {}
     exprs = {}
     constants = {}
+    kinky = _KINKY
     for stmt in program.statements:
+        # Postorder, left to right, with an explicit stack; each finished node leaves
+        # its Value on `values`, where its parent takes them. `done` (by identity)
+        # lowers a node shared by several parents once.
         done = {}
-        for node in postorder(stmt.expr):
-            if isinstance(node, Apply):
-                args = [done[id(a)] for a in node.args]
-                op = ops.TABLE[node.op]
-                try:
-                    value = apply(op, *args)
-                except DomainError as exc:
-                    raise _in_terms_of(exc, node, program) from None
-                except InexactError as exc:
-                    if exc.span is None:
-                        exc.message = f"{exc.message} (in {quoted(node)})"
-                        exc.source, exc.span = program.source, node.span
-                    raise
-                except ShapeError as exc:
-                    if exc.span is None:
-                        exc.message = f"in {quoted(node)}: {exc.message}"
-                        exc.source, exc.span = program.source, node.span
-                    raise
-                if keep_exprs or op.kinks:
-                    exprs[id(value)] = node
-            elif isinstance(node, Name):
+        values = []
+        vpush = values.append
+        vpop = values.pop
+        stack = [stmt.expr]
+        push = stack.append
+        pop = stack.pop
+        while stack:
+            node = pop()
+            if node is _EMIT:
+                node = pop()
+                if type(node) is Apply:
+                    args = node.args
+                    name = node.op
+                    try:
+                        if len(args) == 2:
+                            b = vpop()
+                            a = vpop()
+                            forward = BINARY.get(name)
+                            value = forward(a, b) if forward else apply(ops.TABLE[name], a, b)
+                        elif len(args) == 1:
+                            a = vpop()
+                            forward = UNARY.get(name)
+                            value = forward(a) if forward else apply(ops.TABLE[name], a)
+                        else:
+                            value = apply(ops.TABLE[name], *_take(values, len(args)))
+                    except DomainError as exc:
+                        raise _in_terms_of(exc, node, program) from None
+                    except InexactError as exc:
+                        if exc.span is None:
+                            exc.message = f"{exc.message} (in {quoted(node)})"
+                            exc.source, exc.span = program.source, node.span
+                        raise
+                    except ShapeError as exc:
+                        if exc.span is None:
+                            exc.message = f"in {quoted(node)}: {exc.message}"
+                            exc.source, exc.span = program.source, node.span
+                        raise
+                    if keep_exprs or name in kinky:
+                        exprs[id(value)] = node
+                else:
+                    value = _vector(node, _take(values, len(node.items)), program, exact,
+                                    make_vector)
+                    if keep_exprs:
+                        exprs[id(value)] = node
+                done[id(node)] = value
+                vpush(value)
+                continue
+            t = type(node)
+            if t is Apply or t is Vector:
+                value = done.get(id(node))
+                if value is None:
+                    push(node)
+                    push(_EMIT)  # below the children: popped once their values are in
+                    stack.extend(reversed(node.args if t is Apply else node.items))
+                    continue
+                vpush(value)
+                continue
+            if t is Name:
                 value = env.get(node.id)
                 if value is None:
                     value = inputs.get(node.id)
                 if value is None:
                     raise missing_input(node.id, program, node.span, bound=inputs)
-            elif isinstance(node, Num):
+            elif t is Num:
                 value = constants.get(node.value)
                 if value is None:
                     data = node.value
                     if exact:
                         data = _exact_literal(node, program.source)
                     value = constants[node.value] = Value(data, requires_grad=False)
-            elif isinstance(node, Const):
+            elif t is Const:
                 if exact:
                     raise InexactError(f"--exact: {node.id} has no exact rational value",
                                        source=program.source, span=node.span,
@@ -87,27 +128,12 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                 if value is None:
                     value = constants[node.id] = Value(node.value, requires_grad=False,
                                                        label=node.id)
-            elif isinstance(node, Vector):
-                if exact:
-                    raise UsageError("--exact computes with scalars only, and this is a vector",
-                                     source=program.source, span=node.span,
-                                     hint="drop --exact to compute with doubles")
-                if make_vector is None:
-                    from .vectors import make_vector as mv
-                    make_vector = mv
-                try:
-                    value = make_vector([done[id(a)] for a in node.items], node)
-                except ShapeError as exc:
-                    exc.source = program.source
-                    raise
-                if keep_exprs:
-                    exprs[id(value)] = node
             else:  # pragma: no cover
                 raise TypeError(node)
             if keep_exprs and id(value) not in exprs:
                 exprs[id(value)] = node
-            done[id(node)] = value
-        result = done[id(stmt.expr)]
+            vpush(value)
+        result = values.pop()
         if stmt.name is not None:
             if not result._parents and (result.label is None or result.label in ops.CONSTANTS):
                 # A name bound straight to a number or constant still gets its own node.
@@ -119,6 +145,31 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
             result.label = stmt.name if result.label is None else result.label
             env[stmt.name] = result
     return Graph(result, inputs, env, exprs, program)
+
+
+_EMIT = object()  # on lower's stack: the node under it has its children's values
+_KINKY = frozenset(name for name, op in ops.TABLE.items() if op.kinks)
+
+
+def _take(values: list, n: int) -> list:
+    """The last n values, removed from the list."""
+    taken = values[len(values) - n:]
+    del values[len(values) - n:]
+    return taken
+
+
+def _vector(node, items, program, exact, make_vector):
+    if exact:
+        raise UsageError("--exact computes with scalars only, and this is a vector",
+                         source=program.source, span=node.span,
+                         hint="drop --exact to compute with doubles")
+    if make_vector is None:
+        from .vectors import make_vector
+    try:
+        return make_vector(items, node)
+    except ShapeError as exc:
+        exc.source = program.source
+        raise
 
 
 def _exact_literal(node: Num, source: str):
