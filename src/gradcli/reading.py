@@ -60,7 +60,7 @@ def _expand_calls(root, bodies: dict, derivatives: dict):
         new = tuple(done[id(c)] for c in kids)
         if isinstance(node, Call):
             done[id(node)] = _substitute(_body(node, bodies, derivatives), bodies[node.name][0],
-                                         new)
+                                         new, node.span)
         elif all(a is b for a, b in zip(new, kids)):
             done[id(node)] = node
         elif isinstance(node, Apply):
@@ -89,11 +89,12 @@ def _body(call: Call, bodies: dict, derivatives: dict):
     return derivatives[key]
 
 
-def _substitute(body, params: tuple, args: tuple):
-    """The body with each parameter replaced by its argument, all at once."""
+def _substitute(body, params: tuple, args: tuple, span):
+    """The body with each parameter replaced by its argument, all at once; an error in
+    the result points at the call."""
     value = dict(zip(params, args))
 
     def leaf(node):
         return value.get(node.id, node) if isinstance(node, Name) else node
 
-    return replace_leaves(body, leaf)
+    return replace_leaves(body, leaf, span)

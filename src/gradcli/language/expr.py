@@ -285,11 +285,12 @@ def _children(node: Expr) -> tuple:
     return node.children()
 
 
-def replace_leaves(root: Expr, leaf) -> Expr:
+def replace_leaves(root: Expr, leaf, span=None) -> Expr:
     """`root` with each leaf node replaced by `leaf(node)`, no recursion.
 
     Subtrees in which nothing changed are kept as they are (same objects); the
-    rebuilt nodes are made directly, not through `make`, so nothing is folded.
+    rebuilt nodes are made directly, not through `make`, so nothing is folded,
+    and get `span` (where an error in them points).
     """
     done: dict = {}
     for node in postorder(root):
@@ -299,9 +300,9 @@ def replace_leaves(root: Expr, leaf) -> Expr:
             if all(a is b for a, b in zip(new, kids)):
                 done[id(node)] = node
             elif isinstance(node, Apply):
-                done[id(node)] = Apply(node.op, new)
+                done[id(node)] = Apply(node.op, new, span)
             else:
-                done[id(node)] = Vector(new)
+                done[id(node)] = Vector(new, span)
         else:
             done[id(node)] = leaf(node)
     return done[id(root)]
