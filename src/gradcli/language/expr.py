@@ -101,7 +101,13 @@ class Apply(Expr):
         self.op = op
         self.args = args
         self.span = span
-        self._hash = hash((op, tuple([a._hash for a in args])))
+        # hash((op, *argument hashes)), without building the tuple for one or two arguments
+        if len(args) == 2:
+            self._hash = hash((op, args[0]._hash, args[1]._hash))
+        elif len(args) == 1:
+            self._hash = hash((op, args[0]._hash))
+        else:
+            self._hash = hash((op, *[a._hash for a in args]))
 
     def children(self) -> tuple:
         return self.args

@@ -18,7 +18,7 @@ import re
 
 from .. import limits, ops
 from ..errors import LimitError, ParseError, UnknownName, nearest
-from .expr import Apply, Call, Const, Name, Num, Program, Statement, Vector, free_names, postorder
+from .expr import Apply, Call, Const, Expr, Name, Num, Program, Statement, Vector, free_names, postorder
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "@": "matmul", "**": "pow", "^": "pow"}
 _PREFIX = {"-": "neg", "+": "pos"}
@@ -152,14 +152,14 @@ class _Span:
 
     @staticmethod
     def of(item):
-        if hasattr(item, "start_pos"):
-            return (item.start_pos, item.end_pos)
-        return item.span
+        if isinstance(item, Expr):
+            return item.span
+        return (item.start_pos, item.end_pos)
 
     @staticmethod
     def join(first, last):
-        a, b = _Span.of(first), _Span.of(last)
-        return (a[0], b[1])
+        start = first.span[0] if isinstance(first, Expr) else first.start_pos
+        return (start, last.span[1] if isinstance(last, Expr) else last.end_pos)
 
 
 class _Function:
@@ -673,7 +673,7 @@ def _get_parser():
                 left, tok, right = c
                 if tok.type == "POW" and isinstance(left, Const) and left.id == "e":
                     return Apply("exp", (right,), _Span.join(left, right))  # e^u is exp(u)
-                return Apply(_BINARY[str(tok)], (left, right), _Span.join(left, right))
+                return Apply(_BINARY[tok.value], (left, right), _Span.join(left, right))
 
             def superscript(self, c):
                 base, sup = c
@@ -938,7 +938,7 @@ def _parse(text: str, names=()) -> Program:
     program.warnings = list(builder.warnings)
     if builder.skipped:
         program.warnings.append(limits.more_warnings(builder.skipped))
-    _validate(program)
+    _validate(program, bool(functions))
     return program
 
 
@@ -1003,8 +1003,11 @@ def _unknown_function(name, span, args, inner_text=""):
                             "`gradcli functions` lists the functions")
 
 
-def _validate(program: Program) -> None:
-    """Names: no redefinition, no use before definition, no assigning constants or functions."""
+def _validate(program: Program, calls: bool) -> None:
+    """Names: no redefinition, no use before definition, no assigning constants or functions.
+
+    `calls`: the program may call functions it defines (the post-lexer found some).
+    """
     defined = {}
     later = {s.name: s for s in program.statements if s.name is not None}
     for stmt in program.statements:
@@ -1024,14 +1027,14 @@ def _validate(program: Program) -> None:
                                  hint="a program's names are defined once each; "
                                       f"use a new name such as {stmt.name}2")
         params = stmt.params or ()
-        for used in free_names(stmt.expr):
+        for used in free_names(stmt.expr) if later else ():
             if used in later and used not in defined and used not in params:
                 node_span = _first_use(stmt.expr, used)
                 what = ("is used in its own definition" if later[used] is stmt
                         else "is used before it is defined")
                 raise ParseError(f"'{used}' {what}", source=program.source, span=node_span,
                                  hint="define each name on an earlier line than its uses")
-        for node in postorder(stmt.expr):
+        for node in postorder(stmt.expr) if calls else ():
             if isinstance(node, Call) and node.name not in defined:
                 if later.get(node.name) is stmt:
                     what, hint = ("is used in its own definition",
