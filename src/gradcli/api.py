@@ -19,8 +19,9 @@ def differentiate(text: str, wrt: str, order: int = 1) -> str:
     >>> differentiate("(w*x+b)**2", "w")
     '2*x*(w*x + b)'
     """
+    from .reading import given_names, parse
     from .symbolic.derivative import differentiate_text
-    return differentiate_text(text, wrt, order)
+    return differentiate_text(text, wrt, order, program=parse(text, given_names(wrt)))
 
 
 def diff(text: str, wrt=None, order: int = 1, bindings=None):

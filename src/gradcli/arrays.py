@@ -55,7 +55,7 @@ from .autodiff.lower import lower
 from .errors import DomainError, UsageError
 from .inputs import check_wrt, inputs_of
 from .language.expr import Apply, Vector, postorder
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import quoted
 from .numbers import number_text
 

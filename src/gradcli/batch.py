@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .arrays import CHUNK_ROWS, ArrayResult, BatchRun, column_names, evaluate_arrays
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import diff_label
 from .symbolic.derivative import check_order, differentiate, program_source
 

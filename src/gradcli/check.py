@@ -48,7 +48,7 @@ from .errors import DomainError, GradcliError, ShapeError, UnknownName, UsageErr
 from .evaluation import evaluate
 from .inputs import constant_value, inputs_of, split_top_level
 from .language.expr import Program, Statement, first_span, size
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import read_as, to_text
 from .mistakes import candidates
 from .numbers import format_number

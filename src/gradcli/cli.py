@@ -222,6 +222,11 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     \b
     The directional derivative (Stewart 14.6, example 2: D_u f(1, 2) = (13 - 3*sqrt(3))/2):
       $ gradcli eval "x^3 - 3x y + 4y^2" --at x=1,y=2 --direction "cos(pi/6),sin(pi/6)"
+
+    \b
+    Functions with names: f', f'' and partials such as g_x (see `gradcli help language`):
+      $ gradcli eval "f(x) = x^2 sin x; f'(2)"
+      $ gradcli eval "g(x, y) = x^2 y + y^3; g_x(1, 2)"
     """
     from . import api
     from .output import formats

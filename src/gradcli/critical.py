@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .errors import DomainError, GradcliError, UsageError
 from .language.expr import inputs_of
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 
 MAX_STARTS = 4_096
 STEPS = 60

@@ -23,7 +23,7 @@ from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageErro
 from .inputs import check_wrt, inputs_of, unused_bindings
 from .kinks import kink_text
 from .language.expr import first_span
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import read_as
 from .numbers import number_text
 

@@ -11,7 +11,7 @@ from .errors import DomainError
 from .evaluation import evaluate
 from .inputs import inputs_of
 from .language.expr import first_span
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import read_as
 from .symbolic.derivative import check_order, differentiate as symbolic_diff, program_source
 
@@ -23,9 +23,8 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
     higher orders evaluate the printed formula at the point.
     """
     check_order(order)
-    program = None
+    program = parse(text, given_names(bindings, wrt))
     if bindings is not None:
-        program = parse(text, given_names(bindings, wrt))
         # Before the symbolic work, which takes seconds on a formula thousands of levels deep.
         for name in inputs_of(program):
             if name not in bindings:

@@ -13,7 +13,7 @@ from .autodiff.lower import Graph, gradient_of, lower
 from .errors import InexactError, UsageError
 from .inputs import prepare
 from .kinks import KinkWarnings
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import quoted, read_as
 from .numbers import format_number
 

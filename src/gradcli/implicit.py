@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .autodiff.lower import lower
 from .errors import DomainError, ParseError, UsageError
 from .language.expr import Apply, Num, Program, Statement, inputs_of
-from .language.parser import parse
+from .reading import parse
 from .language.printer import read_as, to_text
 from .symbolic.derivative import derivative, inline
 from .symbolic.simplify import Simplifier

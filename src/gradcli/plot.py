@@ -27,7 +27,7 @@ from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageErro
 from .inputs import constant_value, inputs_of, split_top_level, unused_bindings
 from .kinks import kink_text
 from .language.expr import Apply, Vector, first_span, postorder, size
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import read_as
 from .numbers import HUMAN_DIGITS, number_text
 

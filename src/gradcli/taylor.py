@@ -18,7 +18,7 @@ from itertools import combinations_with_replacement
 from .autodiff.lower import lower
 from .errors import DomainError, UsageError
 from .language.expr import Program, Statement, inputs_of
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import read_as
 from .numbers import format_number
 from .symbolic.derivative import derivative, inline

@@ -29,7 +29,7 @@ from .autodiff.lower import lower
 from .inputs import prepare
 from .kinks import KinkWarnings
 from .language.expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
-from .language.parser import given_names, parse
+from .reading import given_names, parse
 from .language.printer import read_as, to_text
 from .numbers import number_text
 

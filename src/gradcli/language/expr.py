@@ -101,7 +101,13 @@ class Apply(Expr):
         self.op = op
         self.args = args
         self.span = span
-        self._hash = hash((op, tuple([a._hash for a in args])))
+        # hash((op, *argument hashes)), without building the tuple for one or two arguments
+        if len(args) == 2:
+            self._hash = hash((op, args[0]._hash, args[1]._hash))
+        elif len(args) == 1:
+            self._hash = hash((op, args[0]._hash))
+        else:
+            self._hash = hash((op, *[a._hash for a in args]))
 
     def children(self) -> tuple:
         return self.args
@@ -121,34 +127,63 @@ class Vector(Expr):
         return self.items
 
 
+class Call(Expr):
+    """A function the program defines, applied: f(2), or a derivative of it, f'(2), g_x(1, 2).
+
+    `wrt` lists the parameters differentiated by, in order (empty for f itself);
+    `label` is the name as typed (f'', g_x). Calls exist only between parsing
+    and expansion (reading.py), which replaces each by the function's body.
+    """
+
+    __slots__ = ("name", "wrt", "label", "args")
+
+    def __init__(self, name: str, wrt: tuple, label: str, args: tuple, span=None):
+        self.name = name
+        self.wrt = wrt
+        self.label = label
+        self.args = args
+        self.span = span
+        self._hash = hash(("call", label, tuple([a._hash for a in args])))
+
+    def children(self) -> tuple:
+        return self.args
+
+
 class Statement:
-    """One line of a program: `name = expr`, or a bare expression (name None)."""
+    """One line of a program: `name = expr`, a bare expression (name None), or a
+    function's definition `name(params) = expr` (params a tuple of names)."""
 
-    __slots__ = ("name", "expr", "span", "name_span")
+    __slots__ = ("name", "expr", "span", "name_span", "params")
 
-    def __init__(self, name, expr, span=None, name_span=None):
+    def __init__(self, name, expr, span=None, name_span=None, params=None):
         self.name = name
         self.expr = expr
         self.span = span
         self.name_span = name_span
+        self.params = params
 
     def __eq__(self, other):
         return (isinstance(other, Statement) and self.name == other.name
-                and self.expr == other.expr)
+                and self.params == other.params and self.expr == other.expr)
 
     def __hash__(self):
-        return hash((self.name, self.expr))
+        return hash((self.name, self.params, self.expr))
 
 
 class Program:
-    """Statements in order; the value of the last one is the result."""
+    """Statements in order; the value of the last one is the result.
 
-    __slots__ = ("statements", "source", "warnings")
+    `original` is the program as parsed when this one is its expansion (named
+    functions replaced by their bodies), so that read_as shows what was typed.
+    """
+
+    __slots__ = ("statements", "source", "warnings", "original")
 
     def __init__(self, statements: tuple, source: str = "", warnings=()):
         self.statements = statements
         self.source = source
         self.warnings = list(warnings)
+        self.original = None
 
     @property
     def result(self) -> Expr:
@@ -156,7 +191,13 @@ class Program:
 
     @property
     def defined(self) -> list[str]:
-        return [s.name for s in self.statements if s.name is not None]
+        """The names given values (not the functions defined)."""
+        return [s.name for s in self.statements if s.name is not None and s.params is None]
+
+    @property
+    def functions(self) -> dict:
+        """name -> its definition statement, for the functions the program defines."""
+        return {s.name: s for s in self.statements if s.params is not None}
 
     def __eq__(self, other):
         return isinstance(other, Program) and self.statements == other.statements
@@ -172,6 +213,8 @@ def _leaf_key(node: Expr):
         return (type(node).__name__, node.id)
     if isinstance(node, Apply):
         return (node.op, len(node.args))
+    if isinstance(node, Call):
+        return ("call", node.label, len(node.args))
     return ("vec", len(node.items))
 
 
@@ -201,6 +244,8 @@ def structure(root: Expr) -> str:
             text[id(node)] = f"{node.op}({', '.join(text[id(a)] for a in node.args)})"
         elif isinstance(node, Vector):
             text[id(node)] = f"[{', '.join(text[id(a)] for a in node.items)}]"
+        elif isinstance(node, Call):
+            text[id(node)] = f"{node.label}({', '.join(text[id(a)] for a in node.args)})"
         else:
             text[id(node)] = type(node).__name__
     return text[id(root)]
@@ -211,8 +256,9 @@ def inputs_of(program: Program) -> list[str]:
     defined = set()
     names, seen = [], set()
     for stmt in program.statements:
+        params = stmt.params or ()
         for name in free_names(stmt.expr):
-            if name not in defined and name not in seen:
+            if name not in defined and name not in seen and name not in params:
                 seen.add(name)
                 names.append(name)
         if stmt.name is not None:
@@ -245,11 +291,12 @@ def _children(node: Expr) -> tuple:
     return node.children()
 
 
-def replace_leaves(root: Expr, leaf) -> Expr:
+def replace_leaves(root: Expr, leaf, span=None) -> Expr:
     """`root` with each leaf node replaced by `leaf(node)`, no recursion.
 
     Subtrees in which nothing changed are kept as they are (same objects); the
-    rebuilt nodes are made directly, not through `make`, so nothing is folded.
+    rebuilt nodes are made directly, not through `make`, so nothing is folded,
+    and get `span` (where an error in them points).
     """
     done: dict = {}
     for node in postorder(root):
@@ -259,9 +306,9 @@ def replace_leaves(root: Expr, leaf) -> Expr:
             if all(a is b for a, b in zip(new, kids)):
                 done[id(node)] = node
             elif isinstance(node, Apply):
-                done[id(node)] = Apply(node.op, new)
+                done[id(node)] = Apply(node.op, new, span)
             else:
-                done[id(node)] = Vector(new)
+                done[id(node)] = Vector(new, span)
         else:
             done[id(node)] = leaf(node)
     return done[id(root)]

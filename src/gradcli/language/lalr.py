@@ -111,6 +111,7 @@ class Parser:
                     return default(_name, children, None)
             callbacks.append((origin, size, _wrap(method, expand1, include, append_none)))
         self.callbacks = callbacks
+        self._units = {}  # (state under the top, top state, terminal) -> the top after units
 
     def lex(self, text: str):
         """Tokens as Lark's basic lexer makes them (ignored ones dropped)."""
@@ -152,6 +153,7 @@ class Parser:
         values = []
         push_value = values.append
         end_token = Token("$END", "", len(text), 0, 0, end_pos=len(text))
+        units = self._units
         for tok in chain(stream, (end_token,)):
             ttype = tok.type
             while True:
@@ -167,8 +169,15 @@ class Parser:
                     push_value(tok)
                     break
                 origin, size, callback = callbacks[arg]
-                if callback is None:  # a unit `?rule`: same value, new state
-                    del state_stack[-1]
+                if callback is None:
+                    # A chain of unit `?rule`s (atom -> power -> ... -> sum) changes only the
+                    # top state, and the state under it decides each step: taken once per
+                    # (state under, top, token) and remembered.
+                    key = (state_stack[-2], state_stack[-1], ttype)
+                    top = units.get(key)
+                    if top is None:
+                        top = units[key] = self._unit_chain(*key)
+                    state_stack[-1] = top
                 else:
                     if size:
                         children = values[-size:]
@@ -177,10 +186,22 @@ class Parser:
                     else:
                         children = []
                     push_value(callback(children))
-                push_state(states[state_stack[-1]][origin][1])
+                    push_state(states[state_stack[-1]][origin][1])
                 if tok is end_token and state_stack[-1] == end_state:
                     return values[-1]
         raise Unreadable("the input ended early")  # pragma: no cover - $END always decides
+
+    def _unit_chain(self, below: int, top: int, ttype: str) -> int:
+        """The top state after every unit reduction that `ttype` calls for over `below`."""
+        states, callbacks = self.states, self.callbacks
+        while True:
+            step = states[top].get(ttype)
+            if step is None or step[0] == 0:
+                return top
+            origin, _, callback = callbacks[step[1]]
+            if callback is not None:
+                return top
+            top = states[below][origin][1]
 
 
 def _wrap(method, expand1, include, append_none):

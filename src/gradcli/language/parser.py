@@ -18,7 +18,7 @@ import re
 
 from .. import limits, ops
 from ..errors import LimitError, ParseError, UnknownName, nearest
-from .expr import Apply, Const, Name, Num, Program, Statement, Vector, free_names
+from .expr import Apply, Call, Const, Expr, Name, Num, Program, Statement, Vector, free_names, postorder
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "@": "matmul", "**": "pow", "^": "pow"}
 _PREFIX = {"-": "neg", "+": "pos"}
@@ -34,6 +34,7 @@ ACCEPTED = str.maketrans({
     "\u2217": "*",   # asterisk operator
     "\u00f7": "/",   # division sign
     "\u2215": "/",   # division slash
+    "\u2032": "'",   # prime, as in f′(x)
     "\u00a0": " ",   # no-break space and the other spaces pasted from documents
     "\u2002": " ", "\u2003": " ", "\u2009": " ", "\u200a": " ", "\u200b": " ",
     "\u202f": " ", "\u205f": " ", "\u3000": " ", "\ufeff": " ",
@@ -117,6 +118,10 @@ _SUPERSCRIPTS = str.maketrans(_SUPERSCRIPT_DIGITS + "⁻⁺", "0123456789-+")
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 # A statement's defined name: at the start of the text or after ';' or a line end.
 _DEFINED = re.compile(r"(?:^|[;\n])[ \t\f]*([^\W\d]\w*)[ \t\f]*=(?!=)")
+# A statement's defined function: f(x) = ..., g(x, y) = ...
+_DEFINES_FUNCTION = re.compile(r"(?:^|[;\n])[ \t\f]*([^\W\d]\w*)[ \t\f]*\(([^()]*)\)[ \t\f]*=(?!=)")
+_PRIMES = "'\u2033"
+MAX_PRIMES = 10
 _LOG_BASE = re.compile(r"log_(?:(\d+(?:\.\d+)?)([^\W\d]\w*)?|([^\W\d_]))$")
 
 # LaTeX commands: what to type instead. \frac and \sqrt are rewritten whole below.
@@ -147,14 +152,14 @@ class _Span:
 
     @staticmethod
     def of(item):
-        if hasattr(item, "start_pos"):
-            return (item.start_pos, item.end_pos)
-        return item.span
+        if isinstance(item, Expr):
+            return item.span
+        return (item.start_pos, item.end_pos)
 
     @staticmethod
     def join(first, last):
-        a, b = _Span.of(first), _Span.of(last)
-        return (a[0], b[1])
+        start = first.span[0] if isinstance(first, Expr) else first.start_pos
+        return (start, last.span[1] if isinstance(last, Expr) else last.end_pos)
 
 
 class _Function:
@@ -167,6 +172,27 @@ class _Function:
         self.power = power          # sin^2 x -> 2
         self.base = base            # log_2 x -> Num(2)
         self.inverse_of = inverse_of  # tan^-1 x -> "tan" (op is atan)
+
+
+class UserFunction:
+    """A function the program defines, where the post-lexer puts an op-table record.
+
+    `wrt` lists the parameters a derivative mark differentiates by (f'' is (x, x)
+    for f(x); g_xy is (x, y)); `name` is the mark as typed, for messages.
+    """
+
+    def __init__(self, function, params, wrt, label):
+        self.function = function
+        self.params = params
+        self.wrt = wrt
+        self.name = label
+        self.arity = len(params)
+
+    def accepts(self, n: int) -> bool:
+        return n == self.arity
+
+    def arity_text(self) -> str:
+        return str(self.arity)
 
 
 class _Lookahead:
@@ -205,6 +231,7 @@ class PostLex:
 
     def __init__(self):
         self.names = frozenset()
+        self.functions = {}  # the program's own functions: name -> parameters
         self.warnings = None
         self._pending_function = None
 
@@ -259,6 +286,13 @@ class PostLex:
                 yield tok
                 continue
             text = str(tok)
+            if text[-1] in _PRIMES:
+                yield self._function(Token, tok, self._primed(tok, text), toks)
+                continue
+            user = self._user_function(tok, text) if self.functions else None
+            if user is not None:
+                yield self._function(Token, tok, user, toks)
+                continue
             if text in _PYTHON_WORDS and text not in names:
                 raise ParseError(f"'{text}' is a word of Python, which gradcli does not run",
                                  span=(tok.start_pos, tok.end_pos),
@@ -286,6 +320,55 @@ class PostLex:
                 continue
             tok.extra = len(text) == 1
             yield tok
+
+    def _primed(self, tok, text):
+        """f', f'', f″: a derivative of a one-parameter function the program defines."""
+        base = text.rstrip(_PRIMES)
+        order = text.count("'") + 2 * text.count("\u2033")
+        span = (tok.start_pos, tok.end_pos)
+        params = self.functions.get(base)
+        if params is None:
+            if ops.lookup_function(base) is not None:
+                hint = (f"name it first: g(x) = {base}(x); g'(x) (or run gradcli diff "
+                        f"\"{base}(x)\" for its derivative)")
+            else:
+                hint = f"define it first, for example {base}(x) = x^2 sin x; {base}'(2)"
+            raise ParseError(f"'{text}': a prime marks the derivative of a function the "
+                             f"program defines, and {base} is not one", span=span, hint=hint)
+        if len(params) != 1:
+            listed = ", ".join(params)
+            raise ParseError(f"'{text}': {base}({listed}) has {len(params)} parameters, so a "
+                             "prime does not say which derivative is meant", span=span,
+                             hint=f"write {base}_{params[0]}(…) for the partial derivative by "
+                                  f"{params[0]} ({base}_{params[0]}{params[-1]}(…) for a second one)")
+        if order > MAX_PRIMES:
+            raise ParseError(f"'{text}': at most {MAX_PRIMES} primes", span=span,
+                             hint="gradcli diff --order N takes higher derivatives")
+        return UserFunction(base, params, (params[0],) * order, text)
+
+    def _user_function(self, tok, text):
+        """f, or a partial derivative g_x, g_xy, g_x_y of a function the program defines."""
+        params = self.functions.get(text)
+        if params is not None:
+            return UserFunction(text, params, (), text)
+        i = text.find("_", 1)
+        while i > 0:
+            head, suffix = text[:i], text[i + 1:]
+            params = self.functions.get(head)
+            if params is not None and suffix and text not in self.names:
+                pieces = suffix.split("_")
+                if all(p in params for p in pieces):
+                    return UserFunction(head, params, tuple(pieces), text)
+                if all(c in params for c in suffix):
+                    return UserFunction(head, params, tuple(suffix), text)
+                if suffix.isalpha():
+                    raise ParseError(f"'{text}': {suffix} is not a parameter of "
+                                     f"{head}({', '.join(params)})",
+                                     span=(tok.start_pos, tok.end_pos),
+                                     hint=f"write {head}_{params[0]}(…) for the partial "
+                                          f"derivative by {params[0]}")
+            i = text.find("_", i + 1)
+        return None
 
     def _function(self, Token, tok, op, toks):
         """A function name, with a power (sin^2, sin²) or inverse (sin^-1, sin⁻¹) glued on."""
@@ -558,11 +641,39 @@ def _get_parser():
                 _check_name(name)
                 return Statement(str(name), expr, _Span.join(name, expr), _Span.of(name))
 
+            def define(self, c):
+                head, _, items, _, _, body = c
+                op = head.extra.op
+                name = str(head)
+                if not isinstance(op, UserFunction):
+                    raise ParseError(f"'{name}' is a built-in function and cannot be defined "
+                                     "again", span=_Span.of(head),
+                                     hint="choose another name, such as f, g or h")
+                if op.wrt or head.extra.power is not None:
+                    raise ParseError(f"'{_source[head.start_pos:head.end_pos]}' cannot be "
+                                     "defined: define the function itself and gradcli takes "
+                                     "its derivatives", span=_Span.of(head),
+                                     hint=f"for example {op.function}(x) = x^2 sin x; "
+                                          f"{op.function}'(2)")
+                params = []
+                for item in items:
+                    if not isinstance(item, Name):
+                        raise ParseError(f"the parameters of {name}(…) must be names",
+                                         span=item.span,
+                                         hint=f"for example {name}(x) = x^2 or "
+                                              f"{name}(x, y) = x*y; then {name}(2)")
+                    if item.id in params:
+                        raise ParseError(f"the parameter '{item.id}' is listed twice",
+                                         span=item.span, hint="give each parameter its own name")
+                    params.append(item.id)
+                return Statement(name, body, _Span.join(head, body), _Span.of(head),
+                                 params=tuple(params))
+
             def binary(self, c):
                 left, tok, right = c
                 if tok.type == "POW" and isinstance(left, Const) and left.id == "e":
                     return Apply("exp", (right,), _Span.join(left, right))  # e^u is exp(u)
-                return Apply(_BINARY[str(tok)], (left, right), _Span.join(left, right))
+                return Apply(_BINARY[tok.value], (left, right), _Span.join(left, right))
 
             def superscript(self, c):
                 base, sup = c
@@ -644,6 +755,8 @@ def _get_parser():
                 fn = head.extra
                 op = fn.op
                 shown = _source[head.start_pos:head.end_pos]
+                if isinstance(op, UserFunction):
+                    return self._call(fn, op, shown, args, span)
                 if fn.base is not None:
                     if len(args) != 1:
                         raise ParseError(f"{shown}(…) takes one argument, the base is "
@@ -668,6 +781,20 @@ def _get_parser():
                     self._warn(f"'{shown}' is read as {op.name}, the inverse function "
                                f"(not 1/{fn.inverse_of}); write 1/{fn.inverse_of}(x) or "
                                f"{fn.inverse_of}(x)^-1 for the reciprocal")
+                return node
+
+            def _call(self, fn, op, shown, args, span):
+                if not op.accepts(len(args)):
+                    params = ", ".join(op.params)
+                    raise ParseError(
+                        f"{shown} takes {op.arity} argument{'s' * (op.arity != 1)}, as in "
+                        f"{op.function}({params}), but {len(args)} "
+                        f"{'was' if len(args) == 1 else 'were'} given", span=span,
+                        hint=f"write {op.name}(…) with one argument" if op.arity == 1 else
+                        f"write {op.name}(…) with {op.arity} arguments, one for each of {params}")
+                node = Call(op.function, op.wrt, op.name, args, span)
+                if fn.power is not None:
+                    node = Apply("pow", (node, Num(fn.power)), span)
                 return node
 
             def group(self, c):
@@ -789,7 +916,10 @@ def _parse(text: str, names=()) -> Program:
     builder.skipped = 0
     builder.bracket_groups = {}
     postlex = runtime.postlex
-    postlex.names = frozenset(names) | {m.group(1) for m in _DEFINED.finditer(plain)}
+    functions = _defined_functions(plain, text)
+    postlex.functions = functions
+    postlex.names = frozenset(names) | {m.group(1) for m in _DEFINED.finditer(plain)} \
+        | {p for params in functions.values() for p in params}
     postlex.warnings = builder.warnings
     try:
         statements = runtime.parse(plain)
@@ -808,8 +938,27 @@ def _parse(text: str, names=()) -> Program:
     program.warnings = list(builder.warnings)
     if builder.skipped:
         program.warnings.append(limits.more_warnings(builder.skipped))
-    _validate(program)
+    _validate(program, bool(functions))
     return program
+
+
+def _defined_functions(plain: str, text: str) -> dict:
+    """name -> parameters of each function the program defines (f(x) = ...), found before
+    parsing, so that the post-lexer reads its name as a function everywhere."""
+    functions = {}
+    for m in _DEFINES_FUNCTION.finditer(plain):
+        name = m.group(1)
+        if ops.lookup_function(name) is None and name not in functions:
+            params = tuple(p.strip() for p in m.group(2).split(","))
+            functions[name] = tuple(p for p in params if p.isidentifier())
+    if functions:
+        for m in _DEFINED.finditer(plain):
+            if m.group(1) in functions:
+                raise ParseError(f"'{m.group(1)}' is defined twice, as a function and as a "
+                                 "value", source=text, span=m.span(1),
+                                 hint="a program's names are defined once each; use another "
+                                      "name for one of them")
+    return functions
 
 
 def given_names(*groups) -> frozenset:
@@ -854,8 +1003,11 @@ def _unknown_function(name, span, args, inner_text=""):
                             "`gradcli functions` lists the functions")
 
 
-def _validate(program: Program) -> None:
-    """Names: no redefinition, no use before definition, no assigning constants or functions."""
+def _validate(program: Program, calls: bool) -> None:
+    """Names: no redefinition, no use before definition, no assigning constants or functions.
+
+    `calls`: the program may call functions it defines (the post-lexer found some).
+    """
     defined = {}
     later = {s.name: s for s in program.statements if s.name is not None}
     for stmt in program.statements:
@@ -874,13 +1026,26 @@ def _validate(program: Program) -> None:
                                  source=program.source, span=span,
                                  hint="a program's names are defined once each; "
                                       f"use a new name such as {stmt.name}2")
-        for used in free_names(stmt.expr):
-            if used in later and used not in defined:
+        params = stmt.params or ()
+        for used in free_names(stmt.expr) if later else ():
+            if used in later and used not in defined and used not in params:
                 node_span = _first_use(stmt.expr, used)
                 what = ("is used in its own definition" if later[used] is stmt
                         else "is used before it is defined")
                 raise ParseError(f"'{used}' {what}", source=program.source, span=node_span,
                                  hint="define each name on an earlier line than its uses")
+        for node in postorder(stmt.expr) if calls else ():
+            if isinstance(node, Call) and node.name not in defined:
+                if later.get(node.name) is stmt:
+                    what, hint = ("is used in its own definition",
+                                  "gradcli has no recursive functions: write the formula out")
+                elif node.name in later:
+                    what, hint = ("is used before it is defined",
+                                  "define each function on an earlier line than its uses")
+                else:
+                    what, hint = "is not defined", f"define it: {node.name}(x) = …"
+                raise ParseError(f"'{node.name}' {what}", source=program.source,
+                                 span=node.span, hint=hint)
         if stmt.name is not None:
             defined[stmt.name] = stmt
 

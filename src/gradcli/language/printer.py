@@ -17,7 +17,7 @@ from fractions import Fraction
 from .. import ops
 from ..limits import MAX_QUOTE, quote
 from ..numbers import format_number
-from .expr import Apply, Const, Expr, Name, Num, Program, Vector
+from .expr import Apply, Call, Const, Expr, Name, Num, Program, Vector
 
 _SPACED = {"add", "sub", "matmul"}
 
@@ -72,7 +72,7 @@ def _pieces(root: Expr, leaf, parts, backwards: bool = False):
             yield item
         elif isinstance(item, (Num, Name, Const)):
             yield leaf(item)
-        elif isinstance(item, (Vector, Apply)):
+        elif isinstance(item, (Vector, Apply, Call)):
             stack.extend(parts(item) if backwards else reversed(parts(item)))
         else:
             raise TypeError(f"cannot print {item!r}")
@@ -112,6 +112,8 @@ def _text_parts(node, clarify: bool, textbook: bool = False) -> list:
         if len(node.items) == 1 and not isinstance(node.items[0], Vector):
             return _joined("[", node.items, ",]")  # [x] alone would be a group
         return _joined("[", node.items, "]")
+    if isinstance(node, Call):
+        return _joined(node.label + "(", node.args, ")")
     op = ops.TABLE[node.op]
     if not op.is_operator:
         if textbook and node.op == "exp" and len(node.args) == 1:
@@ -176,11 +178,18 @@ def quoted(root: Expr, clarify: bool = False) -> str:
 
 
 def read_as(program: Program) -> str:
-    """How gradcli understood the input, with clarifying parentheses; statements joined by '; '."""
+    """How gradcli understood the input, with clarifying parentheses; statements joined by '; '.
+
+    An expanded program (named functions replaced by their bodies) shows its
+    original, as typed.
+    """
     parts = []
-    for stmt in program.statements:
+    for stmt in (program.original or program).statements:
         text = to_text(stmt.expr, clarify=True)
-        parts.append(f"{stmt.name} = {text}" if stmt.name is not None else text)
+        if stmt.params is not None:
+            parts.append(f"{stmt.name}({', '.join(stmt.params)}) = {text}")
+        else:
+            parts.append(f"{stmt.name} = {text}" if stmt.name is not None else text)
     return "; ".join(parts)
 
 
@@ -305,7 +314,7 @@ def _edge_step(node, end: int):
     """(kind, None) when the edge is known here, or (None, child) to look further in."""
     if isinstance(node, (Num, Name, Const)):
         return _leaf_edge(node, end), None
-    if isinstance(node, Vector):
+    if isinstance(node, (Vector, Call)):
         return (_WORD if end == 0 else _OTHER), None
     name, args = node.op, node.args
     if name in ("mul", "matmul", "add", "sub"):
@@ -366,6 +375,8 @@ def _product_join(node, memo) -> str:
 
 def _latex_parts(node, memo=None) -> list:
     """The pieces for one node, its arguments still as nodes to expand."""
+    if isinstance(node, Call):
+        return _joined(_latex_call_name(node) + r"\left(", node.args, r"\right)")
     if isinstance(node, Vector):
         parts = [r"\begin{bmatrix}"]
         for i, child in enumerate(node.items):
@@ -403,6 +414,14 @@ def _latex_parts(node, memo=None) -> list:
             symbol = {"add": " + ", "sub": " - ", "matmul": " "}[name]
         return _wrap(node, 0, args[0]) + [symbol] + _wrap(node, 1, args[1])
     return _joined(_latex_function(node) + r"\left(", args, r"\right)")
+
+
+def _latex_call_name(node: Call) -> str:
+    r"""f'' as f'', g_xy as g_{xy}: a defined function's name with its derivative marks."""
+    marks = node.label[len(node.name):]
+    if marks.startswith("_"):
+        return latex_name(node.name) + "_{%s}" % marks[1:].replace("_", "")
+    return latex_name(node.name) + "'" * len(node.wrt)
 
 
 def _latex_function(node) -> str:

@@ -20,6 +20,7 @@ The expression language (SPEC 1; `gradcli functions` lists every function)
   Programs     statements separated by ; or newlines; the last is the result:
                  z = w*x + b; y = sigmoid(z); loss = (y - t)^2
                intermediate names get gradients too (eval --all, --wrt z)
+  Functions    f(x) = x^2 sin x; f(2), f'(2), f''(x); g(x, y) = x y; g_x(1, 2), g_xy
   Vectors      [1, 2, 3], [[1, 2], [3, 4]], @, sum, mean, dot
   Comments     # to the end of the line
 

@@ -243,6 +243,10 @@ def differentiate(text: str, wrt=None, order: int = 1, sequences=None,
     """Parse `text` (unless its `program` is given) and take its partial derivatives
     (all variables if `wrt` is empty)."""
     program = program or parse(text, given_names(wrt))
+    if program.functions:
+        raise UsageError("a program that defines functions is differentiated after "
+                         "gradcli.reading.parse has expanded it",
+                         hint="pass program=gradcli.reading.parse(text)")
     variables = _variables(program)
     if not variables:
         raise UsageError("the expression has no variables to differentiate by",
@@ -258,8 +262,9 @@ def differentiate(text: str, wrt=None, order: int = 1, sequences=None,
     return result
 
 
-def differentiate_text(text: str, wrt, order: int = 1) -> str:
-    """The derivative of `text` as text: wrt 'x' (taken `order` times) or a sequence ['x', 'y']."""
+def differentiate_text(text: str, wrt, order: int = 1, program=None) -> str:
+    """The derivative of `text` (or of its parsed `program`) as text: wrt 'x' (taken `order`
+    times) or a sequence ['x', 'y']."""
     check_order(order)
     if isinstance(wrt, str):
         names = [w.strip() for w in wrt.split(",") if w.strip()]
@@ -270,5 +275,6 @@ def differentiate_text(text: str, wrt, order: int = 1) -> str:
         raise UsageError("differentiate needs a variable",
                          hint='for example differentiate("x**2", "x")')
     check_order(len(seq))
-    result = differentiate(text, sorted(set(seq), key=seq.index), len(seq), sequences=[seq])
+    result = differentiate(text, sorted(set(seq), key=seq.index), len(seq), sequences=[seq],
+                           program=program)
     return result.derivatives[0].text
