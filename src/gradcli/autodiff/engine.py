@@ -494,16 +494,14 @@ def topo_order(root: Value) -> list:
 
 
 def _backward_order(root: Value) -> tuple[list, bool]:
-    """topo_order(root), with the gradients of its inner nodes reset to 0, and whether
-    any node holds an array; one pass instead of three."""
+    """topo_order(root) with the gradients of its inner nodes reset to 0, and whether
+    any node holds an array (backward then lets NumPy's inf and nan through quietly)."""
     order = topo_order(root)
     arrays = False
     for node in order:
         if node._parents:
             node.grad = 0
-            if type(node.data) is not float and type(node.data) not in _SCALARS:
-                arrays = True
-        elif not arrays and type(node.data) not in _SCALARS:
+        if type(node.data) is not float and type(node.data) not in _SCALARS:
             arrays = True
     return order, arrays
 

@@ -12,7 +12,7 @@ from ..errors import DomainError, InexactError, ShapeError, UnknownName, UsageEr
 from ..language.expr import Apply, Const, Name, Num, Program, Vector, free_names
 from ..language.printer import quoted
 from ..numbers import format_number
-from .engine import BINARY, UNARY, Value, apply
+from .engine import BINARY, UNARY, Value, apply, gc_paused
 
 
 class Graph:
@@ -36,7 +36,13 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
     the Expr of every node (for trace and graph), not only of kink-prone ones.
     `exact`: number literals become Fractions read from their source text, so
     the whole graph computes with exact rationals (pi and e are refused).
+    The garbage collector is paused meanwhile (see gc_paused): a graph has no cycles.
     """
+    with gc_paused():
+        return _lower(program, bindings, wrt, keep_exprs, make_vector, exact)
+
+
+def _lower(program, bindings, wrt, keep_exprs, make_vector, exact) -> Graph:
     inputs = {}
     for name, data in bindings.items():
         inputs[name] = Value(data, requires_grad=(wrt is None or name in wrt), label=name)
@@ -57,7 +63,7 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
         pop = stack.pop
         while stack:
             node = pop()
-            if node is _EMIT:
+            if node is _EMIT:  # its children's values are the last ones on `values`
                 node = pop()
                 if type(node) is Apply:
                     args = node.args
@@ -74,18 +80,8 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                             value = forward(a) if forward else apply(ops.TABLE[name], a)
                         else:
                             value = apply(ops.TABLE[name], *_take(values, len(args)))
-                    except DomainError as exc:
-                        raise _in_terms_of(exc, node, program) from None
-                    except InexactError as exc:
-                        if exc.span is None:
-                            exc.message = f"{exc.message} (in {quoted(node)})"
-                            exc.source, exc.span = program.source, node.span
-                        raise
-                    except ShapeError as exc:
-                        if exc.span is None:
-                            exc.message = f"in {quoted(node)}: {exc.message}"
-                            exc.source, exc.span = program.source, node.span
-                        raise
+                    except (DomainError, InexactError, ShapeError) as exc:
+                        raise _located(exc, node, program) from None
                     if keep_exprs or name in kinky:
                         exprs[id(value)] = node
                 else:
@@ -101,37 +97,13 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
                 value = done.get(id(node))
                 if value is None:
                     push(node)
-                    push(_EMIT)  # below the children: popped once their values are in
+                    push(_EMIT)
                     stack.extend(reversed(node.args if t is Apply else node.items))
                     continue
-                vpush(value)
-                continue
-            if t is Name:
-                value = env.get(node.id)
-                if value is None:
-                    value = inputs.get(node.id)
-                if value is None:
-                    raise missing_input(node.id, program, node.span, bound=inputs)
-            elif t is Num:
-                value = constants.get(node.value)
-                if value is None:
-                    data = node.value
-                    if exact:
-                        data = _exact_literal(node, program.source)
-                    value = constants[node.value] = Value(data, requires_grad=False)
-            elif t is Const:
-                if exact:
-                    raise InexactError(f"--exact: {node.id} has no exact rational value",
-                                       source=program.source, span=node.span,
-                                       hint="drop --exact, or write a fraction such as 355/113")
-                value = constants.get(node.id)
-                if value is None:
-                    value = constants[node.id] = Value(node.value, requires_grad=False,
-                                                       label=node.id)
-            else:  # pragma: no cover
-                raise TypeError(node)
-            if keep_exprs and id(value) not in exprs:
-                exprs[id(value)] = node
+            else:
+                value = _leaf(node, env, inputs, constants, program, exact)
+                if keep_exprs and id(value) not in exprs:
+                    exprs[id(value)] = node
             vpush(value)
         result = values.pop()
         if stmt.name is not None:
@@ -149,6 +121,47 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
 
 _EMIT = object()  # on lower's stack: the node under it has its children's values
 _KINKY = frozenset(name for name, op in ops.TABLE.items() if op.kinks)
+
+
+def _leaf(node, env, inputs, constants, program, exact) -> Value:
+    """The node of a name (an intermediate, else an input), a number or a constant."""
+    t = type(node)
+    if t is Name:
+        value = env.get(node.id)
+        if value is None:
+            value = inputs.get(node.id)
+        if value is None:
+            raise missing_input(node.id, program, node.span, bound=inputs)
+        return value
+    if t is Num:
+        value = constants.get(node.value)
+        if value is None:
+            data = _exact_literal(node, program.source) if exact else node.value
+            value = constants[node.value] = Value(data, requires_grad=False)
+        return value
+    if t is Const:
+        if exact:
+            raise InexactError(f"--exact: {node.id} has no exact rational value",
+                               source=program.source, span=node.span,
+                               hint="drop --exact, or write a fraction such as 355/113")
+        value = constants.get(node.id)
+        if value is None:
+            value = constants[node.id] = Value(node.value, requires_grad=False, label=node.id)
+        return value
+    raise TypeError(node)  # pragma: no cover
+
+
+def _located(exc, node: Apply, program: Program):
+    """An error of the engine at `node`, in the user's terms and pointing at it."""
+    if isinstance(exc, DomainError):
+        return _in_terms_of(exc, node, program)
+    if exc.span is None:
+        if isinstance(exc, InexactError):
+            exc.message = f"{exc.message} (in {quoted(node)})"
+        else:
+            exc.message = f"in {quoted(node)}: {exc.message}"
+        exc.source, exc.span = program.source, node.span
+    return exc
 
 
 def _take(values: list, n: int) -> list:
