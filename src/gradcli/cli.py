@@ -670,8 +670,31 @@ def _digits_note() -> str:
                    "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).")
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
+@click.option("--tangent", metavar="EQUATION",
+              help="Your tangent line or plane at --at: z = ... (y = ... for one variable), "
+                   "any linear equation in z, or the right-hand side alone.")
+@click.option("--directional", metavar="V",
+              help="Your directional derivative at --at along --direction.")
+@click.option("--direction", metavar="A,B,...",
+              help="The direction of --directional, one number per input (normalised, as "
+                   "eval --direction does).")
+@click.option("--critical", metavar="POINTS",
+              help='Your critical points and their kinds in the box --over: "(0,0) saddle; '
+                   '(1,1) min" (coordinates in the order of --over; or "none").')
+@click.option("--over", metavar="NAME=LOW:HIGH,...",
+              help="The box gradcli searches for the critical points of --critical.")
+@click.option("--taylor", metavar="POLYNOMIAL",
+              help="Your Taylor polynomial about --at, of degree --order.")
+@click.option("--order", type=click.IntRange(0, 10), metavar="N",
+              help="The order of the Taylor polynomial of --taylor.")
+@click.option("--implicit", metavar="FORMULA",
+              help="Your dy/dx for the curve EXPR (an equation F = G), as a formula in x and "
+                   "y; --wrt names x when the equation has other variables.")
+@click.option("--of", "of", metavar="Y",
+              help="With --implicit: the dependent variable (default: the other one).")
 @output_options(("table", "plain", "json", "markdown", "latex"))
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
+                  tangent, directional, direction, critical, over, taylor, order, implicit, of,
                   fmt, precision, debug):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
@@ -713,8 +736,25 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     grads = parse_answers(grad)
-    names = derivative_names(text, bindings, grads, wrt, derivative)
+    homework = {"tangent": tangent, "directional": directional, "direction": direction,
+                "critical": critical, "over": over, "taylor": taylor, "order": order,
+                "implicit": implicit, "of": of}
+    given = {k: v for k, v in homework.items() if v is not None}
+    if implicit is not None and not derivative:
+        # The question is an equation: --wrt names its independent variable.
+        wrt_names = [n for spec in wrt for n in api.split_top_level(spec)]
+        if len(wrt_names) > 1:
+            raise UsageError("--implicit takes one --wrt, the independent variable",
+                             hint='for example: --implicit "-x/y" --wrt x')
+        given["wrt"] = wrt_names[0] if wrt_names else None
+        names = []
+    else:
+        names = derivative_names(text, bindings, grads, wrt, derivative)
     tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
+    if points is not None and given:
+        raise UsageError(f"--points checks values and derivatives at every row; "
+                         f"--{next(iter(given))} is checked at one point",
+                         hint="leave --points out, and give the point with --at")
     if points is not None:
         if fmt in ("markdown", "latex"):
             raise UsageError(f"-o {fmt} writes one point; with --points use json, plain or "
@@ -728,8 +768,13 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                            chunk_rows=chunk_rows, **tolerances)
         _exit(streamed.check_points(job, fmt, precision))
         return
-    verdict = check(text, bindings, value=value, grad=grads,
-                    derivatives=list(zip(names, derivative)), **tolerances)
+    if given:
+        from .check_homework import check_homework
+        verdict = check_homework(text, bindings, value=value, grad=grads,
+                                 derivatives=list(zip(names, derivative)), **given, **tolerances)
+    else:
+        verdict = check(text, bindings, value=value, grad=grads,
+                        derivatives=list(zip(names, derivative)), **tolerances)
     warn(verdict.warnings)
     fmt = output_format(fmt)
     rounding = Rounding(fmt, precision)
