@@ -627,8 +627,13 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol) -> An
     a.correct = truth.polynomial
     used = inputs_of(answer_program)
     deep = min(order + 2, MAX_ORDER)
-    mine = taylor_of(poly, {v: point[v] for v in used}, deep, wrt=used or None) \
-        if used else None
+    try:
+        mine = taylor_of(poly, {v: point[v] for v in used}, deep, wrt=used or None) \
+            if used else None
+    except DomainError as exc:  # the answer itself, not the question: wrong, not exit 3
+        a.mistake = "not-polynomial"
+        a.reason = f"your answer is not a polynomial: {exc.message}"
+        return a
     tol = max(rtol, FORMULA_RTOL_FLOOR)
     # Its own expansion must be the answer itself: a polynomial of degree <= deep.
     rng = _rng(text, answer)
@@ -775,6 +780,12 @@ def _on_curve(F: Program, x, y, variables, rng, fixed):
 def _grade_implicit(text, at, answer, wrt, of, rtol, atol) -> tuple[Answer, object]:
     F, variables = _equation(text)
     x = wrt
+    if len(variables) < 2:
+        raise UsageError(f"the equation has {len(variables)} variable"
+                         f"{'' if len(variables) == 1 else 's'}"
+                         f" ({', '.join(variables) or 'none'}): dy/dx needs two, x and y",
+                         source=text, hint='for example: gradcli check "x^2 + y^2 = 25" '
+                                           '--implicit "-x/y"')
     if x is None:
         if "x" in variables and len(variables) == 2:
             x = "x"
@@ -912,6 +923,16 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     if rtol < 0 or atol < 0:
         raise UsageError("--rtol and --atol must be zero or positive")
     at = dict(at or {})
+    for option, answer, example in (
+            ("--tangent", tangent, '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"'),
+            ("--directional", directional, "--directional 4.4 --direction 3,4"),
+            ("--direction", direction, "--directional 4.4 --direction 3,4"),
+            ("--critical", critical, '--critical "(0,0) saddle; (1,1) min" (or "none")'),
+            ("--over", over, "--over x=-3:3,y=-3:3"),
+            ("--taylor", taylor, '--taylor "1 + x + x^2/2" --order 2'),
+            ("--implicit", implicit, '--implicit "-x/y"')):
+        if isinstance(answer, str) and not answer.strip():
+            raise UsageError(f"{option} is empty", hint=f"for example: {example}")
     _pairing(directional, direction, "--directional", "--direction",
              "--directional 4.4 --direction 3,4")
     _pairing(critical, over, "--critical", "--over",

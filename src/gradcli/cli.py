@@ -740,7 +740,10 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                 "critical": critical, "over": over, "taylor": taylor, "order": order,
                 "implicit": implicit, "of": of}
     given = {k: v for k, v in homework.items() if v is not None}
-    if implicit is not None and not derivative:
+    if implicit is not None and derivative:
+        raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "
+                         "expression: check them in two runs")
+    if implicit is not None:
         # The question is an equation: --wrt names its independent variable.
         wrt_names = [n for spec in wrt for n in api.split_top_level(spec)]
         if len(wrt_names) > 1:
