@@ -758,7 +758,7 @@ def _equation(text):
 
 def _on_curve(F: Program, x, y, variables, rng, fixed):
     """A point of the curve F = 0 near a random x (Newton in y), or None."""
-    point = {v: fixed.get(v, _offset(rng)) for v in variables}
+    point = {v: fixed.get(v, float(f"{_offset(rng):.3g}")) for v in variables}
     for _ in range(60):
         try:
             g = lower(F, point, wrt={y})

@@ -728,6 +728,36 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     \b
     At every row of a file (answers as constants or as columns value, grad_w, ...):
       $ gradcli check "(w*x+b)**2" --at b=1 --points answers.csv -o plain
+
+    Homework answers, graded against what gradcli tangent, eval --direction,
+    critical, taylor and implicit compute, each with its mistake named: a
+    tangent (--tangent, a formula: the linearisation identically), a
+    directional derivative (--directional V --direction A,B: not-normalised
+    when V is the dot product with the direction as given), critical points
+    and their kinds (--critical "(0,0) saddle; (1,1) min" --over BOX: a point
+    found by gradcli's search and missing from the list is wrong, and the
+    search never claims to have found every point), a Taylor polynomial
+    (--taylor P --order N: compared coefficient by coefficient, a forgotten
+    factorial named), dy/dx of an equation (--implicit FORMULA, compared with
+    -F_x/F_y as formulas in x and y, and on the curve).
+
+    \b
+    OpenStax Calculus Vol. 3, sections 4.4 and 4.6: the tangent plane of
+    2x^2 - 3xy + 8y^2 + 2x - 4y + 4 at (2, -1) is z = 13x - 26y - 18, and
+    D_u f(-1, 2) = 8 for x^2 - xy + 3y^2 along 3i + 4j (40 is not-normalised):
+      $ gradcli check "2x^2 - 3x y + 8y^2 + 2x - 4y + 4" --at x=2,y=-1 \\
+          --tangent "z = 13x - 26y - 18" -o plain
+      tangent right   z = 13x - 26y - 18      z = 34 + 13*(x - 2) - 26*(y + 1)
+      $ gradcli check "x^2 - x y + 3y^2" --at x=-1,y=2 --directional 8 \\
+          --direction 3,4 -o plain
+      D_u f   right   8       8
+
+    \b
+    More (OpenStax Vol. 3 4.7, Vol. 2 6.3, Vol. 1 3.8):
+      $ gradcli check "x^3/3 + y^2 + 2x y - 6x - 3y + 4" --over x=-4:4,y=-4:4 \\
+          --critical "(-1, 5/2) saddle; (3, -3/2) min"
+      $ gradcli check "e^x" --at x=0 --order 2 --taylor "1 + x + x^2"
+      $ gradcli check "x^2 + y^2 = 25" --implicit "-x/y"
     """
     from . import api
     from .check import check, derivative_names
