@@ -435,3 +435,88 @@ def test_the_library_takes_the_same_answers():
 def test_points_cannot_grade_homework_answers():
     assert "--points checks values" in bad(F46, "--points", "-", "--directional", "8",
                                            "--direction", "3,4")
+
+
+# ---------------------------------------------------------------- properties against SymPy
+
+from hypothesis import HealthCheck, assume, given, settings, strategies as st  # noqa: E402
+
+from test_homework import functions  # noqa: E402  (the generated functions, with SymPy twins)
+
+
+def _defined(e):
+    try:
+        v = complex(sp.N(e, 30))
+    except (TypeError, ValueError):
+        return None
+    if v.imag or not abs(v.real) < 1e6:
+        return None
+    return v.real
+
+
+@settings(max_examples=40, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(functions(), st.sampled_from([-1.2, -0.3, 0.4, 1.1]), st.sampled_from([-0.7, 0.2, 0.9]),
+       st.sampled_from([0.5, -2.0, 3.0]))
+def test_sympy_tangent_planes_are_right_and_a_changed_slope_is_wrong(pair, a, b, delta):
+    text, f = pair
+    used = [n for n in ("x", "y") if f.has(sp.Symbol(n))]
+    assume(used)
+    at = {n: v for n, v in (("x", a), ("y", b)) if n in used}
+    subs = {sp.Symbol(n): v for n, v in at.items()}
+    value = _defined(f.subs(subs))
+    slopes = [_defined(sp.diff(f, sp.Symbol(n)).subs(subs)) for n in used]
+    assume(value is not None and None not in slopes)
+    rhs = f"{value!r}" + "".join(f" + ({g!r})*({n} - ({at[n]!r}))" for g, n in zip(slopes, used))
+    try:
+        right = check_homework(text, at, tangent=rhs)
+    except GradcliError:
+        assume(False)
+    assert right.ok, right.answers[0].reason
+    changed = rhs + f" + ({delta!r})*({used[0]} - ({at[used[0]]!r}))"
+    wrong = check_homework(text, at, tangent=changed).answers[0]
+    assert not wrong.ok and wrong.mistake in ("tangent-slope", "slopes-swapped")
+
+
+@settings(max_examples=25, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(functions(names=("x",)), st.sampled_from([-0.6, 0.0, 0.5]), st.integers(1, 3))
+def test_sympy_taylor_polynomials_are_right_and_a_changed_coefficient_is_wrong(pair, a, n):
+    text, f = pair
+    assume(f.has(X) or f.has(sp.Symbol("x")))
+    x = sp.Symbol("x")
+    coefficients = [_defined(sp.diff(f, x, k).subs(x, a) / sp.factorial(k)) for k in range(n + 1)]
+    assume(None not in coefficients)
+    poly = " + ".join(f"({c!r})*(x - ({a!r}))^{k}" for k, c in enumerate(coefficients))
+    try:
+        right = check_homework(text, {"x": a}, taylor=poly, order=n)
+    except GradcliError:
+        assume(False)
+    assert right.ok, right.answers[0].reason
+    wrong = check_homework(text, {"x": a}, taylor=poly + f" + 0.25*(x - ({a!r}))^{n}",
+                           order=n).answers[0]
+    assert not wrong.ok and wrong.mistake in ("coefficient", "missing-term", "factorial",
+                                              "sign", "wrong-order")
+
+
+# ---------------------------------------------------------------- the answer readers
+
+def test_critical_lists_are_read_in_the_order_of_over():
+    from gradcli.check_homework import _parse_critical
+    items = _parse_critical("(0, 0) saddle point; x=1,y=-2 local min; (pi, 1/2): Maximum; "
+                            "(2,2)", ["x", "y"])
+    assert [(v, k) for _, _, v, k in items] == [
+        ([0.0, 0.0], "saddle point"), ([1.0, -2.0], "local minimum"),
+        ([pytest.approx(3.141592653589793), 0.5], "local maximum"), ([2.0, 2.0], None)]
+    assert _parse_critical("none", ["x"]) == []
+    assert [v for _, _, v, _ in _parse_critical("2 min; -2 max", ["x"])] == [[2.0], [-2.0]]
+
+
+def test_answers_may_carry_their_left_hand_side():
+    from gradcli.check_homework import _implicit_answer_text, _taylor_answer_text
+    assert _taylor_answer_text("T_2(x) = 1 + x", ["x"]) == "1 + x"
+    assert _taylor_answer_text("p = 1 + x", ["x"]) == "1 + x"
+    for lhs in ("dy/dx", "y'", "y'(x)", "dy / dx"):
+        assert _implicit_answer_text(f"{lhs} = -x/y", "x", "y") == "-x/y"
+    with pytest.raises(UsageError):
+        _implicit_answer_text("dx/dy = -y/x", "x", "y")

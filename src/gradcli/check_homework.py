@@ -161,6 +161,13 @@ def _pt(names, values) -> str:
         else _short(values[0])
 
 
+def _shift(name: str, a: float) -> str:
+    """'x - 2', 'x + 1' or 'x': the factor a Taylor or tangent term is written in."""
+    if not a:
+        return name
+    return f"{name} {'-' if a > 0 else '+'} {_num(abs(float(a)))}"
+
+
 def _where(point: dict) -> str:
     return ", ".join(f"{k} = {_num(float(v))}" for k, v in point.items())
 
@@ -295,7 +302,7 @@ def _grade_tangent(text, answer, plane, t, rtol, atol) -> Answer:
             g = grad[names.index(n)]
             a.mistake, a.mistake_detail = "not-centred", n
             a.reason = (f"the slopes are right, but they multiply {n} instead of "
-                        f"{n} - {_num(point[n])}: write {_num(g)}*({n} - {_num(point[n])}), "
+                        f"{_shift(n, point[n])}: write {_num(g)}*({_shift(n, point[n])}), "
                         f"not {_num(g)}*{n} (at the point your {plane.dep} is {_num(z0)}, "
                         f"but {f_at} = {_num(fa)})")
             return a
@@ -684,7 +691,7 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol) -> An
         slips = [("not-centred", moved,
                   "the right coefficients, but on powers of "
                   + ", ".join(v for v in variables if point[v]) + " instead of "
-                  + ", ".join(f"({v} - {_num(point[v])})" for v in variables if point[v])
+                  + ", ".join(f"({_shift(v, point[v])})" for v in variables if point[v])
                   + f": about {_where(point)} the polynomial is {truth.polynomial}")]
         try:
             zero = taylor_of(text, {v: 0.0 for v in variables}, order)
