@@ -391,8 +391,9 @@ def _kind_of(words: str, item: str):
         return None
     if text not in _WORD:
         raise UsageError(f"--critical: '{words.strip()}' in '{item.strip()}' is not a kind of "
-                         "critical point", hint="write min, max, saddle or inconclusive after "
-                                                "each point: --critical \"(0,0) saddle; (1,1) min\"")
+                         "critical point",
+                         hint="write min, max, saddle or inconclusive after each point: "
+                              "--critical \"(0,0) saddle; (1,1) min\"")
     return _WORD[text]
 
 
@@ -491,7 +492,8 @@ def _probe(text, bindings, names, point, f0):
     return None
 
 
-def _grade_critical(text, answer, items, box, bindings, rtol, atol) -> list:
+def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
+    import numpy as np
     names = list(box)
     search = critical_points(text, box, bindings, evaluate=evaluate)
     found = [(p, [p.point[n] for n in names]) for p in search.points]
@@ -531,12 +533,13 @@ def _grade_critical(text, answer, items, box, bindings, rtol, atol) -> list:
                               f"{_pt(names, near[1])} ({near[0].kind})")
                 out.append(a)
                 continue
-            import numpy as np
             eig = [float(e) for e in np.linalg.eigvalsh(np.array(h))]
             kind = classify(eig, max([abs(e) for e in eig] + [1.0]))
             f0, where = float(r.value), values
             if not all(lo <= v <= hi for v, (lo, hi) in zip(values, box.values())):
                 a.note = "a critical point (∇f = 0 there), outside the box of --over"
+            else:
+                a.note = "a critical point (∇f = 0 there) that gradcli's search did not find"
         a.expected = f"{_pt(names, where)} {kind}"
         a.correct = a.expected
         if said is None:
@@ -1008,7 +1011,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                                           digits_rule))
     if critical is not None:
         bindings = {k: v for k, v in at.items() if k not in box}
-        answers.extend(_grade_critical(text, critical, items, box, bindings, rtol, atol))
+        answers.extend(_grade_critical(text, items, box, bindings, rtol, atol))
     if taylor is not None:
         answers.append(_grade_taylor(text, program, variables, at, taylor, order, rtol, atol))
     return verdict
