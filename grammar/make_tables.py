@@ -98,7 +98,6 @@ def compute(grammar: str) -> dict:
         "grammar": grammar,
         "patterns": patterns,
         "ignore": tuple(sorted(str(t) for t in lexer.ignore_types)),
-        "newline": tuple(sorted(str(t) for t in lexer.newline_types)),
         "states": states,
         "rules": tuple(rules),
         "start": number[start],

@@ -146,10 +146,16 @@ def test_the_bottom_imports_nothing_above_it():
         assert edges[name] <= bottom, (name, edges[name] - bottom)
 
 
-TASKS = {"evaluation", "diff", "trace", "check", "gradcheck", "descend", "batch", "plot"}
+TASKS = {"evaluation", "diff", "trace", "check", "gradcheck", "descend", "batch", "plot",
+         "tangent", "taylor", "critical", "implicit", "check_homework"}
 # A task may call another task's public entry point, never reach into its helpers:
-# diff's values at a point, and check's expected numbers, are evaluate's.
-TASK_CALLS = {("diff", "evaluation"), ("check", "evaluation")}
+# diff's values at a point, and check's expected numbers, are evaluate's. The homework
+# checker grades each homework command's answer against that command's own result (so
+# that `check` never disagrees with `gradcli tangent`), in check's Answer and Verdict.
+TASK_CALLS = {("diff", "evaluation"), ("check", "evaluation"),
+              ("check_homework", "check"), ("check_homework", "evaluation"),
+              ("check_homework", "tangent"), ("check_homework", "taylor"),
+              ("check_homework", "critical"), ("check_homework", "implicit")}
 
 
 def test_tasks_share_helpers_below_them_not_each_others_internals():

@@ -228,7 +228,7 @@ SYNTAX_ERRORS = [
     ("1..2", "'1..2' is not a number", 0),
     ("x + y = 3", "'=' can only follow a name at the start of a statement", 6),
     ("x == y", "'==' is not an operator here", 3),
-    ("f(x) = x**2", "functions cannot be defined", 5),
+    ("2 f(x) = x**2", "a statement defines a name or a function, and starts with it", 7),
     ("x +; y", "the statement stops at ';'", 3),
     ("x.y", "unexpected character '.'", 1),
     ("sinn(x)", "unknown function 'sinn'", 0),

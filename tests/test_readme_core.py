@@ -13,7 +13,9 @@ from gradcli.cli import main
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # A page of the manual, whole, or a section of README.md ("README.md ## Title").
 SECTIONS = ("README.md ## A tour", "docs/language.md", "docs/eval.md", "docs/homework.md",
-            "docs/library.md", "docs/numbers.md")
+            "docs/library.md", "docs/numbers.md",
+            "docs/check.md ## Homework answers: tangents, directional derivatives, critical "
+            "points, Taylor, dy/dx")
 
 
 def section(title):

@@ -31,7 +31,15 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
 
 
 def check(text: str, at: dict | None = None, **answers):
-    """Grade answers (value=, grad=, derivatives=) for `text` at `at`; see gradcli.check.check."""
+    """Grade answers (value=, grad=, derivatives=) for `text` at `at`; see gradcli.check.check.
+
+    The homework answers (tangent=, directional= with direction=, critical= with over=,
+    taylor= with order=, implicit=) go to gradcli.check_homework.check_homework.
+    """
+    from .check_homework import check_homework, wanted
+    if wanted(**answers) or any(answers.get(k) is not None
+                                for k in ("direction", "over", "order", "of")):
+        return check_homework(text, at, **answers)
     from .check import check as run
     return run(text, at, **answers)
 

@@ -86,6 +86,7 @@ class Answer:
     mistake_detail: str | None = None  # the sub-expression (or variable) it concerns
     digits: int | None = None          # numbers judged by the digits rule: digits given
     rounded: str | None = None         # ... and the value correctly rounded to them
+    key: str | None = None    # the homework answers' own label (tangent, T2, dy/dx, D_u f, ...)
 
 
 @dataclass
@@ -222,7 +223,7 @@ def grade_number(text, computed, expected):
     return out
 
 
-def _grade(a: Answer, text, rtol, atol, digits_rule: bool) -> None:
+def grade_numeric(a: Answer, text, rtol, atol, digits_rule: bool) -> None:
     """Mark a numeric answer right or wrong: the digits rule, else the tolerance."""
     if isinstance(a.computed, _Undefined):
         why, a.computed, a.ok = a.computed.why, None, False
@@ -245,7 +246,7 @@ class _Undefined:
         self.why = why
 
 
-def _number_or_why(answer, what: str):
+def number_or_why(answer, what: str):
     """number_answer, or _Undefined where the answer's own value is undefined."""
     try:
         return number_answer(answer, what)
@@ -330,8 +331,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
 
     # Every answer is read before any computing: bad input (exit 2) comes first.
     f = program.statements[-1].name or "f"
-    value_number = None if value is None else _number_or_why(value, "--value")
-    grad_numbers = {name: _number_or_why(given, f"--grad {name}") for name, given in grad.items()}
+    value_number = None if value is None else number_or_why(value, "--value")
+    grad_numbers = {name: number_or_why(given, f"--grad {name}") for name, given in grad.items()}
     formulas = [(name, formula, parse_answer(formula, program, variables, f"∂{f}/∂{name}"))
                 for name, formula in pairs]
     result = None
@@ -346,13 +347,13 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     if value is not None:
         computed = value_number
         a = Answer("value", f, _shown(value), expected=result.value, computed=computed)
-        _grade(a, value, rtol, atol, digits_rule)
+        grade_numeric(a, value, rtol, atol, digits_rule)
         answers.append(a)
     for name, given in grad.items():
         computed = grad_numbers[name]
         expected = result.gradient[name]
         a = Answer("gradient", name, _shown(given), expected=expected, computed=computed)
-        _grade(a, given, rtol, atol, digits_rule)
+        grade_numeric(a, given, rtol, atol, digits_rule)
         answers.append(a)
     if pairs:
         for name, v in at.items():
@@ -911,7 +912,7 @@ def answer_columns(names, variables, result_name: str = "f") -> dict:
 
 def _defined_number(answer, what: str):
     """number_answer for a constant checked at every row: an undefined one is bad input."""
-    got = _number_or_why(answer, what)
+    got = number_or_why(answer, what)
     if isinstance(got, _Undefined):
         raise UsageError(f"the answer {what} is undefined: {got.why}",
                          hint="a numeric answer is a number such as 28, 1/3 or pi/4")
@@ -1067,5 +1068,6 @@ def check_points(text, source, at=None, value=None, grad=None, derivatives=None,
 
 
 __all__ = ["Answer", "Verdict", "check", "close", "close_each", "parse_answer",
+           "grade_numeric", "grade_number", "number_answer", "number_or_why",
            "PointAnswer", "PointsCheck", "CheckedChunk", "check_points", "answer_columns",
            "RTOL", "ATOL"]

@@ -675,8 +675,31 @@ def _digits_note() -> str:
                    "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).")
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
+@click.option("--tangent", metavar="EQUATION",
+              help="Your tangent line or plane at --at: z = ... (y = ... for one variable), "
+                   "any linear equation in z, or the right-hand side alone.")
+@click.option("--directional", metavar="V",
+              help="Your directional derivative at --at along --direction.")
+@click.option("--direction", metavar="A,B,...",
+              help="The direction of --directional, one number per input (normalised, as "
+                   "eval --direction does).")
+@click.option("--critical", metavar="POINTS",
+              help='Your critical points and their kinds in the box --over: "(0,0) saddle; '
+                   '(1,1) min" (coordinates in the order of --over; or "none").')
+@click.option("--over", metavar="NAME=LOW:HIGH,...",
+              help="The box gradcli searches for the critical points of --critical.")
+@click.option("--taylor", metavar="POLYNOMIAL",
+              help="Your Taylor polynomial about --at, of degree --order.")
+@click.option("--order", type=click.IntRange(0, 10), metavar="N",
+              help="The order of the Taylor polynomial of --taylor.")
+@click.option("--implicit", metavar="FORMULA",
+              help="Your dy/dx for the curve EXPR (an equation F = G), as a formula in x and "
+                   "y; --wrt names x when the equation has other variables.")
+@click.option("--of", "of", metavar="Y",
+              help="With --implicit: the dependent variable (default: the other one).")
 @output_options(("table", "plain", "json", "markdown", "latex"))
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
+                  tangent, directional, direction, critical, over, taylor, order, implicit, of,
                   fmt, precision, debug):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
@@ -710,6 +733,36 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     \b
     At every row of a file (answers as constants or as columns value, grad_w, ...):
       $ gradcli check "(w*x+b)**2" --at b=1 --points answers.csv -o plain
+
+    Homework answers, graded against what gradcli tangent, eval --direction,
+    critical, taylor and implicit compute, each with its mistake named: a
+    tangent (--tangent, a formula: the linearisation identically), a
+    directional derivative (--directional V --direction A,B: not-normalised
+    when V is the dot product with the direction as given), critical points
+    and their kinds (--critical "(0,0) saddle; (1,1) min" --over BOX: a point
+    found by gradcli's search and missing from the list is wrong, and the
+    search never claims to have found every point), a Taylor polynomial
+    (--taylor P --order N: compared coefficient by coefficient, a forgotten
+    factorial named), dy/dx of an equation (--implicit FORMULA, compared with
+    -F_x/F_y as formulas in x and y, and on the curve).
+
+    \b
+    OpenStax Calculus Vol. 3, sections 4.4 and 4.6: the tangent plane of
+    2x^2 - 3xy + 8y^2 + 2x - 4y + 4 at (2, -1) is z = 13x - 26y - 18, and
+    D_u f(-1, 2) = 8 for x^2 - xy + 3y^2 along 3i + 4j (40 is not-normalised):
+      $ gradcli check "2x^2 - 3x y + 8y^2 + 2x - 4y + 4" --at x=2,y=-1 \\
+          --tangent "z = 13x - 26y - 18" -o plain
+      tangent right   z = 13x - 26y - 18      z = 34 + 13*(x - 2) - 26*(y + 1)
+      $ gradcli check "x^2 - x y + 3y^2" --at x=-1,y=2 --directional 8 \\
+          --direction 3,4 -o plain
+      D_u f   right   8       8
+
+    \b
+    More (OpenStax Vol. 3 4.7, Vol. 2 6.3, Vol. 1 3.8):
+      $ gradcli check "x^3/3 + y^2 + 2x y - 6x - 3y + 4" --over x=-4:4,y=-4:4 \\
+          --critical "(-1, 5/2) saddle; (3, -3/2) min"
+      $ gradcli check "e^x" --at x=0 --order 2 --taylor "1 + x + x^2"
+      $ gradcli check "x^2 + y^2 = 25" --implicit "-x/y"
     """
     from . import api
     from .check import check, derivative_names
@@ -718,8 +771,28 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     grads = parse_answers(grad)
-    names = derivative_names(text, bindings, grads, wrt, derivative)
+    homework = {"tangent": tangent, "directional": directional, "direction": direction,
+                "critical": critical, "over": over, "taylor": taylor, "order": order,
+                "implicit": implicit, "of": of}
+    given = {k: v for k, v in homework.items() if v is not None}
+    if implicit is not None and derivative:
+        raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "
+                         "expression: check them in two runs")
+    if implicit is not None:
+        # The question is an equation: --wrt names its independent variable.
+        wrt_names = [n for spec in wrt for n in api.split_top_level(spec)]
+        if len(wrt_names) > 1:
+            raise UsageError("--implicit takes one --wrt, the independent variable",
+                             hint='for example: --implicit "-x/y" --wrt x')
+        given["wrt"] = wrt_names[0] if wrt_names else None
+        names = []
+    else:
+        names = derivative_names(text, bindings, grads, wrt, derivative)
     tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
+    if points is not None and given:
+        raise UsageError(f"--points checks values and derivatives at every row; "
+                         f"--{next(iter(given))} is checked at one point",
+                         hint="leave --points out, and give the point with --at")
     if points is not None:
         if fmt in ("markdown", "latex"):
             raise UsageError(f"-o {fmt} writes one point; with --points use json, plain or "
@@ -733,8 +806,13 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                            chunk_rows=chunk_rows, **tolerances)
         _exit(streamed.check_points(job, fmt, precision))
         return
-    verdict = check(text, bindings, value=value, grad=grads,
-                    derivatives=list(zip(names, derivative)), **tolerances)
+    if given:
+        from .check_homework import check_homework
+        verdict = check_homework(text, bindings, value=value, grad=grads,
+                                 derivatives=list(zip(names, derivative)), **given, **tolerances)
+    else:
+        verdict = check(text, bindings, value=value, grad=grads,
+                        derivatives=list(zip(names, derivative)), **tolerances)
     warn(verdict.warnings)
     fmt = output_format(fmt)
     rounding = Rounding(fmt, precision)

@@ -43,28 +43,30 @@ class NoToken(Unreadable):
 
 
 class Token(str):
-    """A token, compatible with the parts of lark.Token that the transformer uses."""
+    """A token: its text, its terminal's name, and where it is in the source.
 
-    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column",
-                 "end_pos", "extra")
+    Compatible with the parts of lark.Token that the post-lexer and the
+    transformer use (type, value, start_pos, end_pos), so that both runtimes
+    drive them. `extra` is what the post-lexer learnt about it (a function's
+    power, whether a name is a variable).
+    """
 
-    def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
-                end_column=None, end_pos=None):
+    __slots__ = ("type", "value", "start_pos", "end_pos", "extra")
+    # Lark's parser copies these from the last token when it runs (the fallback);
+    # gradcli locates everything by start_pos and end_pos.
+    line = column = end_line = end_column = None
+
+    def __new__(cls, type, value, start_pos=None, end_pos=None):
         tok = str.__new__(cls, value)
         tok.type = type
         tok.value = value
         tok.start_pos = start_pos
-        tok.line = line
-        tok.column = column
-        tok.end_line = end_line
-        tok.end_column = end_column
         tok.end_pos = end_pos
-        tok.extra = None  # what the post-lexer learnt about it (a function's power, ...)
+        tok.extra = None
         return tok
 
     def __reduce__(self):
-        return (Token, (self.type, self.value, self.start_pos, self.line, self.column,
-                        self.end_line, self.end_column, self.end_pos))
+        return (Token, (self.type, self.value, self.start_pos, self.end_pos))
 
 
 class Tree:
@@ -93,7 +95,6 @@ class Parser:
         import re
         self.scanners = [re.compile(p, flags).match for p, flags in data["patterns"]]
         self.ignore = frozenset(data["ignore"])
-        self.newline = frozenset(data["newline"])
         self.states = data["states"]
         self.start = data["start"]
         self.end = data["end"]
@@ -115,9 +116,28 @@ class Parser:
 
     def lex(self, text: str):
         """Tokens as Lark's basic lexer makes them (ignored ones dropped)."""
-        scanners, ignore, newline = self.scanners, self.ignore, self.newline
-        pos, n, line, line_start = 0, len(text), 1, 0
-        new = Token.__new__
+        scanners, ignore = self.scanners, self.ignore
+        pos, n = 0, len(text)
+        new = str.__new__
+        if len(scanners) == 1:
+            match = scanners[0]
+            while pos < n:
+                m = match(text, pos)
+                if m is None:
+                    raise NoToken(pos)
+                type_ = m.lastgroup
+                start = pos
+                pos = m.end()
+                if type_ not in ignore:
+                    value = m.group()
+                    tok = new(Token, value)  # Token() without its call: the hot loop
+                    tok.type = type_
+                    tok.value = value
+                    tok.start_pos = start
+                    tok.end_pos = pos
+                    tok.extra = None
+                    yield tok
+            return
         while pos < n:
             for match in scanners:
                 m = match(text, pos)
@@ -128,20 +148,8 @@ class Parser:
             type_ = m.lastgroup
             start = pos
             pos = m.end()
-            if type_ in newline:
-                value = m.group()
-                count = value.count("\n")
-                if count:
-                    if type_ not in ignore:
-                        yield new(Token, type_, value, start, line, start - line_start + 1,
-                                  line + count, pos - start - value.rindex("\n"), pos)
-                    line += count
-                    line_start = start + value.rindex("\n") + 1
-                    continue
             if type_ not in ignore:
-                column = start - line_start + 1
-                yield new(Token, type_, m.group(), start, line, column, line,
-                          column + pos - start, pos)
+                yield Token(type_, m.group(), start, pos)
 
     def parse(self, text: str):
         stream = self.lex(text)
@@ -152,7 +160,7 @@ class Parser:
         push_state = state_stack.append
         values = []
         push_value = values.append
-        end_token = Token("$END", "", len(text), 0, 0, end_pos=len(text))
+        end_token = Token("$END", "", len(text), len(text))
         units = self._units
         for tok in chain(stream, (end_token,)):
             ttype = tok.type

@@ -247,8 +247,7 @@ class PostLex:
         depth = 0
         for tok in stream:
             if type(tok) is not Token:  # Lark's, when it parses: ours carry `extra`
-                tok = Token(tok.type, str(tok), tok.start_pos, tok.line, tok.column,
-                            tok.end_line, tok.end_column, tok.end_pos)
+                tok = Token(tok.type, str(tok), tok.start_pos, tok.end_pos)
             count += 1
             if count > limits.MAX_TOKENS:
                 raise limits.too_many_tokens((tok.start_pos, tok.end_pos))
@@ -413,8 +412,7 @@ class PostLex:
             fn = _Function(op, power=int(text))
         else:
             _function_power_error(name, tok, end)
-        merged = Token("FUNC", str(tok), tok.start_pos, tok.line, tok.column,
-                       end_pos=span[1])
+        merged = Token("FUNC", str(tok), tok.start_pos, span[1])
         merged.extra = fn
         return merged
 
@@ -439,9 +437,8 @@ class PostLex:
             base = _base_node(text, (base_start, base_start + len(text)))
             end = base_start + len(text)
             if tail:
-                rest = Token("NAME", tail, end, tok.line, tok.column + (end - start),
-                             end_pos=end + len(tail))
-        merged = Token("FUNC", "log", start, tok.line, tok.column, end_pos=end)
+                rest = Token("NAME", tail, end, end + len(tail))
+        merged = Token("FUNC", "log", start, end)
         merged.extra = _Function(ops.lookup_function("log"), base=base)
         if rest is not None:
             toks.push(rest)
@@ -468,15 +465,13 @@ class PostLex:
         pos = tok.start_pos
         for k, part in enumerate(parts):
             if k:
-                yield Token("IMPLICIT", "NAME", pos, tok.line, tok.column, end_pos=pos)
-            piece = Token("NAME", part, pos, tok.line, tok.column + (pos - tok.start_pos),
-                          end_pos=pos + len(part))
+                yield Token("IMPLICIT", "NAME", pos, pos)
+            piece = Token("NAME", part, pos, pos + len(part))
             piece.extra = True
             yield piece
             pos += len(part)
         if function:
-            head = Token("NAME", function, pos, tok.line, tok.column + (pos - tok.start_pos),
-                         end_pos=tok.end_pos)
+            head = Token("NAME", function, pos, tok.end_pos)
             self._pending_function = head
 
     # -- stage 3: bars, juxtaposition, functions' arguments
@@ -507,16 +502,14 @@ class PostLex:
                                          hint="write abs(…) for at least one of them, or put "
                                               "'*' between the factors")
                     open_bars -= 1
-                    tok = Token("BAR_CLOSE", "|", tok.start_pos, tok.line, tok.column,
-                                end_pos=tok.end_pos)
+                    tok = Token("BAR_CLOSE", "|", tok.start_pos, tok.end_pos)
                 else:
                     open_bars += 1
                 ttype = tok.type
             if prev is not None and prev.type in _ENDS_FACTOR and ttype in _STARTS_FACTOR:
                 glue = _juxtaposition(prev, tok)
                 if glue is not None:
-                    yield Token(glue[0], glue[1], tok.start_pos, tok.line, tok.column,
-                                end_pos=tok.start_pos)
+                    yield Token(glue[0], glue[1], tok.start_pos, tok.start_pos)
             if ttype == "FUNC":
                 _check_argument(tok, toks.peek())
             yield tok
@@ -532,7 +525,7 @@ def _is(tok, ttype) -> bool:
 
 
 def _func_token(Token, tok, fn):
-    out = Token("FUNC", str(tok), tok.start_pos, tok.line, tok.column, end_pos=tok.end_pos)
+    out = Token("FUNC", str(tok), tok.start_pos, tok.end_pos)
     out.extra = fn
     return out
 
@@ -1279,9 +1272,10 @@ def _token_error(text: str, exc, source: str | None = None) -> ParseError:
                               source=source, span=span,
                               hint="put a value there, or remove the ','")
     if tok.type == "EQUAL" and prev is not None and prev.type == "RPAR":
-        return ParseError("'=' after ')': functions cannot be defined, only names",
-                          source=source, span=span,
-                          hint="a statement is name = expression, such as f = x**2 + 1")
+        return ParseError("'=' after ')': a statement defines a name or a function, and "
+                          "starts with it", source=source, span=span,
+                          hint="write name = expression, such as a = x**2 + 1, or define "
+                               "a function: f(x) = x**2 + 1")
     if tok.type == "EQUAL":
         if prev is not None and prev.type == "EQUAL":
             return ParseError("'==' is not an operator here", source=source, span=span,

@@ -20,7 +20,10 @@ from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits
 
 
 def label(answer, f: str = "f") -> str:
-    """The plain-text key of an answer: f, df/dw, or d/dw for a formula."""
+    """The plain-text key of an answer: f, df/dw, d/dw for a formula, or a homework answer's
+    own key (tangent, T2, dy/dx, D_u f, critical)."""
+    if getattr(answer, "key", None):
+        return answer.key
     if answer.kind == "value":
         return f
     if answer.kind == "gradient":
@@ -221,17 +224,32 @@ def _arg_names(op) -> list[str]:
     return ["x", "y"][:op.arity] if op.arity <= 2 else [f"x{i}" for i in range(op.arity)]
 
 
+def _json_answer(v, precision):
+    """An expected or computed answer in JSON: a number, or the correct text of a formula."""
+    if v is None or isinstance(v, str):
+        return v
+    return json_number(v, precision)
+
+
+def expected_text(a, precision=None) -> str:
+    """The correct answer as text: a number, or (homework answers) an equation or polynomial."""
+    if isinstance(a.expected, str):
+        return a.expected
+    return "—" if a.expected is None else number_text(a.expected, precision)
+
+
 def check_record(verdict, precision=None) -> dict:
     """The JSON object of a check Verdict: every answer with its verdict."""
     answers = []
     for a in verdict.answers:
         item = {"kind": a.kind, "name": a.name, "key": label(a, verdict.result_name),
                 "answer": a.answer,
-                "expected": None if a.expected is None else json_number(a.expected, precision),
-                "computed": None if a.computed is None else json_number(a.computed, precision),
+                "expected": _json_answer(a.expected, precision),
+                "computed": _json_answer(a.computed, precision),
                 "ok": a.ok}
-        if a.kind == "derivative":
-            item["points"] = a.points
+        if a.kind != "value" and a.kind != "gradient":
+            if a.kind == "derivative":
+                item["points"] = a.points
             item["mistake"] = a.mistake
             item["mistake_detail"] = a.mistake_detail
         if a.digits is not None:
@@ -267,7 +285,7 @@ def check_lines(verdict, precision=None) -> str:
         if a.kind == "derivative":
             correct = (a.correct or "") if not a.ok else a.answer
         else:
-            correct = number_text(a.expected, precision)
+            correct = expected_text(a, precision)
         fields = [label(a, verdict.result_name), "right" if a.ok else "wrong", a.answer, correct]
         if not a.ok:
             fields.append(a.reason + (f"; {a.note}" if a.note else ""))

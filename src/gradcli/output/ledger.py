@@ -178,7 +178,9 @@ def markdown(t, precision=None) -> str:
 
 _TEX = {"\\": r"\textbackslash{}", "_": r"\_", "#": r"\#", "$": r"\$", "%": r"\%",
         "&": r"\&", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}"}
+        "^": r"\textasciicircum{}",
+        # check's reasons name the gradient and partials: pdflatex has no glyphs for these.
+        "∇": r"$\nabla$", "∂": r"$\partial$", "·": r"$\cdot$", "—": "---"}
 
 
 def _tex(text: str) -> str:

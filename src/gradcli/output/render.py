@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, label, number_text, summary_text
+from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, expected_text, label, number_text, summary_text
 from .graphviz import label_lines
 from .ledger import at_text, contribution_text, definition, local_text, shown_nodes, total_text
 
@@ -105,15 +105,17 @@ def check_table(verdict, precision=None):
     table.add_column("")
 
     def name_of(a):
+        if a.key:
+            return a.key
         if a.kind == "value":
             return f
         return f"∂{f}/∂{a.name}" + (" formula" if a.kind == "derivative" else "")
 
     for a in verdict.answers:
         mark = Text("✓", style="bold green") if a.ok else Text("✗", style="bold red")
-        expected = "—" if a.expected is None else number_text(a.expected, precision)
-        computed = ("—" if a.expected is None else "undefined") if a.computed is None \
-            else number_text(a.computed, precision)
+        expected = expected_text(a, precision)
+        computed = ("—" if a.expected is None or isinstance(a.expected, str) else "undefined") \
+            if a.computed is None else number_text(a.computed, precision)
         table.add_row(Text(name_of(a)), Text(a.answer), Text(expected), Text(computed), mark)
     head = Text.assemble(("read as ", "dim"), (verdict.read_as, "bold"))
     parts = [head]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..language.printer import _counted, diff_label
 from ..language.printer import latex_name
 from ..numbers import number_text
-from .formats import one_line
+from .formats import expected_text, one_line
 from .ledger import _code, _md, _tex, _tt, at_text, tex_number
 
 
@@ -109,15 +109,17 @@ def diff_markdown(result, precision=None) -> str:
 # ---------------------------------------------------------------- check
 
 def _answer_key(a, f: str) -> str:
+    if getattr(a, "key", None):
+        return a.key
     if a.kind == "value":
         return f
     return f"∂{f}/∂{a.name}" + (" formula" if a.kind == "derivative" else "")
 
 
 def _answer_numbers(a, precision):
-    expected = "—" if a.expected is None else number_text(a.expected, precision)
+    expected = expected_text(a, precision)
     if a.computed is None:
-        computed = "—" if a.expected is None else "undefined"
+        computed = "—" if a.expected is None or isinstance(a.expected, str) else "undefined"
     else:
         computed = number_text(a.computed, precision)
     return expected, computed
@@ -161,6 +163,8 @@ def check_markdown(verdict, precision=None) -> str:
 
 
 def _answer_key_tex(a, f: str) -> str:
+    if getattr(a, "key", None):
+        return _tex(a.key)
     if a.kind == "value":
         return f"${latex_name(f)}$"
     return f"${_partial_tex(f, (a.name,))}$" + (" formula" if a.kind == "derivative" else "")
@@ -174,8 +178,10 @@ def check_latex(verdict, precision=None) -> str:
             r"answer & yours & expected & computed & verdict \\ \hline"]
     for a in verdict.answers:
         key = _answer_key_tex(a, f)
-        expected, computed = (f"${tex_number(v, precision)}$" if v is not None else
-                              ("---" if a.expected is None else "undefined")
+        expected, computed = (_tt(v) if isinstance(v, str) else
+                              f"${tex_number(v, precision)}$" if v is not None else
+                              ("---" if a.expected is None or isinstance(a.expected, str)
+                               else "undefined")
                               for v in (a.expected, a.computed))
         out.append(f"{key} & {_tt(a.answer)} & {expected} & {computed} & "
                    f"{'right' if a.ok else 'wrong'} \\\\")
