@@ -955,6 +955,12 @@ def _defined_functions(plain: str, text: str) -> dict:
         name = m.group(1)
         if ops.lookup_function(name) is None and name not in functions:
             params = tuple(p.strip() for p in m.group(2).split(","))
+            if name in params:
+                same = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", m.group(2))
+                start = m.start(2) + same.start()
+                raise ParseError(f"the parameter '{name}' has its function's own name",
+                                 source=text, span=(start, start + len(name)),
+                                 hint=f"name the parameter otherwise: {name}(x) = …")
             functions[name] = tuple(p for p in params if p.isidentifier())
     if functions:
         for m in _DEFINED.finditer(plain):
