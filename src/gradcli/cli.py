@@ -1031,6 +1031,53 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
                            height or max(16, min(size.lines - 2, 40)), color))
 
 
+@main.command("repl", context_settings=CONTEXT)
+@click.option("--no-history", is_flag=True,
+              help="Keep no history file (the history of this session stays in memory).")
+def repl_command(no_history):
+    """An interactive session: definitions, expressions and commands, line by line.
+
+    `gradcli` alone on a terminal starts it too. A line is a definition (a = 3,
+    z = w*x + b), an expression (its value and derivatives by the bound names),
+    a command without `gradcli` (diff z, tangent z --at x=1), or a session word
+    (:defs, :forget NAME, help, quit). Ctrl-D leaves. With stdin not a terminal
+    the lines are read as a script: no prompt, each result printed.
+    History: $XDG_STATE_HOME/gradcli/history (GRADCLI_HISTORY= to keep none).
+
+    \b
+    Example (Stewart 14.6, exercise 11: f(x, y) = e^x sin y at (0, pi/3)):
+      $ printf 'x = 0\ny = pi/3\nf = e^x sin y\nf\n' | gradcli repl
+      f       0.8660254037844386
+      df/dx   0.8660254037844386
+      df/dy   0.5000000000000001
+    """
+    from .repl import run
+    commands = [c for c in main.list_commands(click.get_current_context()) if c != "repl"]
+    code = run(_session_command, commands, interactive=sys.stdin.isatty(),
+               history=not no_history)
+    if code:
+        sys.exit(code)
+
+
+def _session_command(args, prepare) -> int:
+    """One command line of a session: click reads the options, `prepare` (repl.Session)
+    rewrites the expression and bindings; library errors propagate to the session, which
+    reports them against the line typed."""
+    command = main.get_command(None, args[0])
+    parent = click.Context(main, info_name="gradcli")
+    try:
+        with command.make_context(args[0], list(args[1:]), parent=parent) as ctx:
+            ctx.params.update(prepare(args[0], ctx.params))
+            click.Command.invoke(command, ctx)  # not GradcliCommand's: it would report here
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.Abort:
+        return 1
+    return 0
+
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
     from . import batch
