@@ -294,3 +294,171 @@ def test_one_shot_commands_import_neither_readline_nor_the_session():
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stderr
+
+
+# ---------------------------------------------------------------- a real terminal
+
+ESCAPES = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
+
+
+class Terminal:
+    """`gradcli` alone on a pseudo-terminal of a given width: type lines, read the screen."""
+
+    def __init__(self, env, columns=80, args=()):
+        import fcntl
+        import pty
+        import struct
+        import termios
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+        self.proc = subprocess.Popen([sys.executable, "-m", "gradcli", *args], stdin=slave,
+                                     stdout=slave, stderr=slave, env=env, close_fds=True,
+                                     start_new_session=True)
+        os.close(slave)
+        self.raw = b""
+
+    def text(self) -> str:
+        return ESCAPES.sub(b"", self.raw).decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def read_until(self, done, timeout=60):
+        end = time.monotonic() + timeout
+        while not done(self.text()):
+            ready, _, _ = select.select([self.master], [], [], max(0.0, end - time.monotonic()))
+            if not ready:
+                raise AssertionError(f"timed out; the screen ends {self.text()[-400:]!r}")
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:  # EIO: the session closed the terminal
+                chunk = b""
+            if not chunk:
+                if done(self.text()):
+                    break
+                raise AssertionError(f"the session ended; the screen: {self.text()!r}")
+            self.raw += chunk
+
+    def prompts(self) -> int:
+        return self.text().count("\n> ")
+
+    def type(self, line: str) -> None:
+        before = self.prompts()
+        os.write(self.master, line.encode() + b"\r")
+        self.read_until(lambda t: t.count("\n> ") > before)
+
+    def end(self) -> int:
+        os.write(self.master, b"\x04")  # Ctrl-D at an empty prompt
+        try:
+            self.read_until(lambda t: False, timeout=30)
+        except AssertionError as exc:
+            if "session ended" not in str(exc):
+                raise
+        os.close(self.master)
+        return self.proc.wait(timeout=30)
+
+
+def terminal_env(tmp_path, **extra):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GRADCLI_HISTORY", "COLUMNS", "LINES")}
+    env.update(PYTHONPATH=SRC, NO_COLOR="1", TERM="dumb", HOME=str(tmp_path),
+               XDG_STATE_HOME=str(tmp_path / "state"), PYTHONIOENCODING="utf-8",
+               LC_ALL="C.UTF-8", **extra)
+    return env
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_session_on_a_terminal(tmp_path):
+    term = Terminal(terminal_env(tmp_path))
+    term.read_until(lambda t: "\n> " in t)
+    assert "Ctrl-D to leave" in term.text()
+    term.type("x = 2")
+    term.type("x^2 sin x")
+    assert "3.63719" in term.text() and "∂f/∂x   1.9726" in term.text()
+    term.type("x +* 1")
+    assert "error: unexpected '*' after '+'" in term.text()
+    term.type("diff x^2 sin x")  # the session went on after the error
+    assert "2*x*sin(x) + x^2*cos(x)" in term.text()
+    before = term.prompts()
+    os.write(term.master, b"1 + sigm\t")  # Tab completes a function's name
+    term.read_until(lambda t: "sigmoid(" in t)
+    os.write(term.master, b"0)\r")
+    term.read_until(lambda t: t.count("\n> ") > before)
+    assert "1.5" in term.text().split("sigmoid(0)")[-1]
+    assert term.end() == 3 - 1  # the error's exit code (2): the last line that failed
+    history = (tmp_path / "state" / "gradcli" / "history").read_text()
+    assert "x = 2" in history and "1 + sigmoid(0)" in history
+    assert sorted(os.listdir(tmp_path)) == ["state"]  # nothing else in the home directory
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_no_history_file_when_turned_off(tmp_path):
+    term = Terminal(terminal_env(tmp_path, GRADCLI_HISTORY=""), args=("repl",))
+    term.read_until(lambda t: "\n> " in t)
+    term.type("1 + 1")
+    assert term.end() == 0
+    assert os.listdir(tmp_path) == []
+
+
+# ---------------------------------------------------------------- the documented sessions
+
+def doc_blocks(kind, path, heading=None):
+    text = open(os.path.join(ROOT, path), encoding="utf-8").read()
+    if heading:
+        start = text.index(heading + "\n")
+        end = text.find("\n## ", start + len(heading))
+        text = text[start:end if end != -1 else len(text)]
+    return re.findall(rf"```{kind}\n(.*?)```", text, flags=re.S)
+
+
+TRANSCRIPTS = [(path, block) for path, heading in (("docs/repl.md", None),
+                                                     ("README.md", "## An interactive session"))
+               for block in doc_blocks("text", path, heading) if block.startswith("> ")]
+
+
+def test_the_pages_show_sessions():
+    assert {path for path, _ in TRANSCRIPTS} == {"docs/repl.md", "README.md"}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("path,block", TRANSCRIPTS, ids=[p for p, _ in TRANSCRIPTS])
+def test_a_documented_session_is_real_on_an_80_column_terminal(path, block, tmp_path):
+    term = Terminal(terminal_env(tmp_path, GRADCLI_HISTORY=""), columns=80)
+    term.read_until(lambda t: "\n> " in t)
+    start = len(term.text())
+    for line in block.splitlines():
+        if line.startswith("> "):
+            term.type(line[2:])
+    term.end()
+    shown = term.text()[start - 2:]  # from the first prompt
+    shown = shown[:shown.rindex("\n> ")]  # up to the prompt Ctrl-D answered
+    got = "\n".join(line.rstrip() for line in shown.splitlines())
+    assert got == block.rstrip("\n")
+
+
+def run_shell(command, tmp_path):
+    """A shell command line, with `gradcli` the package under test."""
+    shim = tmp_path / "gradcli"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m gradcli "$@"\n')
+    shim.chmod(0o755)
+    env = dict(os.environ, PYTHONPATH=SRC, PATH=f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    return subprocess.run(["sh", "-c", command], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("block", [b for b in doc_blocks("console", "docs/repl.md")],
+                         ids=lambda b: b.splitlines()[0][:50])
+def test_a_documented_script_is_real(block, tmp_path):
+    command, *shown = block.rstrip("\n").split("\n")
+    assert command.startswith("$ printf ") and command.endswith("| gradcli repl")
+    proc = run_shell(command[2:], tmp_path)
+    assert (proc.returncode, proc.stdout.splitlines(), proc.stderr) == (0, shown, "")
+
+
+def test_the_help_example_is_real(tmp_path):
+    result = CliRunner().invoke(main, ["repl", "--help"], terminal_width=200)
+    lines = result.output.split("Options:")[0].splitlines()
+    i = next(i for i, line in enumerate(lines) if line.strip().startswith("$ printf"))
+    shown = [line.strip() for line in lines[i + 1:] if line.strip()]
+    command = lines[i].strip()
+    proc = run_shell(command[2:], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    # Compared by words: the help text shows the tabs as spaces.
+    assert [line.split() for line in proc.stdout.splitlines()] == [s.split() for s in shown]

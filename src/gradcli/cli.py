@@ -1037,16 +1037,17 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
 def repl_command(no_history):
     """An interactive session: definitions, expressions and commands, line by line.
 
-    `gradcli` alone on a terminal starts it too. A line is a definition (a = 3,
-    z = w*x + b), an expression (its value and derivatives by the bound names),
-    a command without `gradcli` (diff z, tangent z --at x=1), or a session word
-    (:defs, :forget NAME, help, quit). Ctrl-D leaves. With stdin not a terminal
-    the lines are read as a script: no prompt, each result printed.
-    History: $XDG_STATE_HOME/gradcli/history (GRADCLI_HISTORY= to keep none).
+    `gradcli` alone on a terminal starts it too. Each line is a definition
+    (a = 3, z = w*x + b), an expression (printed as eval prints it, at the
+    bound point), a command without `gradcli` (diff z, tangent z --at x=1),
+    or a session word (:defs, :forget NAME, help, quit). Ctrl-D leaves.
+    Piped, the lines are a script: no prompt, each result printed, and the
+    exit code is that of the last line that failed. The history is kept in
+    $XDG_STATE_HOME/gradcli/history (GRADCLI_HISTORY= keeps none).
 
     \b
-    Example (Stewart 14.6, exercise 11: f(x, y) = e^x sin y at (0, pi/3)):
-      $ printf 'x = 0\ny = pi/3\nf = e^x sin y\nf\n' | gradcli repl
+    Example, the gradient of e^x sin y at (0, pi/3):
+      $ printf 'x = 0\\ny = pi/3\\nf = e^x sin y\\nf\\n' | gradcli repl
       f       0.8660254037844386
       df/dx   0.8660254037844386
       df/dy   0.5000000000000001
