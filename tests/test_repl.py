@@ -128,6 +128,17 @@ def test_only_the_definitions_a_line_uses_go_in_front():
     assert last(s)[1]["expr"] == "b = a*y; c = b + 1; cx"
 
 
+def test_a_line_of_several_statements_is_several_lines(capsys):
+    s = session("a = 3; b = a*x; x = 2; b^2")
+    assert [d.text for d in s.definitions] == ["a = 3", "b = a*x", "x = 2"]
+    assert last(s) == ("eval", {"expr": "b = a*x; b^2", "at": ("a=3,x=2",)})
+    assert s.handle("c = 1; g = c +* 2; d = 4") == 2  # stops at the first failure
+    assert "  g = c +* 2\n" in capsys.readouterr().err
+    assert s.names() == ["a", "b", "x", "c"]
+    s.handle('diff "u = a*x; u^2"')  # a command's own program is not split
+    assert last(s)[1]["expr"] == "u = a*x; u^2"
+
+
 def test_a_redefinition_replaces_the_earlier_one_in_its_place():
     s = session("a = 3", "b = a*x", "a = 4", "a = y^2")
     assert [d.text for d in s.definitions] == ["a = y^2", "b = a*x"]

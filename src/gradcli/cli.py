@@ -1069,7 +1069,13 @@ def _session_command(args, prepare) -> int:
     try:
         with command.make_context(args[0], list(args[1:]), parent=parent) as ctx:
             ctx.params.update(prepare(args[0], ctx.params))
-            click.Command.invoke(command, ctx)  # not GradcliCommand's: it would report here
+            try:
+                click.Command.invoke(command, ctx)  # not GradcliCommand's: it would report
+            except Exception:
+                if ctx.params.get("debug"):
+                    import traceback
+                    traceback.print_exc()  # then the session reports the error as usual
+                raise
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:

@@ -354,7 +354,7 @@ class Session:
             return self._dispatch(text) or 0
         except EndSession:
             raise
-        except Exception as exc:  # noqa: BLE001 - reported as the one-shot commands report it
+        except Exception as exc:  # reported as the one-shot commands report it, then go on
             if os.environ.get("GRADCLI_DEBUG") and not isinstance(exc, MemoryError):
                 import traceback
                 traceback.print_exc()
@@ -366,6 +366,16 @@ class Session:
         word = text.split(None, 1)[0]
         if text in ("quit", "exit", ":q", ":quit"):
             raise EndSession
+        if word not in self.commands and not text.startswith(":"):
+            from .inputs import split_top_level
+            parts = split_top_level(text, ";")
+            if len(parts) > 1:
+                # `a = 3; b = a*x; b^2` is three lines: the session remembers a and b.
+                for part in parts:
+                    code = self._dispatch(part)
+                    if code:
+                        return code
+                return 0
         if text.startswith(":"):
             return self._session_word(word, text[len(word):].split())
         definition = parse_definition(text)
