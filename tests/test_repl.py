@@ -17,8 +17,6 @@ from gradcli.repl import (Definition, Session, command_words, expand_call, histo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(ROOT, "src")
-NAMED_FUNCTIONS = pytest.mark.xfail(
-    strict=False, reason="named functions (f(x) = ...) are not in the language yet")
 
 
 # ---------------------------------------------------------------- text in, text out
@@ -203,11 +201,34 @@ def test_the_name_of_a_defined_function_alone_means_its_call():
         assert last(s)[1]["expr"] == "g(x, y) = x^2 y; " + line
 
 
-@NAMED_FUNCTIONS
 def test_a_function_definition_is_remembered():
-    s = session("f(x) = x^2 sin x", "f(2)", "f'(2)")
-    assert [d.text for d in s.definitions] == ["f(x) = x^2 sin x"]
+    s = session("f(x) = x^2 sin x", "f(2)", "f'(2)", "g(x, y) = x y", "h(t) = f(t) + 1")
+    assert [d.text for d in s.definitions] == ["f(x) = x^2 sin x", "g(x, y) = x y",
+                                               "h(t) = f(t) + 1"]
     assert last(s)[1]["expr"] == "f(x) = x^2 sin x; f'(2)"
+    s.handle("h'(1) + g_x(1, 2)")
+    assert last(s)[1]["expr"] == "f(x) = x^2 sin x; g(x, y) = x y; h(t) = f(t) + 1; " \
+                                 "h'(1) + g_x(1, 2)"
+    s.handle("diff h")
+    assert last(s)[1]["expr"] == "f(x) = x^2 sin x; h(t) = f(t) + 1; h(t)"
+
+
+def test_a_function_definition_that_breaks_another_is_refused(capsys):
+    s = session("f(x) = x^2", "h(t) = f(t) + 1")
+    assert s.handle("f(x, y) = x y") == 2
+    assert "  h(t) = f(t) + 1\n" in capsys.readouterr().err
+    assert s.handle("k(x) = k(x) + 1") == 2
+    assert "own definition" in capsys.readouterr().err
+    assert s.names() == ["f", "h"]
+
+
+def test_a_function_through_the_commands():
+    proc = run_piped("f(x) = x^2 sin x\nf'(2)\ndiff f\ntangent f --at x=0\n"
+                     "g(x, y) = x^2 y\ng_x(1, 2)\n")
+    assert proc.stdout == ("f\t1.9726023611141572\n"
+                           "df/dx\t2*x*sin(x) + x^2*cos(x)\n"
+                           "tangent\ty = 0\nf\t0\ndf/dx\t0\n"
+                           "f\t4\n"), proc.stderr
 
 
 def test_session_words(capsys):

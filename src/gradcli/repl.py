@@ -5,8 +5,8 @@ expression to evaluate, a command without the `gradcli` prefix (`diff f`), or
 a session word (`:defs`, `help`, `quit`). Definitions are kept as the text the
 user typed, and every line runs as a one-shot command would on the program
 "definitions; line": the session needs nothing from the language beyond
-parsing a program, so definitions the language learns later (named functions)
-work here unchanged.
+parsing a program, so what a definition may be (named functions, and whatever
+the language learns later) is the language's business alone.
 
 A definition whose right side is a constant (`x = 2`) is a point binding, as
 `--at x=2` is: lines evaluated later get the value and the derivative by x.
@@ -36,8 +36,8 @@ IDENTIFIER = re.compile(r"[^\W\d]\w*")
 HELP = """\
 A line is one of:
   NAME = VALUE          a point binding: a = 3, x = pi/4, v = [1, 2]
-  NAME = EXPR           a definition: z = w*x + b (once the language has
-  NAME(PARAMS) = EXPR   named functions: f(x) = x^2 sin x)
+  NAME = EXPR           a definition: z = w*x + b
+  NAME(PARAMS) = EXPR   a function: f(x) = x^2 sin x, then f(2), f'(2), g_x(1, 2)
   EXPR                  the value and the derivatives by the bound names it
                         uses, as `eval EXPR --at ...` prints them
   COMMAND ARGS          a gradcli command without `gradcli`: diff f,
