@@ -246,7 +246,9 @@ def test_session_words(capsys):
     assert s.handle(":def") == 2
     assert "did you mean :defs?" in capsys.readouterr().err
     s.handle("help")
-    assert ":forget NAME" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert ":forget NAME" in shown
+    assert max(len(line) for line in shown.splitlines()) < 60  # fits a narrow terminal
     for word in ("quit", "exit"):
         with pytest.raises(repl.EndSession):
             s.handle(word)

@@ -33,25 +33,23 @@ META = (":defs", ":forget", ":clear", ":quit")
 # name with a parameter list, and the '=' is not doubled.
 DEFINITION = re.compile(r"\s*([^\W\d]\w*)\s*(?:\(([^()]*)\))?\s*=(?!=)(.*)\Z", re.S)
 IDENTIFIER = re.compile(r"[^\W\d]\w*")
+# At most 59 columns: a narrow terminal must not wrap it.
 HELP = """\
 A line is one of:
-  NAME = VALUE          a point binding: a = 3, x = pi/4, v = [1, 2]
-  NAME = EXPR           a definition: z = w*x + b
-  NAME(PARAMS) = EXPR   a function: f(x) = x^2 sin x, then f(2), f'(2), g_x(1, 2)
-  EXPR                  the value and the derivatives by the bound names it
-                        uses, as `eval EXPR --at ...` prints them
-  COMMAND ARGS          a gradcli command without `gradcli`: diff f,
-                        tangent f --at x=1, taylor sin(x) --at x=0 --order 5
-                        (the definitions and bindings apply; a function's
-                        name alone means the function of its parameters)
+  x = 2              a point binding (a = pi/4, v = [1, 2])
+  z = w*x + b        a definition
+  f(x) = x^2 sin x   a function: f(2), f'(2), g_x(1, 2)
+  EXPR               its value and derivatives at the
+                     bound point, as eval prints them
+  COMMAND ...        a command without `gradcli`: diff f,
+                     tangent f --at x=1 (f alone: f(x))
 Session words:
-  :defs                 what is defined, in order
-  :forget NAME ...      drop definitions;  :clear  drops them all
-  help [TOPIC]          this text; or help on a command or topic (help diff)
-  quit, exit, Ctrl-D    leave
-Words are split as a shell splits them; "double quotes" group words, and a
-quote glued to a name is a prime (f'(2)). Tab completes names, functions
-and commands.
+  :defs              what is defined, in order
+  :forget NAME ...   drop definitions; :clear drops all
+  help [TOPIC]       this; help diff, help language, ...
+  quit, Ctrl-D       leave
+"Double quotes" group words; a prime needs none: f'(2).
+Tab completes names, functions and commands.
 """
 
 
@@ -503,8 +501,7 @@ def run(run_command, commands, *, interactive: bool, history: bool = True,
     terminal = None
     if interactive:
         terminal = _Terminal(session, history_path() if history else None)
-        stderr(f"gradcli {__version__} - type an expression, a definition (a = 3) or a "
-               "command (diff x^2); help; Ctrl-D to leave")
+        stderr(f"gradcli {__version__} session: `help` for help, Ctrl-D to leave")
     stream = stream or sys.stdin
     status = 0
     try:
