@@ -1031,7 +1031,7 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
                            height or max(16, min(size.lines - 2, 40)), color))
 
 
-@main.command("repl", context_settings=CONTEXT)
+@main.command("repl", cls=GradcliCommand, context_settings=CONTEXT)
 @click.option("--no-history", is_flag=True,
               help="Keep no history file (the history of this session stays in memory).")
 def repl_command(no_history):
