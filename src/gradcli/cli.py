@@ -1054,10 +1054,8 @@ def repl_command(no_history):
     """
     from .repl import run
     commands = [c for c in main.list_commands(click.get_current_context()) if c != "repl"]
-    code = run(_session_command, commands, interactive=sys.stdin.isatty(),
-               history=not no_history)
-    if code:
-        sys.exit(code)
+    _exit(run(_session_command, commands, interactive=sys.stdin.isatty(),
+              history=not no_history))
 
 
 def _session_command(args, prepare) -> int:
@@ -1084,6 +1082,7 @@ def _session_command(args, prepare) -> int:
     except click.Abort:
         return 1
     return 0
+
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
