@@ -153,3 +153,40 @@ def test_progress_bar_when_forced(points):
     _, _, off = run("eval", EXPR, "--points", points, "-o", "csv",
                     env={"GRADCLI_PROGRESS": "0"})
     assert off == plain_err
+
+
+def chunks_of(path, chunk_rows=4):
+    reader = arrays_module().read_points(path, chunk_rows)
+    out = [(c.first_row, c.n, {k: [repr(x) for x in v.tolist()] for k, v in c.columns.items()},
+            c.invalid.tolist(), c.problems) for c in reader]
+    reader.close()
+    return reader.names, out
+
+
+def arrays_module():
+    from gradcli import arrays
+    return arrays
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
+def test_reading_in_blocks_gives_the_rows_of_reading_whole(tmp_path, monkeypatch, block):
+    text = ('\ufeffx,"y"\r\n1,2\r\n\r\n3.5,-0\r4,"5"\n"6",7\n\n8,abc\r\n9,10,11\n'
+            '1e3,2e-3\r\n-7,8')
+    path = tmp_path / "p.csv"
+    path.write_text(text, encoding="utf-8", newline="")
+    whole = chunks_of(str(path))
+    monkeypatch.setattr(arrays_module(), "READ_CHARS", block)
+    assert chunks_of(str(path)) == whole
+    assert whole[1][0][2]["x"][0] == "1.0" and sum(c[1] for c in whole[1]) == 8
+
+
+def test_a_line_over_the_row_limit_is_named_in_any_block(tmp_path, monkeypatch):
+    from gradcli import limits
+    from gradcli.errors import GradcliError
+    monkeypatch.setattr(limits, "MAX_ROW_CHARS", 20)
+    path = tmp_path / "p.csv"
+    path.write_text("x,y\n1,2\n3,4\n" + "5," + "6" * 30 + "\n7,8\n")
+    for block in (5, 1 << 20):
+        monkeypatch.setattr(arrays_module(), "READ_CHARS", block)
+        with pytest.raises(GradcliError, match="line 4 is longer than"):
+            chunks_of(str(path))
