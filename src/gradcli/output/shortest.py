@@ -124,9 +124,11 @@ def _digits(a):
     # values of a computation need 16 or 17 digits: try 16 and 15 on all of them first.
     good = np.zeros(n, dtype=np.int64)   # q = 0, seventeen digits, always reads back
     bad = np.full(n, 17, dtype=np.int64)
+    first = {}  # q: (rem, up) of the checks on every value, kept for the digits below
     for q in (1, 2):
         open_ = bad - good > 1
-        _, _, _, ok, unsure = candidate(q)
+        _, rem_lo, up, ok, unsure = candidate(q)
+        first[q] = rem_lo, up
         settled &= ~(unsure & open_)
         good[open_ & ok] = q
         bad[open_ & ~ok] = q
@@ -140,9 +142,20 @@ def _digits(a):
         done = hi - lo <= 1
         good[at[done]] = lo[done]
         at, lo, hi = at[~done], lo[~done], hi[~done]
-    rem_hi, rem_lo, up, _, unsure = candidate(good)
-    settled &= ~unsure
-    rem = rem_hi.astype(np.int64) * 10 ** 8 + rem_lo.astype(np.int64)
+    # The digits: X rounded at the q found. q = 1 and 2 were worked out above for every
+    # value; q = 0 rounds phi; the few shorter ones are worked out again.
+    rem = np.zeros(n, dtype=np.int64)
+    up = phi > 0.5
+    settled &= ~((good == 0) & (np.abs(phi - 0.5) < _TOL))
+    for q in (1, 2):
+        rem = np.where(good == q, first[q][0].astype(np.int64), rem)
+        up = np.where(good == q, first[q][1], up)
+    at = np.flatnonzero(good > 2)
+    if at.size:
+        rem_hi, rem_lo, up_at, _, unsure = candidate(good[at], at)
+        settled[at[unsure]] = False
+        rem[at] = rem_hi.astype(np.int64) * 10 ** 8 + rem_lo.astype(np.int64)
+        up[at] = up_at
     c = x_int - rem + np.where(up, _IPOW10[good], 0)
     # A carry to 10^17 is the one-digit power of ten above.
     carry = c == 10 ** 17
