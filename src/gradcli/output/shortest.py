@@ -29,7 +29,8 @@ _SPLIT = 134217729.0  # 2^27 + 1: Dekker's split of a double into two halves
 _POW10_HI = (_POW10 * _SPLIT) - ((_POW10 * _SPLIT) - _POW10)
 _POW10_LO = _POW10 - _POW10_HI
 # Four ASCII digits of every number below 10^4.
-_DIGITS4 = np.array([list(f"{k:04d}".encode()) for k in range(10_000)], dtype=np.uint8)
+_DIGITS4 = (48 + np.arange(10_000)[:, None] // np.array([1000, 100, 10, 1]) % 10).astype(
+    np.uint8)
 # A margin far above the rounding error of the remainders (about 1e-14) and far
 # below the distances that decide the digits: inside it, repr decides.
 _TOL = 1e-7
