@@ -1,4 +1,5 @@
-"""Results -> plain, JSON and CSV text, with the standard library only.
+"""Results -> plain, JSON and CSV text, with the standard library only (batches of
+points, which already hold NumPy arrays, are written a column at a time by shortest.py).
 
 Numbers print as the shortest text that reads back as the same double (28, not
 28.0) or rounded to `precision` significant digits. JSON has no NaN or
