@@ -1,7 +1,7 @@
 """Whole arrays of floats as their shortest round-trip text, the same characters as repr.
 
-Formatting each float with repr costs about half a microsecond, ten times the
-cost of evaluating a row of a batch. Here the digits are found with array
+Formatting each float with repr costs about half a microsecond, more than reading
+and evaluating a row of a batch costs. Here the digits are found with array
 arithmetic instead: each value is multiplied exactly by a power of ten (as a
 pair of doubles), the 17-digit integer and its remainder are split off, and a
 binary search over the number of digits finds the fewest that still read back
@@ -74,7 +74,7 @@ def _digits(a):
     x_int = f.astype(np.int64) + g.astype(np.int64)
     phi = r - g
     # Half the gap to each neighbouring double, in the same units as x (exact: a power of two
-    # times an exact power of ten). Below a power of two the gap is half as wide.
+    # times an exact power of ten).
     mant, ex = np.frexp(a)
     above = np.ldexp(_POW10[16 - e], ex - 54)
     # Below a power of two the gap is half as wide, and the nearest short decimal may fall
@@ -88,8 +88,9 @@ def _digits(a):
     def candidate(q, at=slice(None)):
         """X[at] + phi[at] rounded to a multiple of 10^q: (X mod 10^q as two halves of 8 digits,
         whether it rounds up, whether it reads back as a, whether that was too close to
-        call). Half to even is a tie, which repr decides. Every number here is an integer
-        below 2^53 or a small difference, so the doubles are exact."""
+        call). Half to even is a tie, which repr decides. The remainders are integers
+        below 2^53 and the differences near the gap are small, so the doubles that decide
+        are exact."""
         x_hi_, x_lo_, phi_, above_ = x_hi[at], x_lo[at], phi[at], above[at]
         if isinstance(q, int) and 1 <= q <= 8:  # one q for all: the same steps, fewer
             unit = _POW10[q]
