@@ -190,3 +190,24 @@ def test_a_line_over_the_row_limit_is_named_in_any_block(tmp_path, monkeypatch):
         monkeypatch.setattr(arrays_module(), "READ_CHARS", block)
         with pytest.raises(GradcliError, match="line 4 is longer than"):
             chunks_of(str(path))
+
+
+def test_array_sigmoid_and_powers_keep_their_bits_and_their_checks():
+    from gradcli.autodiff.backends import numpy_backend
+    from gradcli.arrays import evaluate_arrays
+
+    x = np.concatenate([np.linspace(-800, 800, 2001), [0.0, -0.0, np.inf, -np.inf]])
+    with np.errstate(over="ignore"):
+        want = 1.0 / (1.0 + np.exp(-x))
+    assert np.array_equal(numpy_backend().sigmoid(x), want)
+    pts = np.array([-2.0, -0.5, 0.0, 0.5, 3.0])
+    for text, rows in (("x**2", []), ("x**3", []), ("x**2.5", [1, 2]), ("x**-1", [3])):
+        r = evaluate_arrays(text, {"x": pts})
+        assert sorted(row for row, _ in r.problems) == rows, text
+        ok = ~r.undefined
+        y = float(text.split("**")[1])
+        assert np.array_equal(r.value[ok], pts[ok] ** y)
+        assert np.array_equal(r.gradient["x"][ok], y * pts[ok] ** (y - 1))
+    messages = " ".join(m for _, m in evaluate_arrays("x**-1", {"x": pts}).problems)
+    assert "zero cannot be raised to a negative power" in messages
+    assert any("x**0.5 at x = 0" in k for k in evaluate_arrays("x**0.5", {"x": pts[2:]}).kinks)
