@@ -77,9 +77,12 @@ def _digits(a):
     # times an exact power of ten).
     mant, ex = np.frexp(a)
     above = np.ldexp(_POW10[16 - e], ex - 54)
+    # A whole number prints all its digits (1200.0, 4.0): no search, and no question of
+    # which neighbour is nearer.
+    whole = (a == np.floor(a)) & settled
     # Below a power of two the gap is half as wide, and the nearest short decimal may fall
     # outside it while a farther one above does not: repr decides those.
-    settled &= mant != 0.5
+    settled &= (mant != 0.5) | whole
 
     # Split X in two halves that doubles hold exactly, so the search below runs in doubles.
     x_hi, x_lo = np.divmod(x_int, 10 ** 8)
@@ -124,8 +127,8 @@ def _digits(a):
 
     # Fewer digits read back only if more do, so search q (the zeros at the end). Most
     # values of a computation need 16 or 17 digits: try 16 and 15 on all of them first.
-    good = np.zeros(n, dtype=np.int64)   # q = 0, seventeen digits, always reads back
-    bad = np.full(n, 17, dtype=np.int64)
+    good = np.where(whole, 16 - e, 0)   # q = 0, seventeen digits, always reads back
+    bad = np.where(whole, 17 - e, 17)
     first = {}  # q: (rem, up) of the checks on every value, kept for the digits below
     for q in (1, 2):
         open_ = bad - good > 1
@@ -152,7 +155,7 @@ def _digits(a):
     for q in (1, 2):
         rem = np.where(good == q, first[q][0].astype(np.int64), rem)
         up = np.where(good == q, first[q][1], up)
-    at = np.flatnonzero(good > 2)
+    at = np.flatnonzero((good > 2) & ~whole)  # a whole number's remainder is 0: no carry
     if at.size:
         rem_hi, rem_lo, up_at, _, unsure = candidate(good[at], at)
         settled[at[unsure]] = False
