@@ -186,6 +186,7 @@ def test_a_domain_error_points_at_the_call():
     ("g(x, y) = x y; g_z(1, 2)", "z is not a parameter of g(x, y)"),
     ("f(2) = 3", "the parameters of f(…) must be names"),
     ("f(x, x) = 3", "the parameter 'x' is listed twice"),
+    ("f(f) = f^2; f(2)", "the parameter 'f' has its function's own name"),
     ("sin(x) = 3", "'sin' is a built-in function and cannot be defined again"),
     ("f(x) = x; f'(x) = 2", "cannot be defined: define the function itself"),
     ("f(x) = x^2; f", "'f' has nothing to apply to"),

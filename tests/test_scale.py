@@ -67,13 +67,14 @@ def test_time_per_input_stays_flat_from_1000_to_50000_inputs():
         at = ",".join(f"x{i}={i % 5}" for i in range(n))
         best = float("inf")
         for _ in range(runs):
-            start = time.perf_counter()
+            start = time.process_time()  # this process's CPU time: other load does not count
             result = CliRunner().invoke(main, ["eval", expr, "--at", at, "-o", "json"])
-            best = min(best, time.perf_counter() - start)
+            best = min(best, time.process_time() - start)
             assert result.exit_code == 0, result.output
         return best / n
 
     # At 5 x 10^4 one list scan per input (a quadratic term) more than doubles the time
-    # per input; linear work keeps the ratio near 1 (measured: 0.7).
-    small, large = per_input(1_000, 3), per_input(50_000, 1)
-    assert large / small < 2.5, (small, large)
+    # per input, and the old quadratic code gave 10; linear work keeps the ratio near 1
+    # (measured: 0.7). The bound is generous, for a shared machine.
+    small, large = per_input(1_000, 5), per_input(50_000, 2)
+    assert large / small < 3, (small, large)

@@ -43,7 +43,9 @@ import csv
 import io
 import json
 import os
+import stat
 import sys
+from collections import deque
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -60,6 +62,7 @@ from .language.printer import quoted
 from .numbers import number_text
 
 CHUNK_ROWS = 65_536
+READ_CHARS = 1 << 20  # characters of a points file read at a time
 MAX_MESSAGES = 20  # per kind; the rest are counted
 
 # Python 3.10's csv module stops at a NUL character ("line contains NUL"); 3.11
@@ -302,6 +305,11 @@ class PointReader:
             self.total_bytes = None
         self._text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
         self._line_no = 0
+        self._queue, self._tail = deque(), ""
+        try:
+            self._streamed = not stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
+        except (OSError, AttributeError, io.UnsupportedOperation, ValueError):
+            self._streamed = not isinstance(raw, (io.BytesIO, io.BufferedReader))
         # csv's own field limit (131,072) is below the row limit: lift it to match.
         csv.field_size_limit(max(csv.field_size_limit(), limits.MAX_ROW_CHARS))
         self._next_row = 1
@@ -332,15 +340,43 @@ class PointReader:
             return 0
 
     def _physical_lines(self):
-        """The file's lines, each read only up to the row limit (a huge line is refused)."""
+        """The file's lines, none longer than the row limit (a huge line is refused)."""
+        queue = self._queue
         while True:
-            line = self._text.readline(limits.MAX_ROW_CHARS + 1)
-            if not line:
+            while queue:
+                yield queue.popleft()
+            if not self._read_block():
                 return
-            self._line_no += 1
-            limits.check_row(len(line.rstrip("\r\n")), self._line_no,
-                             f"--points: {self.label}")
-            yield line
+
+    def _read_block(self) -> bool:
+        """Read about READ_CHARS characters and queue their whole lines; False at the end.
+
+        A block at a time, split in C, costs a fraction of a readline() per line; the
+        unfinished last line waits for the next block, and no more than the row limit of
+        it is ever held. Pipes are read a line at a time.
+        """
+        if self._streamed:  # a pipe: each line as soon as it comes, as a stream wants
+            text = self._text.readline(limits.MAX_ROW_CHARS + 1)
+        else:
+            text = self._text.read(READ_CHARS)
+        if not text:
+            if not self._tail:
+                return False
+            lines, self._tail = [self._tail], ""
+        else:
+            # newline="": lines end as readline() ends them (\n, \r\n or \r), kept as read.
+            lines = io.StringIO(self._tail + text, newline="").readlines()
+            self._tail = ""
+            if lines[-1][-1:] not in ("\n", "\r") or lines[-1].endswith("\r"):
+                self._tail = lines.pop()  # unfinished, or a \r whose \n may come next
+        where = f"--points: {self.label}"
+        if lines and max(map(len, lines)) > limits.MAX_ROW_CHARS:
+            for i, line in enumerate(lines):
+                limits.check_row(len(line.rstrip("\r\n")), self._line_no + i + 1, where)
+        self._line_no += len(lines)
+        limits.check_row(len(self._tail.rstrip("\r\n")), self._line_no + 1, where)
+        self._queue.extend(lines)
+        return True
 
     def _first_line(self) -> str:
         try:

@@ -292,6 +292,16 @@ def derivative_names(text: str, bindings: dict, grads: dict, wrt, derivatives) -
     return names
 
 
+def tolerances(rtol, atol) -> tuple:
+    """(digits rule on?, rtol, atol): the rule holds unless a tolerance is given."""
+    digits_rule = rtol is None and atol is None
+    rtol = RTOL if rtol is None else rtol
+    atol = ATOL if atol is None else atol
+    if rtol < 0 or atol < 0:
+        raise UsageError("--rtol and --atol must be zero or positive")
+    return digits_rule, rtol, atol
+
+
 def check(text: str, at: dict | None = None, value=None, grad: dict | None = None,
           derivatives=None, rtol: float | None = None, atol: float | None = None,
           program: Program | None = None) -> Verdict:
@@ -310,11 +320,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     >>> check("(w*x+b)**2", {"w": 3, "x": 2, "b": 1}, grad={"w": 28}).ok
     True
     """
-    digits_rule = rtol is None and atol is None
-    rtol = RTOL if rtol is None else rtol
-    atol = ATOL if atol is None else atol
-    if rtol < 0 or atol < 0:
-        raise UsageError("--rtol and --atol must be zero or positive")
+    digits_rule, rtol, atol = tolerances(rtol, atol)
     program = program or parse(text, given_names(at, grad, [v for v, _ in _pairs(derivatives)]))
     variables = inputs_of(program)
     pairs = _pairs(derivatives)

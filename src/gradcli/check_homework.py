@@ -42,13 +42,13 @@ from fractions import Fraction
 
 from .autodiff.engine import graph_nodes
 from .autodiff.lower import lower
-from .check import (ATOL, FORMULA_RTOL_FLOOR, RTOL, Answer, Verdict, check, close,
-                    grade_number, grade_numeric, number_or_why, parse_answer)
+from .check import (FORMULA_RTOL_FLOOR, Answer, Verdict, check, close,
+                    grade_number, grade_numeric, number_or_why, parse_answer, tolerances)
 from .critical import classify, critical_points, parse_box
 from .errors import DomainError, GradcliError, ParseError, UsageError
 from .evaluation import evaluate
 from .implicit import implicit as implicit_of
-from .implicit import split_equation
+from .implicit import split_equation, top_equals
 from .inputs import constant_value, inputs_of, split_top_level
 from .language.expr import Apply, Name, Num, Program, Statement, replace_leaves
 from .reading import given_names, parse
@@ -72,21 +72,9 @@ def wanted(**answers) -> bool:
 
 # ------------------------------------------------------------------ helpers
 
-def _top_equals(text: str) -> list[int]:
-    depth, found = 0, []
-    for i, ch in enumerate(text):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "=" and depth == 0:
-            found.append(i)
-    return found
-
-
 def _sides(text: str, what: str, example: str):
     """(left, right) of an answer `left = right`, or (None, text) without '='."""
-    found = _top_equals(text)
+    found = top_equals(text)
     if not found:
         return None, text
     if len(found) > 1:
@@ -927,11 +915,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     >>> check_homework("x^2 y", {"x": 1, "y": 2}, tangent="z = 2 + 4(x - 1) + (y - 2)").ok
     True
     """
-    digits_rule = rtol is None and atol is None
-    rtol = RTOL if rtol is None else rtol
-    atol = ATOL if atol is None else atol
-    if rtol < 0 or atol < 0:
-        raise UsageError("--rtol and --atol must be zero or positive")
+    digits_rule, rtol, atol = tolerances(rtol, atol)
     at = dict(at or {})
     for option, answer, example in (
             ("--tangent", tangent, '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"'),
@@ -959,7 +943,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
         if others:
             raise UsageError(f"--implicit grades dy/dx of an equation; {others[0]} needs an "
                              "expression: check them in two runs")
-        if not _top_equals(text):
+        if not top_equals(text):
             raise UsageError("--implicit needs the question to be an equation F = G",
                              source=text,
                              hint='for example: gradcli check "x^2 + y^2 = 25" --implicit '

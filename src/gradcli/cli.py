@@ -1031,6 +1031,59 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
                            height or max(16, min(size.lines - 2, 40)), color))
 
 
+@main.command("repl", cls=GradcliCommand, context_settings=CONTEXT)
+@click.option("--no-history", is_flag=True,
+              help="Keep no history file (the history of this session stays in memory).")
+def repl_command(no_history):
+    """An interactive session: definitions, expressions and commands, line by line.
+
+    `gradcli` alone on a terminal starts it too. Each line is a definition
+    (a = 3, z = w*x + b), an expression (printed as eval prints it, at the
+    bound point), a command without `gradcli` (diff z, tangent z --at x=1),
+    or a session word (:defs, :forget NAME, help, quit). Ctrl-D leaves.
+    Piped, the lines are a script: no prompt, each result printed, and the
+    exit code is that of the last line that failed. The history is kept in
+    $XDG_STATE_HOME/gradcli/history (GRADCLI_HISTORY= keeps none).
+
+    \b
+    Example, the gradient of e^x sin y at (0, pi/3):
+      $ printf 'x = 0\\ny = pi/3\\nf = e^x sin y\\nf\\n' | gradcli repl
+      f       0.8660254037844386
+      df/dx   0.8660254037844386
+      df/dy   0.5000000000000001
+    """
+    from .repl import run
+    commands = [c for c in main.list_commands(click.get_current_context()) if c != "repl"]
+    _exit(run(_session_command, commands, interactive=sys.stdin.isatty(),
+              history=not no_history))
+
+
+def _session_command(args, prepare) -> int:
+    """One command line of a session: click reads the options, `prepare` (repl.Session)
+    rewrites the expression and bindings; library errors propagate to the session, which
+    reports them against the line typed."""
+    command = main.get_command(None, args[0])
+    parent = click.Context(main, info_name="gradcli")
+    try:
+        with command.make_context(args[0], list(args[1:]), parent=parent) as ctx:
+            ctx.params.update(prepare(args[0], ctx.params))
+            try:
+                click.Command.invoke(command, ctx)  # not GradcliCommand's: it would report
+            except Exception:
+                if ctx.params.get("debug"):
+                    import traceback
+                    traceback.print_exc()  # then the session reports the error as usual
+                raise
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.Abort:
+        return 1
+    return 0
+
+
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
     from . import batch

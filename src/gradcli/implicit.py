@@ -35,8 +35,8 @@ class Implicit:
     warnings: list = field(default_factory=list)
 
 
-def split_equation(text: str) -> tuple[str, str]:
-    """'x^2 + y^2 = 25' -> ('x^2 + y^2', '25'); exactly one '=' outside brackets."""
+def top_equals(text: str) -> list[int]:
+    """Where '=' stands outside brackets (a function's head f(x) = … is outside too)."""
     depth, found = 0, []
     for i, ch in enumerate(text):
         if ch in "([{":
@@ -45,6 +45,12 @@ def split_equation(text: str) -> tuple[str, str]:
             depth -= 1
         elif ch == "=" and depth == 0:
             found.append(i)
+    return found
+
+
+def split_equation(text: str) -> tuple[str, str]:
+    """'x^2 + y^2 = 25' -> ('x^2 + y^2', '25'); exactly one '=' outside brackets."""
+    found = top_equals(text)
     if not found:
         raise ParseError("an implicit equation needs '=' between its two sides", source=text,
                          span=(len(text), len(text)),

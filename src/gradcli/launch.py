@@ -116,9 +116,12 @@ def _answer(argv) -> bool:
 def run() -> None:
     """Console entry point: the fast path, else click; clean exits on a closed pipe or Ctrl-C."""
     try:
-        if not _answer(sys.argv[1:]):
+        args = sys.argv[1:]
+        if not _answer(args):
             from .cli import main
-            main(prog_name="gradcli")
+            if not args and sys.stdin.isatty():
+                args = ["repl"]  # `gradcli` alone on a terminal is a session, as bc's is
+            main(args=args, prog_name="gradcli")
     except BrokenPipeError:
         try:
             sys.stdout = open(os.devnull, "w")

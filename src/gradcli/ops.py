@@ -128,12 +128,38 @@ def function_names() -> list[str]:
 
 # ---------------------------------------------------------------- operators
 
+# On arrays, a single exponent often settles a check or a kink for every element: then
+# no pass over the base is made (x**2 on a million points).
+
+def _scalar(y) -> bool:
+    return getattr(y, "ndim", 0) == 0
+
+
 def _nonneg_base_or_integer_exponent(B, x, y):
-    return (x >= 0) | B.is_integer(y) if B.name == "numpy" else (x >= 0 or B.is_integer(y))
+    if B.name == "numpy":
+        return True if _scalar(y) and B.is_integer(y) else (x >= 0) | B.is_integer(y)
+    return x >= 0 or B.is_integer(y)
 
 
 def _zero_base_positive_exponent(B, x, y):
-    return (x != 0) | (y >= 0) if B.name == "numpy" else (x != 0 or y >= 0)
+    if B.name == "numpy":
+        return True if _scalar(y) and y >= 0 else (x != 0) | (y >= 0)
+    return x != 0 or y >= 0
+
+
+def _pow_base_kink(B, x, y):
+    if B.name != "numpy":
+        return x == 0 and y < 1 and y != 0
+    if _scalar(y) and not (y < 1 and y != 0 and y != -1):
+        return False
+    return (x == 0) & (y < 1) & (y != 0) & (y != -1)
+
+
+def _pow_base_partial(D, x, y):
+    """d/dx x**y = y*x**(y-1); x**1 is x, without a pass over it."""
+    if _scalar(y) and y == 2:
+        return y * x
+    return y * D.pow(x, y - 1)
 
 
 _add(Op("add", 2, lambda B, x, y: x + y,
@@ -158,7 +184,7 @@ _add(Op("pos", 1, lambda B, x: x, (lambda D, out, x: 1,),
 _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
         # d/dx x**y = y*x**(y-1) ; d/dy x**y = x**y*log(x)
         # (D.pow, not **, so that exact mode keeps its size limits and exact roots)
-        (lambda D, out, x, y: y * D.pow(x, y - 1), lambda D, out, x, y: out * D.log(x)),
+        (lambda D, out, x, y: _pow_base_partial(D, x, y), lambda D, out, x, y: out * D.log(x)),
         "arithmetic", "power (also written ^)",
         domain=(Check(_nonneg_base_or_integer_exponent,
                       "a negative base needs an integer exponent", (0, 1)),
@@ -168,8 +194,7 @@ _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
         kinks=(Kink(lambda B, x, y: x < 0,
                     "the derivative with respect to the exponent needs log of the "
                     "negative base {x}: it is undefined (nan)", wrt=1),
-               Kink(lambda B, x, y: (x == 0) & (y < 1) & (y != 0) & (y != -1) if B.name == "numpy"
-                    else x == 0 and y < 1 and y != 0,
+               Kink(_pow_base_kink,
                     "x**{y} at x = 0: the derivative with respect to the base is "
                     "infinite or undefined; using inf/nan as PyTorch does", wrt=0)),
         # PyTorch's convention: at x = 0 (y > 0) x**y is constant 0 in y.

@@ -191,7 +191,14 @@ def _make_numpy_backend():
         def sigmoid(x):
             # 1/(1 + e^-x) is stable in IEEE arithmetic: e^-x overflowing to inf gives 0.
             with np.errstate(over="ignore"):
-                return 1.0 / (1.0 + np.exp(-x))
+                if type(x) is not np.ndarray or x.dtype != np.float64:
+                    return 1.0 / (1.0 + np.exp(-x))
+                # The same steps in one buffer: a temporary per step costs more than the
+                # arithmetic on a large array (each is fresh memory to fault in).
+                t = np.negative(x)
+                np.exp(t, out=t)
+                np.add(t, 1.0, out=t)
+                return np.divide(1.0, t, out=t)
 
         @staticmethod
         def softplus(x):

@@ -93,6 +93,8 @@ _WORDS = {
 _OPERAND = {"NUMBER", "NAME", "LPAR", "LSQB", "MINUS", "PLUS", "FUNC", "LBRACE", "BAR"}
 _OPERATOR = {"PLUS", "MINUS", "TIMES", "DIVIDE", "MATMUL", "POW"}
 
+_OPENERS = frozenset({"LPAR", "LSQB", "LBRACE"})
+_CLOSERS = frozenset({"RPAR", "RSQB", "RBRACE"})
 # What ends a factor and what starts one: two of them side by side multiply.
 _ENDS_FACTOR = frozenset({"NUMBER", "NAME", "RPAR", "RSQB", "RBRACE", "BAR_CLOSE", "SUP"})
 _STARTS_FACTOR = frozenset({"NUMBER", "NAME", "LPAR", "LSQB", "LBRACE", "BAR", "FUNC"})
@@ -252,11 +254,11 @@ class PostLex:
             if count > limits.MAX_TOKENS:
                 raise limits.too_many_tokens((tok.start_pos, tok.end_pos))
             ttype = tok.type
-            if ttype in ("LPAR", "LSQB", "LBRACE"):
+            if ttype in _OPENERS:
                 depth += 1
                 if depth > limits.MAX_NESTING:
                     raise limits.too_deep((tok.start_pos, tok.end_pos))
-            elif ttype in ("RPAR", "RSQB", "RBRACE"):
+            elif ttype in _CLOSERS:
                 depth -= 1
             if ttype == "_SEP":
                 if prev is not None and pending_sep is None:
@@ -272,11 +274,16 @@ class PostLex:
     def _classify(self, stream):
         from .lalr import Token
         toks = _Lookahead(stream)
+        back, pull = toks._back, toks._it.__next__  # toks.next(), inlined: every token
         names = self.names
         while True:
-            tok = toks.next()
-            if tok is None:
-                return
+            if back:
+                tok = back.pop()
+            else:
+                try:
+                    tok = pull()
+                except StopIteration:
+                    return
             ttype = tok.type
             if ttype == "FUNC":  # √ or ∛
                 yield _func_token(Token, tok, _Function(ops.lookup_function(_ROOTS[str(tok)])))
@@ -478,13 +485,18 @@ class PostLex:
     def _juxtapose(self, stream):
         from .lalr import Token
         toks = _Lookahead(stream)
+        back, pull = toks._back, toks._it.__next__  # toks.next(), inlined: every token
         prev = None
         open_bars = 0
         bars_left = _source.count("|")
         while True:
-            tok = toks.next()
-            if tok is None:
-                return
+            if back:
+                tok = back.pop()
+            else:
+                try:
+                    tok = pull()
+                except StopIteration:
+                    return
             ttype = tok.type
             if ttype == "_SEP":
                 prev = None
@@ -943,6 +955,12 @@ def _defined_functions(plain: str, text: str) -> dict:
         name = m.group(1)
         if ops.lookup_function(name) is None and name not in functions:
             params = tuple(p.strip() for p in m.group(2).split(","))
+            if name in params:
+                same = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", m.group(2))
+                start = m.start(2) + same.start()
+                raise ParseError(f"the parameter '{name}' has its function's own name",
+                                 source=text, span=(start, start + len(name)),
+                                 hint=f"name the parameter otherwise: {name}(x) = …")
             functions[name] = tuple(p for p in params if p.isidentifier())
     if functions:
         for m in _DEFINED.finditer(plain):

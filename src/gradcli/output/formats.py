@@ -1,4 +1,5 @@
-"""Results -> plain, JSON and CSV text, with the standard library only.
+"""Results -> plain, JSON and CSV text, with the standard library only (batches of
+points, which already hold NumPy arrays, are written a column at a time by shortest.py).
 
 Numbers print as the shortest text that reads back as the same double (28, not
 28.0) or rounded to `precision` significant digits. JSON has no NaN or
@@ -118,10 +119,19 @@ def batch_header(keys, sep: str = ",") -> str:
     return out.getvalue()
 
 
+def batch_columns(run, chunk, result) -> list:
+    """The output columns of one chunk, one float array each (inputs, value, partials)."""
+    cols = [chunk.columns[n] for n in run.columns_used] + [result.value]
+    return cols + [result.gradient[n] for n in run.wanted]
+
+
 def batch_table(run, chunk, result):
     """The output rows of one chunk as lists of floats (inputs, value, partials)."""
-    cols = [chunk.columns[n] for n in run.columns_used] + [result.value]
-    cols += [result.gradient[n] for n in run.wanted]
+    return columns_rows(batch_columns(run, chunk, result))
+
+
+def columns_rows(cols) -> list:
+    """Columns of floats as rows (lists of floats)."""
     return [list(r) for r in zip(*(c.tolist() for c in cols))]
 
 
@@ -135,9 +145,22 @@ def batch_delimited(rows, precision=None, sep: str = ",") -> str:
     return "".join(sep.join(number_text(v, precision) for v in r) + "\n" for r in rows)
 
 
+def columns_delimited(cols, precision=None, sep: str = ",") -> str:
+    """Float arrays as delimited text, a row per element: batch_delimited's text, made a
+    whole column at a time when the numbers are the shortest round-trip text."""
+    if precision is not None or not cols:
+        return batch_delimited(columns_rows(cols), precision, sep)
+    from . import shortest  # NumPy: only batches come here
+    return shortest.lines(cols, [""] + [sep] * (len(cols) - 1) + ["\n"]).decode("ascii")
+
+
 def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",
                 errors=None) -> str:
     """One JSON object per point: row, at, value, gradient (and error for a nan row)."""
+    if precision is None and not _errors_in(errors, chunk):
+        layout = [("row", None), ("at", run.columns_used), ("value", None),
+                  ("gradient", run.wanted)]
+        return _jsonl_columns(layout, batch_columns(run, chunk, result), chunk.first_row)
     lines = []
     used, wanted = run.columns_used, run.wanted
     rows = batch_table(run, chunk, result)
@@ -160,15 +183,63 @@ def diff_batch_keys(run) -> list[str]:
                                      for d in run.derivatives]
 
 
+def diff_batch_columns(run, chunk, result) -> list:
+    """The output columns of one chunk of `diff --points`, one float array each."""
+    cols = [chunk.columns[n] for n in run.columns_used]
+    return cols + [result.gradient[d.key] for d in run.derivatives]
+
+
 def diff_batch_table(run, chunk, result):
     """The output rows of one chunk of `diff --points` as lists of floats."""
-    cols = [chunk.columns[n] for n in run.columns_used]
-    cols += [result.gradient[d.key] for d in run.derivatives]
-    return [list(r) for r in zip(*(c.tolist() for c in cols))]
+    return columns_rows(diff_batch_columns(run, chunk, result))
+
+
+def _errors_in(errors, chunk) -> bool:
+    """Whether a row of `chunk` has an error message (its record then has an "error" key)."""
+    return bool(errors) and any(chunk.first_row <= r < chunk.first_row + chunk.n
+                                for r in errors)
+
+
+def _jsonl_columns(layout, cols, first_row) -> str:
+    """JSON lines built a whole column at a time: the text dumps() gives each record.
+
+    `layout` is [(key, None) for a number, or (key, [names]) for an object of numbers],
+    in the order of the record and of `cols`.
+    """
+    import numpy as np  # only batches come here
+
+    from . import shortest
+
+    n = len(cols[0]) if cols else 0
+    if not n:
+        return ""
+    fragments, pending = [], "{"
+    for i, (key, names) in enumerate(layout):
+        pending += ("" if i == 0 else ", ") + dumps(key) + ": "
+        if names is None:
+            fragments.append(pending)
+            pending = ""
+        elif not names:
+            pending += "{}"
+        else:
+            for j, name in enumerate(names):
+                fragments.append(pending + ("{" if j == 0 else ", ") + dumps(name) + ": ")
+                pending = ""
+            pending = "}"
+    fragments.append(pending + "}\n")
+    nan = {"nan": '"nan"', "inf": '"inf"', "-inf": '"-inf"'}
+    k = len(cols) + 1
+    rows = first_row + np.arange(n, dtype=float)  # whole numbers: no ".0" in the row column
+    return shortest.lines([rows] + list(cols), fragments, [False] + [True] * (k - 1),
+                          [None] + [nan] * (k - 1)).decode("ascii")
 
 
 def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str:
     """One JSON object per point: row, at, and each derivative's value keyed as diff's JSON."""
+    if precision is None and not _errors_in(errors, chunk):
+        layout = [("row", None), ("at", run.columns_used),
+                  ("values", [d.key for d in run.derivatives])]
+        return _jsonl_columns(layout, diff_batch_columns(run, chunk, result), chunk.first_row)
     lines = []
     k = len(run.columns_used)
     for i, r in enumerate(diff_batch_table(run, chunk, result)):

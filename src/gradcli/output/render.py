@@ -23,13 +23,15 @@ def dim_line(text: str) -> Text:
     return Text(text, style="dim")
 
 
-def console(stderr: bool = False, width: int | None = None) -> Console:
-    """A console that honours NO_COLOR and drops colour when not on a terminal."""
+def console(stderr: bool = False, width: int | None = None,
+            terminal: bool | None = None) -> Console:
+    """A console that honours NO_COLOR and drops colour when not on a terminal
+    (`terminal=True` draws as on one)."""
     # NO_COLOR (https://no-color.org) means no escape codes at all, not only no colour:
     # rich would still send bold and dim.
     plain = bool(os.environ.get("NO_COLOR"))
     return Console(stderr=stderr, width=width, highlight=False, soft_wrap=False,
-                   **({"color_system": None} if plain else {}))
+                   force_terminal=terminal, **({"color_system": None} if plain else {}))
 
 
 def eval_table(result, precision=None, checks=None):
@@ -205,12 +207,13 @@ def check_points_summary(lines, ok):
 class _Bar:
     """A transient progress bar on stderr, by bytes of the points file read."""
 
-    def __init__(self, total, label):
+    def __init__(self, total, label, terminal=None):
         from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
                                    TimeRemainingColumn)
         self.progress = Progress(TextColumn("[dim]{task.description}"), BarColumn(),
                                  TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
-                                 TimeRemainingColumn(), console=console(stderr=True),
+                                 TimeRemainingColumn(),
+                                 console=console(stderr=True, terminal=terminal),
                                  transient=True, redirect_stdout=False)
         self.task = self.progress.add_task(label, total=total)
         self.progress.start()
@@ -222,9 +225,10 @@ class _Bar:
         self.progress.stop()
 
 
-def progress_bar(total, label):
-    """A started progress bar; call .update(bytes_done) and .stop()."""
-    return _Bar(total, label)
+def progress_bar(total, label, terminal=None):
+    """A started progress bar; call .update(bytes_done) and .stop(). `terminal=True`
+    draws it even where stderr is not a terminal."""
+    return _Bar(total, label, terminal)
 
 
 def functions_table(records):
