@@ -70,7 +70,7 @@ def test_nesting_limit_is_far_above_100000_parentheses():
     too_deep = "(" * (limits.MAX_NESTING + 1) + "x" + ")" * (limits.MAX_NESTING + 1)
     err = error_of(too_deep)
     assert isinstance(err, LimitError)
-    assert "more than 250,000 parentheses or brackets are open at once" in err.message
+    assert "more than 1,000,000 parentheses or brackets are open at once" in err.message
     assert err.span == (limits.MAX_NESTING, limits.MAX_NESTING + 1)
 
 

@@ -18,8 +18,9 @@ MAX_INPUT_CHARS = 64_000_000
 # 4,000,000 tokens is about 2,000,000 binary operations.
 MAX_TOKENS = 4_000_000
 
-# Parentheses and brackets open at once.
-MAX_NESTING = 250_000
+# Parentheses and brackets open at once: a chain of 1,000,000 operations written
+# with one group per step (((x*0.5 + x)*0.5 + x)...) opens 500,000.
+MAX_NESTING = 1_000_000
 
 # Bits in the numerator or denominator of an exact (--exact) number. An
 # integer power whose result would be larger stops before it is computed.
