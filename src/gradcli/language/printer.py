@@ -33,10 +33,9 @@ def _prec(node: Expr) -> int:
     return ops.ATOM
 
 
-def _needs_parens(parent: Apply, index: int, child: Expr, clarify: bool) -> bool:
-    op = ops.TABLE[parent.op]
-    if not op.is_operator:
-        return False
+def _needs_parens(op, parent: Apply, index: int, child: Expr, clarify: bool) -> bool:
+    """Whether argument `index` of the operator `parent` (op: its table record) needs
+    parentheses."""
     cp = _prec(child)
     if index > 0 and isinstance(child, Num) and child.value < 0:
         return True  # x*(-3), not x*-3
@@ -66,14 +65,18 @@ def _pieces(root: Expr, leaf, parts, backwards: bool = False):
     `backwards` yields them last piece first, so the end of a text costs only its length.
     """
     stack = [root]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        item = stack.pop()
-        if isinstance(item, str):
+        item = pop()
+        kind = type(item)
+        if kind is str:
             yield item
-        elif isinstance(item, (Num, Name, Const)):
+        elif kind is Apply or kind is Vector or kind is Call:
+            extend(parts(item) if backwards else reversed(parts(item)))
+        elif kind is Num or kind is Name or kind is Const:
             yield leaf(item)
-        elif isinstance(item, (Vector, Apply, Call)):
-            stack.extend(parts(item) if backwards else reversed(parts(item)))
+        elif isinstance(item, str):  # a str subclass (the checks above are by exact type)
+            yield item
         else:
             raise TypeError(f"cannot print {item!r}")
 
@@ -127,7 +130,7 @@ def _text_parts(node, clarify: bool, textbook: bool = False) -> list:
     for i, arg in enumerate(node.args):
         if i:
             parts.append(f" {symbol} " if node.op in _SPACED else symbol)
-        if _needs_parens(node, i, arg, clarify) or (
+        if _needs_parens(op, node, i, arg, clarify) or (
                 textbook and _textbook_parens(node, i, arg)):
             parts.extend(("(", arg, ")"))
         else:
