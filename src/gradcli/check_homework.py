@@ -51,9 +51,9 @@ from .implicit import implicit as implicit_of
 from .implicit import split_equation, top_equals
 from .inputs import constant_value, inputs_of, split_top_level
 from .language.expr import Apply, Name, Num, Program, Statement, replace_leaves
-from .reading import given_names, parse
 from .language.printer import read_as
 from .numbers import format_number
+from .reading import given_names, parse
 from .tangent import directional as directional_of
 from .tangent import tangent as tangent_of
 from .taylor import MAX_ORDER, Term, polynomial_text

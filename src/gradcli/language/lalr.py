@@ -117,39 +117,33 @@ class Parser:
     def lex(self, text: str):
         """Tokens as Lark's basic lexer makes them (ignored ones dropped)."""
         scanners, ignore = self.scanners, self.ignore
-        pos, n = 0, len(text)
-        new = str.__new__
         if len(scanners) == 1:
             match = scanners[0]
-            while pos < n:
-                m = match(text, pos)
-                if m is None:
-                    raise NoToken(pos)
-                type_ = m.lastgroup
-                start = pos
-                pos = m.end()
-                if type_ not in ignore:
-                    value = m.group()
-                    tok = new(Token, value)  # Token() without its call: the hot loop
-                    tok.type = type_
-                    tok.value = value
-                    tok.start_pos = start
-                    tok.end_pos = pos
-                    tok.extra = None
-                    yield tok
-            return
+        else:  # Lark splits a lexer of very many terminals over several patterns
+            def match(text, pos):
+                for scan in scanners:
+                    m = scan(text, pos)
+                    if m:
+                        return m
+                return None
+        pos, n = 0, len(text)
+        new = str.__new__
         while pos < n:
-            for match in scanners:
-                m = match(text, pos)
-                if m:
-                    break
-            else:
+            m = match(text, pos)
+            if m is None:
                 raise NoToken(pos)
             type_ = m.lastgroup
             start = pos
             pos = m.end()
             if type_ not in ignore:
-                yield Token(type_, m.group(), start, pos)
+                value = m.group()
+                tok = new(Token, value)  # Token() without its call: the hot loop
+                tok.type = type_
+                tok.value = value
+                tok.start_pos = start
+                tok.end_pos = pos
+                tok.extra = None
+                yield tok
 
     def parse(self, text: str):
         stream = self.lex(text)

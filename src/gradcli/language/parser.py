@@ -211,6 +211,19 @@ class _Lookahead:
             return self._back.pop()
         return next(self._it, None)
 
+    def __iter__(self):
+        """Each token, taken-back ones first: what the stages loop over (a generator is
+        cheaper per token than a call of next())."""
+        back, pull = self._back, self._it.__next__
+        while True:
+            if back:
+                yield back.pop()
+            else:
+                try:
+                    yield pull()
+                except StopIteration:
+                    return
+
     def peek(self):
         tok = self.next()
         if tok is not None:
@@ -274,16 +287,8 @@ class PostLex:
     def _classify(self, stream):
         from .lalr import Token
         toks = _Lookahead(stream)
-        back, pull = toks._back, toks._it.__next__  # toks.next(), inlined: every token
         names = self.names
-        while True:
-            if back:
-                tok = back.pop()
-            else:
-                try:
-                    tok = pull()
-                except StopIteration:
-                    return
+        for tok in toks:
             ttype = tok.type
             if ttype == "FUNC":  # √ or ∛
                 yield _func_token(Token, tok, _Function(ops.lookup_function(_ROOTS[str(tok)])))
@@ -485,18 +490,10 @@ class PostLex:
     def _juxtapose(self, stream):
         from .lalr import Token
         toks = _Lookahead(stream)
-        back, pull = toks._back, toks._it.__next__  # toks.next(), inlined: every token
         prev = None
         open_bars = 0
         bars_left = _source.count("|")
-        while True:
-            if back:
-                tok = back.pop()
-            else:
-                try:
-                    tok = pull()
-                except StopIteration:
-                    return
+        for tok in toks:
             ttype = tok.type
             if ttype == "_SEP":
                 prev = None
