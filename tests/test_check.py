@@ -153,7 +153,7 @@ def test_answer_undefined_everywhere_the_derivative_is_defined():
 def test_compared_only_where_both_are_defined():
     # d/dx log(x) = 1/x; log is undefined for x <= 0, so only x > 0 is compared.
     a = one(check("log(x)", None, derivatives=[("x", "1/x")]))
-    assert a.ok and a.points == 16
+    assert a.ok and a.points >= 16  # the random points, and points beside the domain edge
     a = one(check("log(abs(x))", None, derivatives=[("x", "1/x")]))
     assert a.ok
 

@@ -51,6 +51,7 @@ from .language.expr import Program, Statement, first_span, size
 from .reading import given_names, parse
 from .language.printer import read_as, to_text
 from .mistakes import candidates
+from .answer_probes import edge_points, rounded_literals, rounding_slack
 from .numbers import format_number
 from .symbolic.derivative import differentiate_text, inline
 
@@ -369,7 +370,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
         used = {k: float(v) for k, v in at.items() if k in variables}
         for name, formula, answer_program in formulas:
             answers.append(_check_formula(text, program, variables, name, formula,
-                                          answer_program, used if at else None, rtol, atol))
+                                          answer_program, used if at else None, rtol, atol,
+                                          digits_rule))
     return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
                    rtol=rtol, atol=atol, result_name=f,
                    warnings=list(result.warnings) if result else list(program.warnings),
@@ -540,8 +542,33 @@ MODERATE = (0.1, 3.0)  # |value| of the random points: well scaled, where exp an
 WIDE_AFTER = 60        # underflow nor overflow; after this many tries, wider (a narrow domain)
 
 
-def _candidates(variables, at, seed):
-    """Points to compare at: the given one, then random ones of both signs and moderate size.
+def _exact_value(answer_program, point):
+    """The answer at `point` computed with exact rationals, or None where it cannot be."""
+    try:
+        g = lower(answer_program, point, wrt=set(), exact=True)
+        return float(g.output.data)
+    except (GradcliError, ArithmeticError, TypeError, ValueError):
+        return None
+
+
+def _slack_at(answer_program, point, literals) -> float:
+    """How far the answer may move at `point` by rounding its typed decimals."""
+    return rounding_slack(answer_program, lambda p: [_answer_value(p, point)[0]], literals)[0]
+
+
+def _edge_candidates(program, answer_program, variables, at, seed) -> list:
+    """Points on both sides of each kink or domain edge of the question and the answer."""
+    import random
+    rng = random.Random(seed ^ 0x5EED)
+    bases = [dict(at)] if at is not None else []
+    while len(bases) < 2:
+        bases.append({v: rng.choice((-1, 1)) * 10 ** rng.uniform(-1, 0.4) for v in variables})
+    return edge_points([program, answer_program], variables, bases)
+
+
+def _candidates(variables, at, seed, edges=()):
+    """Points to compare at: the given one, the points beside each kink or domain edge,
+    then random ones of both signs and moderate size.
 
     |v| in [0.1, 3] (and, when a point is given, every third one near it); after
     WIDE_AFTER tries without enough comparable points, |v| in [0.1, 100].
@@ -549,6 +576,8 @@ def _candidates(variables, at, seed):
     import random
     if at is not None:
         yield dict(at), True
+    for point in edges:
+        yield point, None
     rng = random.Random(seed)
     lo, hi = math.log10(MODERATE[0]), math.log10(MODERATE[1])
     for i in range(MAX_TRIES):
@@ -580,7 +609,7 @@ class _Row:
 
 
 def _check_formula(text, program, variables, name, formula, answer_program, at, rtol,
-                   atol) -> Answer:
+                   atol, digits_rule=False) -> Answer:
     """Compare a formula with d/d`name` at the given point and at random points.
 
     A point where the answer and the derivative are both within the tolerance
@@ -595,7 +624,11 @@ def _check_formula(text, program, variables, name, formula, answer_program, at, 
     random_rows = quiet_random = 0
     nodes = sum(size(stmt.expr) for stmt in program.statements)
     samples = SAMPLES if nodes < LARGE else SAMPLES_LARGE
-    for point, given in _candidates(variables, at, seed):
+    literals = rounded_literals(answer_program) if digits_rule else []
+    edges = _edge_candidates(program, answer_program, variables, at, seed) \
+        if nodes < LARGE else []
+    samples += len(edges)
+    for point, given in _candidates(variables, at, seed, edges):
         if random_rows >= samples or quiet_random >= 3 * samples:
             break
         truth = _true_derivative(program, point, name, strict=given)
@@ -617,9 +650,20 @@ def _check_formula(text, program, variables, name, formula, answer_program, at, 
         if truth is None:
             continue
         t, t_mag = truth
-        scale = max(abs(s) if math.isfinite(s) else 0.0, abs(t), s_mag, t_mag)
-        tol = atol + tol_rtol * scale
+        # The scale comes from the question alone: a large number inside the answer
+        # (2x + 1/1000, x^3 + 0*10^12) must not widen its own tolerance.
+        tol = atol + tol_rtol * max(abs(t), t_mag)
         ok = math.isfinite(s) and abs(s - t) <= tol
+        if not ok and literals and math.isfinite(s):
+            tol += _slack_at(answer_program, point, literals)
+            ok = abs(s - t) <= tol
+        if not ok and math.isfinite(s) and abs(s - t) <= 64 * 2.0 ** -52 * s_mag:
+            # The answer's own rounding could explain the gap ((x+1e10)*2 - 2e10 for 2x):
+            # evaluate it exactly, where every operation allows, and judge that.
+            exact = _exact_value(answer_program, point)
+            if exact is not None:
+                s = exact
+                ok = abs(s - t) <= tol
         if not ok and not given and _ill_conditioned(program, answer_program, point, name,
                                                      s, t, tol):
             continue
@@ -659,7 +703,9 @@ def _check_formula(text, program, variables, name, formula, answer_program, at, 
         a.note = caveat
         return a
     a.correct = _correct_formula(text, name)
-    shown = next((r for r in wrong if r.given), wrong[0])
+    # The given point, else a random one: a point beside a kink reads as contrived.
+    shown = next((r for r in wrong if r.given), None) \
+        or next((r for r in wrong if r.given is False), wrong[0])
     a.counterexample = {"at": dict(shown.point), "yours": shown.yours, "correct": shown.correct}
     a.reason = (f"at {_point_text(shown.point)} your answer gives {_num(shown.yours)}, but the "
                 f"derivative is {_num(shown.correct)}")
@@ -743,8 +789,7 @@ def _right_nearby(program, answer_program, name, row, rtol, atol) -> bool:
     except (DomainError, TypeError, ValueError):
         return False
     t, t_mag = truth
-    scale = max(abs(s) if math.isfinite(s) else 0.0, abs(t), s_mag, t_mag)
-    return math.isfinite(s) and abs(s - t) <= atol + rtol * scale
+    return math.isfinite(s) and abs(s - t) <= atol + rtol * max(abs(t), t_mag)
 
 
 def _whole(program) -> str:
