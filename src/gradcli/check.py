@@ -653,10 +653,11 @@ def _check_formula(text, program, variables, name, formula, answer_program, at, 
         # The scale comes from the question alone: a large number inside the answer
         # (2x + 1/1000, x^3 + 0*10^12) must not widen its own tolerance.
         tol = atol + tol_rtol * max(abs(t), t_mag)
+        slack = _slack_at(answer_program, point, literals) if literals and math.isfinite(s) \
+            else 0.0
+        if slack:  # rounded decimals: their digits decide, not --rtol's default
+            tol = atol + FORMULA_RTOL_FLOOR * max(abs(t), t_mag) + slack
         ok = math.isfinite(s) and abs(s - t) <= tol
-        if not ok and literals and math.isfinite(s):
-            tol += _slack_at(answer_program, point, literals)
-            ok = abs(s - t) <= tol
         if not ok and math.isfinite(s) and abs(s - t) <= 64 * 2.0 ** -52 * s_mag:
             # The answer's own rounding could explain the gap ((x+1e10)*2 - 2e10 for 2x):
             # evaluate it exactly, where every operation allows, and judge that.

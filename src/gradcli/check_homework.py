@@ -41,6 +41,7 @@ import zlib
 from fractions import Fraction
 
 from .autodiff.engine import graph_nodes
+from .answer_probes import rounded_literals, rounding_slack
 from .autodiff.lower import lower
 from .check import (FORMULA_RTOL_FLOOR, Answer, Verdict, check, close,
                     grade_number, grade_numeric, number_or_why, parse_answer, tolerances)
@@ -51,7 +52,7 @@ from .implicit import implicit as implicit_of
 from .implicit import split_equation, top_equals
 from .inputs import constant_value, inputs_of, split_top_level
 from .language.expr import Apply, Name, Num, Program, Statement, replace_leaves
-from .language.printer import read_as
+from .language.printer import read_as, to_text
 from .numbers import format_number
 from .reading import given_names, parse
 from .tangent import directional as directional_of
@@ -187,8 +188,20 @@ def _scalar_point(at: dict, names, option: str) -> dict:
 class _Plane:
     """The student's tangent as a function of the inputs: z = RHS, or solved from G = 0."""
 
-    def __init__(self, explicit: Program | None, implicit: Program | None, dep: str):
+    def __init__(self, explicit: Program | None, implicit: Program | None, dep: str,
+                 literals=()):
         self.explicit, self.implicit, self.dep = explicit, implicit, dep
+        self.literals = list(literals)  # its rounded decimals, for the digits rule
+
+    def moved(self, program: Program) -> "_Plane":
+        """The same kind of plane from another program (a rounded decimal moved)."""
+        if self.explicit is not None:
+            return _Plane(program, None, self.dep)
+        return _Plane(None, program, self.dep)
+
+    @property
+    def program(self) -> Program:
+        return self.explicit if self.explicit is not None else self.implicit
 
     def at(self, point):
         """(z, scale) at the point, or None where the answer is undefined."""
@@ -222,7 +235,7 @@ def _prepare_tangent(answer: str, program, variables, dep: str) -> _Plane:
         if dep in inputs_of(rhs) and dep not in variables:
             raise UsageError(f"the answer for the tangent has {dep} on the right-hand side",
                              source=answer, hint=f"write it as {dep} = ... with {dep} on the left")
-        return _Plane(rhs, None, dep)
+        return _Plane(rhs, None, dep, rounded_literals(rhs))
     allowed = list(variables) + ([dep] if dep not in variables else [])
     sides = [parse_answer(part, program, allowed, what) for part in (left, right)]
     if not any(dep in inputs_of(s) for s in sides):
@@ -231,10 +244,32 @@ def _prepare_tangent(answer: str, program, variables, dep: str) -> _Plane:
                          hint=f"write it as {dep} = ..., for example {example}")
     f = Apply("sub", (sides[0].result, sides[1].result))
     named = tuple(s for s in program.statements if s.name is not None)
-    return _Plane(None, Program(named + (Statement(None, f),), answer), dep)
+    return _Plane(None, Program(named + (Statement(None, f),), answer), dep,
+                  rounded_literals(sides[0]) + rounded_literals(sides[1]))
 
 
-def _grade_tangent(text, answer, plane, t, rtol, atol) -> Answer:
+def _plane_quantities(plane, point, names) -> list:
+    """The plane's height at the point and its slope along each input."""
+    base = plane.at(point)
+    if base is None:
+        return [math.nan] * (1 + len(names))
+    out = [base[0]]
+    for n in names:
+        step = plane.at({**point, n: point[n] + 1.0})
+        out.append(math.nan if step is None else step[0] - base[0])
+    return out
+
+
+def _plane_slack(plane, point, names) -> list:
+    """How far rounding the typed decimals may move the height and each slope."""
+    if not plane.literals:
+        return [0.0] * (1 + len(names))
+    return rounding_slack(plane.program,
+                          lambda p: _plane_quantities(plane.moved(p), point, names),
+                          plane.literals)
+
+
+def _grade_tangent(text, answer, plane, t, rtol, atol, digits_rule=False) -> Answer:
     names = list(t.at)
     a = Answer("tangent", "tangent", answer.strip(), key="tangent", expected=t.equation)
     a.correct = t.equation
@@ -275,8 +310,14 @@ def _grade_tangent(text, answer, plane, t, rtol, atol) -> Answer:
                         + f", off the {what} through the point with the same slopes")
             return a
     tol = max(rtol, FORMULA_RTOL_FLOOR)
-    value_ok = _near(z0, fa, tol, atol, m0)
-    slope_ok = [_near(s, g, tol, atol, m0) for s, g in zip(slopes, grad)]
+    # Scales from the question (f and its gradient at the point), never from numbers
+    # inside the answer; rounded decimals may move each quantity by their half unit.
+    q_scale = max([abs(fa), *map(abs, grad)])
+    slack = _plane_slack(plane, point, names) if digits_rule else [0.0] * (1 + len(names))
+    # Where a quantity carries rounded decimals, their digits decide, not --rtol's default.
+    value_ok = _near(z0, fa, FORMULA_RTOL_FLOOR if slack[0] else tol, atol + slack[0], q_scale)
+    slope_ok = [_near(s, g, FORMULA_RTOL_FLOOR if sl else tol, atol + sl, q_scale)
+                for s, g, sl in zip(slopes, grad, slack[1:])]
     a.computed = None
     if value_ok and all(slope_ok):
         a.ok = True
@@ -615,7 +656,22 @@ def _same_function(a: Program, b: Program, variables, point, rng, atol) -> bool:
     return True
 
 
-def _grade_taylor(text, program, variables, at, answer, order, rtol, atol) -> Answer:
+def _coefficient_slack(answer_program, keys, point, used, deep) -> dict:
+    """How far rounding the answer's typed decimals may move each coefficient."""
+    literals = rounded_literals(answer_program)
+    if not literals:
+        return {}
+
+    def coefficients(p):
+        t = taylor_of(to_text(p.result), {v: point[v] for v in used}, deep, wrt=used or None)
+        c = _coefficients(t)
+        return [float(c.get(k, 0)) for k in keys]
+
+    return dict(zip(keys, rounding_slack(answer_program, coefficients, literals)))
+
+
+def _grade_taylor(text, program, variables, at, answer, order, rtol, atol,
+                  digits_rule=False) -> Answer:
     point = _scalar_point(at, variables, "--taylor")
     poly = _taylor_answer_text(answer, variables)
     answer_program = parse_answer(poly, program, variables, "the Taylor polynomial")
@@ -652,11 +708,16 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol) -> An
     theirs = _coefficients(mine) if mine else {(): _value(answer_program, point)[0]}
     right = _coefficients(truth)
     keys = sorted(set(theirs) | set(right), key=lambda k: (sum(e for _, e in k), k))
+    slack = _coefficient_slack(answer_program, keys, point, used, deep) \
+        if digits_rule and mine else {}
 
-    def same(x, y):
+    def same(x, y, key=None):
+        extra = slack.get(key, 0.0)
+        if extra:  # rounded decimals: their digits decide, not --rtol's default
+            return _near(float(x), float(y), FORMULA_RTOL_FLOOR, atol + extra)
         return _near(float(x), float(y), tol, atol)
 
-    if all(same(theirs.get(k, 0), right.get(k, 0)) for k in keys):
+    if all(same(theirs.get(k, 0), right.get(k, 0), k) for k in keys):
         a.ok = True
         return a
     # The whole answer first: another order, or the expansion about another point.
@@ -698,7 +759,7 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol) -> An
     problems, keys_found = [], []
     for k in keys:
         c, r = theirs.get(k, 0), right.get(k, 0)
-        if same(c, r):
+        if same(c, r, k):
             continue
         powers = dict(k)
         name = _monomial(powers, point)
@@ -988,7 +1049,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                           warnings=list(program.warnings), digits_rule=digits_rule)
     answers = verdict.answers
     if tangent is not None:
-        answers.append(_grade_tangent(text, tangent, plane, t, rtol, atol))
+        answers.append(_grade_tangent(text, tangent, plane, t, rtol, atol, digits_rule))
         verdict.warnings += [w for w in t.warnings if w not in verdict.warnings]
     if directional is not None:
         answers.append(_grade_directional(text, at, directional, parts, rtol, atol,
@@ -997,7 +1058,8 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
         bindings = {k: v for k, v in at.items() if k not in box}
         answers.extend(_grade_critical(text, items, box, bindings, rtol, atol))
     if taylor is not None:
-        answers.append(_grade_taylor(text, program, variables, at, taylor, order, rtol, atol))
+        answers.append(_grade_taylor(text, program, variables, at, taylor, order, rtol, atol,
+                                     digits_rule))
     return verdict
 
 
