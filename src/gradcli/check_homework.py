@@ -566,7 +566,16 @@ def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
             kind = classify(eig, max([abs(e) for e in eig] + [1.0]))
             f0, where = float(r.value), values
             if not all(lo <= v <= hi for v, (lo, hi) in zip(values, box.values())):
-                a.note = "a critical point (∇f = 0 there), outside the box of --over"
+                # The question asks for the critical points in the box: one outside is
+                # not an answer to it, however critical.
+                a.mistake = "outside-box"
+                a.expected = a.correct = "not in the box"
+                box_text = ", ".join(f"{_short(lo)} ≤ {n} ≤ {_short(hi)}"
+                                     for n, (lo, hi) in box.items())
+                a.reason = (f"{_pt(names, values)} is a critical point ({kind}), but outside "
+                            f"the box of --over ({box_text})")
+                out.append(a)
+                continue
             else:
                 a.note = "a critical point (∇f = 0 there) that gradcli's search did not find"
         a.expected = f"{_pt(names, where)} {kind}"

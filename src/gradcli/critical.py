@@ -117,7 +117,10 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
             x = _newton(text, names, x, bindings, box, evaluate)
         except (GradcliError, ArithmeticError, np.linalg.LinAlgError):
             continue
-        if x is None or any(found_close(x, p, box) for p in found):
+        if x is None:
+            continue
+        x = _snap(text, names, x, bindings, evaluate)
+        if not _inside(x, box) or any(found_close(x, p, box) for p in found):
             continue
         found.append(x)
     points = []
@@ -125,16 +128,134 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
         at = {**bindings, **dict(zip(names, map(float, x)))}
         r = evaluate(text, at, hessian=True)
         h = np.array([[float(r.hessian[a][b]) for b in names] for a in names])
-        eig = [float(e) for e in np.linalg.eigvalsh((h + h.T) / 2)]
+        eig, vecs = np.linalg.eigh((h + h.T) / 2)
+        eig = [float(e) for e in eig]
         scale = max([abs(e) for e in eig] + [1.0])
-        points.append(CriticalPoint(dict(zip(names, map(float, x))), float(r.value),
-                                    h.tolist(), eig, classify(eig, scale)))
+        kind = classify(eig, scale)
+        if kind == "inconclusive":
+            null = [vecs[:, i] for i, e in enumerate(eig) if abs(e) <= 1e-8 * scale]
+            kind = higher_order_kind(text, bindings, names, list(map(float, x)),
+                                     float(r.value), eig, null, evaluate) or kind
+        points.append(CriticalPoint(dict(zip(names, map(float, x))), float(r.value) + 0.0,
+                                    h.tolist(), eig, kind))
     note = (f"{len(points)} critical point{'s' if len(points) != 1 else ''} found by Newton's "
             f"method from {len(starts)} starts on a {'×'.join([str(per_axis)] * n)} grid; a "
             "grid search cannot prove that there are no others in the box")
     read = first.read_as if first is not None else text
     return Critical(text, read, box, points, len(starts), False, note,
                     list(first.warnings) if first is not None else [])
+
+
+def higher_order_kind(text, bindings, names, point, f0, eigenvalues, null, evaluate):
+    """The kind of a critical point where the Hessian is singular, or None if undecided.
+
+    Nonzero eigenvalues of both signs already make a saddle. Otherwise f is
+    compared with f(point) at small distances along the Hessian's null
+    directions (where the second-order test says nothing and the first
+    nonvanishing higher derivative decides: x^6 rises, x^3 changes sign) and
+    along a fixed spread of other directions: higher everywhere is a minimum,
+    lower everywhere a maximum, both a saddle point.
+    """
+    import random
+    scale = max([abs(e) for e in eigenvalues] + [1.0])
+    if any(e > 1e-8 * scale for e in eigenvalues) and any(e < -1e-8 * scale
+                                                         for e in eigenvalues):
+        return "saddle point"
+    n = len(names)
+    rng = random.Random(len(names) * 7919 + len(text))
+    dirs = []
+    for v in null:
+        v = [float(c) for c in v]
+        dirs += [v, [-c for c in v]]
+    for i in range(n):
+        e = [0.0] * n
+        e[i] = 1.0
+        dirs += [e, [-c for c in e]]
+    for _ in range(32 if n > 1 else 0):
+        v = [rng.gauss(0, 1) for _ in range(n)]
+        norm = math.hypot(*v)
+        dirs.append([c / norm for c in v])
+    up = down = 0
+    size = max(1.0, *(abs(c) for c in point))
+    floor = 1e-13 * max(1.0, abs(f0))
+    for r in (3e-2 * size, 1e-2 * size, 3e-3 * size):
+        for d in dirs:
+            p = {**bindings, **{m: c + r * e for m, c, e in zip(names, point, d)}}
+            try:
+                f = float(evaluate(text, p).value)
+            except (GradcliError, ArithmeticError):
+                continue
+            if f > f0 + floor:
+                up += 1
+            elif f < f0 - floor:
+                down += 1
+    if up and down:
+        return "saddle point"
+    if up:
+        return "local minimum"
+    if down:
+        return "local maximum"
+    return None
+
+
+def _snap(text, names, x, bindings, evaluate):
+    """x with |∇f| made as small as Newton allows where the root is multiple, and each
+    coordinate put on a short decimal or simple fraction where ∇f is no larger there.
+
+    At a degenerate critical point (x^6 at 0) Newton converges only linearly,
+    by the factor (m - 1)/m for a root of multiplicity m; a step m times as
+    long lands on it, so steps of 1..12 times Newton's are tried.
+    """
+    import numpy as np
+    from fractions import Fraction
+
+    def norm_at(v):
+        at = {**bindings, **dict(zip(names, map(float, v)))}
+        try:
+            r = evaluate(text, at, hessian=True)
+        except (GradcliError, ArithmeticError):
+            return math.inf, None, None
+        g = np.array([float(r.gradient[k]) for k in names])
+        h = np.array([[float(r.hessian[a][b]) for b in names] for a in names])
+        if not (np.all(np.isfinite(g)) and np.all(np.isfinite(h))):
+            return math.inf, None, None
+        return float(np.linalg.norm(g)), g, h
+
+    best, (best_norm, g, h) = x, norm_at(x)
+    for _ in range(6):
+        if g is None or best_norm == 0:
+            break
+        try:  # not lstsq: its cut-off drops the tiny curvature of a degenerate direction
+            step = np.linalg.solve(h, g)
+        except np.linalg.LinAlgError:
+            step = np.linalg.lstsq(h, g, rcond=1e-300)[0]
+        if not np.all(np.isfinite(step)):
+            break
+        improved = False
+        for m in range(1, 13):
+            y = best - m * step
+            ny, gy, hy = norm_at(y)
+            if ny < best_norm:
+                best, best_norm, g, h, improved = y, ny, gy, hy, True
+        if not improved:
+            break
+    snapped = []
+    for c in best:
+        c = float(c)
+        options = [c, float(f"{c:.6g}"), float(Fraction(c).limit_denominator(64))]
+        if abs(c) < 1e-6:
+            options.append(0.0)
+        snapped.append(sorted(set(options)))
+    candidates = [best]
+    for choice in itertools.product(*snapped):
+        y = np.array(choice, dtype=float)
+        if np.all(np.abs(y - best) <= 1e-6 * np.maximum(1.0, np.abs(best))):
+            candidates.append(y)
+    scored = [(norm_at(y)[0], i, y) for i, y in enumerate(candidates)]
+    norm0 = scored[0][0]
+    # A short form wins when ∇f there is no larger than at the Newton point.
+    good = [(len(repr(tuple(map(float, y)))), i, y) for nrm, i, y in scored if nrm <= norm0]
+    return min(good, key=lambda t: (t[0], t[1]))[2] if good else best
 
 
 def found_close(x, y, box) -> bool:
