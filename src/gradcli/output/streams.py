@@ -55,8 +55,9 @@ def report_failure(exc: BaseException) -> int | None:
 
     A GradcliError is the user's input (its own exit code); too deep a
     nesting or too little memory are said plainly (2); any other exception is
-    a bug in gradcli, said so without a traceback (2). None for what is not a
-    failure to report here (KeyboardInterrupt, SystemExit, ...): re-raise it.
+    a bug in gradcli: one line asking for a report, without a traceback
+    (INTERNAL_ERROR, exit 4; --debug shows the traceback). None for what is not
+    a failure to report here (KeyboardInterrupt, SystemExit, ...): re-raise it.
     """
     if isinstance(exc, GradcliError):
         report_error(exc)
@@ -68,7 +69,18 @@ def report_failure(exc: BaseException) -> int | None:
         report_error(GradcliError("out of memory: the input is too large"))
         return 2
     if isinstance(exc, Exception):
-        report_error(GradcliError(f"internal error ({type(exc).__name__}: {exc})",
-                                  hint="this is a bug in gradcli; --debug shows the traceback"))
-        return 2
+        stderr("error: " + " ".join(clean(internal_error_line(exc)).split()))
+        return INTERNAL_ERROR
     return None
+
+
+# A bug in gradcli (not the user's input): its own exit code, so a script can tell the two apart.
+INTERNAL_ERROR = 4
+ISSUES = "the gradcli issue tracker"
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """The one line an unexpected exception prints: what failed, and where to report it."""
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return (f"internal error ({what}): this is a bug in gradcli, please report it "
+            f"on {ISSUES} with the command you ran (--debug shows the traceback)")

@@ -51,6 +51,8 @@ Exit codes
   2  usage error or invalid expression (parse error, unknown function,
      missing input, non-scalar result)
   3  a value is undefined at the point (domain error, overflow)
+  4  an internal error (a bug in gradcli): one line asking for a
+     report; --debug shows the traceback
 """
 
 TOPICS = {"language": LANGUAGE, "numbers": NUMBERS, "exit-codes": EXIT_CODES}
