@@ -248,7 +248,8 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
                              "or table")
     seed_value = api.constant_value(seed, "--seed", exact) if seed is not None else None
     result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
-                          seed=seed_value, jacobian=jacobian, exact=exact, hessian=hessian)
+                          seed=seed_value, jacobian=jacobian, exact=exact, hessian=hessian,
+                          numerics=True)
     warn(result.warnings)
     checks = None
     if gradcheck:

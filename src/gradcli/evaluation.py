@@ -37,7 +37,8 @@ class EvalResult:
 
 
 def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=False,
-             hessian=False, program=None, seed=None, jacobian=False, **kw) -> EvalResult:
+             hessian=False, program=None, seed=None, jacobian=False, numerics=False,
+             **kw) -> EvalResult:
     """Value and partial derivatives of `text` at a point.
 
     Values may be numbers or (nested lists of) arrays. A non-scalar result needs
@@ -45,14 +46,22 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     `jacobian=True`; otherwise it is a ShapeError. `exact`: compute with
     Fractions (InexactError where an operation has no rational result).
     `hessian`: also the matrix of second partials over the inputs, as
-    `result.hessian[a][b]`.
+    `result.hessian[a][b]`. `numerics`: also warn where rounding may have made the
+    value or a partial meaningless (precision.py).
 
     >>> evaluate("(w*x+b)**2", w=3, x=2, b=1).gradient
     {'w': 28.0, 'x': 42.0, 'b': 14.0}
     """
     with gc_paused():
-        return _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
-                         jacobian, kw)
+        result = _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
+                           jacobian, kw)
+    if numerics and not exact and seed is None and not jacobian:
+        from .precision import warning
+        message = warning(result.graph, result.result_name, result.value, result.gradient,
+                          result.at, result.inputs)
+        if message:
+            result.warnings.append(message)
+    return result
 
 
 def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed, jacobian,
