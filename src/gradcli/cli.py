@@ -465,13 +465,15 @@ def help_command(ctx, topic):
     from .output.topics import ALIASES, TOPICS
     group = ctx.parent.command
     commands = [c for c in group.list_commands(ctx) if c != "help"]
+    from .output.streams import fit, terminal_width
+    width = terminal_width(sys.stdout)
     if topic is None:
-        emit("gradcli help TOPIC\n\ntopics:   " + ", ".join(TOPICS) + "\ncommands: "
-             + ", ".join(commands) + "\n\n" + group.get_help(ctx.parent) + "\n")
+        emit(fit("gradcli help TOPIC\n\ntopics:   " + ", ".join(TOPICS) + "\ncommands: "
+                 + ", ".join(commands), width) + "\n\n" + group.get_help(ctx.parent) + "\n")
         return
     name = ALIASES.get(topic.lower(), topic.lower())
     if name in TOPICS:
-        emit(TOPICS[name])
+        emit(fit(TOPICS[name], width, hang=0))
         return
     command = group.get_command(ctx, name)
     if command is None or name == "help":

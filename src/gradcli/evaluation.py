@@ -132,8 +132,24 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     return EvalResult(hessian=matrix, expression=text, read_as=read_as(program),
                       at={k: bindings[k] for k in bindings},
                       value=out.data, gradient=gradient, inputs=wanted,
-                      result_name=last.name or "f", warnings=warnings, graph=graph,
+                      result_name=result_label(program), warnings=warnings, graph=graph,
                       seed=seed, jacobian=jac)
+
+
+def result_label(program) -> str:
+    """What the result is called: its name (`loss = ...`), a defined function's call as
+    typed (`f'(2)`, `g_x(1,2)`), else f."""
+    last = program.statements[-1]
+    if last.name:
+        return last.name
+    from .language.expr import Call
+    typed = getattr(program, "original", None) or program
+    expr = typed.statements[-1].expr
+    if isinstance(expr, Call) and expr.span is not None and typed.source:
+        text = typed.source[expr.span[0]:expr.span[1]].strip()
+        if text and "\n" not in text and len(text) <= 40:
+            return text
+    return "f"
 
 
 def _inexact_derivative(graph: Graph, exc: InexactError) -> InexactError:

@@ -155,14 +155,48 @@ def array_text(value, precision=None) -> str:
     return "[" + ",\n ".join(rows) + "]"
 
 
-def batch_rows(keys, rows, precision=None, header=True):
-    """One chunk of batch output as a table; later chunks continue it without a header."""
-    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-    for k in keys:
-        table.add_column(Text(k), justify="right", no_wrap=True, min_width=max(len(k), 12))
-    for r in rows:
-        table.add_row(*(Text(number_text(v, precision)) for v in r))
-    return table
+def batch_rows(keys, rows, precision=None, header=True, first_row=1, width=None):
+    """One chunk of batch output as a table; later chunks continue it without a header.
+
+    Every column gets the width of its longest number, so no number is ever cut.
+    When the columns do not fit the terminal they wrap: the chunk is printed as
+    several tables of the columns that fit side by side, each headed and led by
+    the row number, under a note that says which columns it holds.
+    """
+    texts = [[number_text(v, precision) for v in r] for r in rows]
+    widths = [max([len(k), 12] + [len(t[i]) for t in texts]) for i, k in enumerate(keys)]
+    width = width or console().width
+    if sum(widths) + 2 * (len(widths) - 1) <= width:
+        table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
+        for k, w in zip(keys, widths):
+            table.add_column(Text(k), justify="right", no_wrap=True, min_width=w)
+        for t in texts:
+            table.add_row(*(Text(c) for c in t))
+        return table
+    numbers = [str(first_row + i) for i in range(len(texts))]
+    lead = max(len("row"), *(len(n) for n in numbers)) if numbers else 3
+    groups, group, used = [], [], lead
+    for i, w in enumerate(widths):
+        if group and used + 2 + w > width:
+            groups.append(group)
+            group, used = [], lead
+        group.append(i)
+        used += 2 + w
+    groups.append(group)
+    parts = []
+    for group in groups:
+        names = ", ".join(keys[i] for i in group)
+        parts.append(dim_line(f"columns {group[0] + 1}-{group[-1] + 1} of {len(keys)}: "
+                              f"{names}" if len(group) > 1 else
+                              f"column {group[0] + 1} of {len(keys)}: {names}"))
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        table.add_column(Text("row"), justify="right", no_wrap=True, style="dim", min_width=lead)
+        for i in group:
+            table.add_column(Text(keys[i]), justify="right", no_wrap=True, min_width=widths[i])
+        for n, t in zip(numbers, texts):
+            table.add_row(Text(n), *(Text(t[i]) for i in group))
+        parts.append(table)
+    return Group(*parts)
 
 
 def check_points_rows(run, checked, precision=None, header=True):
@@ -231,8 +265,16 @@ def progress_bar(total, label, terminal=None):
     return _Bar(total, label, terminal)
 
 
-def functions_table(records):
-    """`gradcli functions`: name, arity, derivative rule, domain."""
+def functions_table(records, width=None):
+    """`gradcli functions`: name, arity, derivative rule, domain.
+
+    A table on a wide terminal; below 100 columns each function is a short block
+    (its form, then the rule and the domain indented under it), so that the rules
+    are never squeezed into a narrow column.
+    """
+    width = width or console().width
+    if width < 100:
+        return _functions_stacked(records)
     table = Table(show_header=True, header_style="bold", show_lines=False)
     table.add_column("function", style="cyan", no_wrap=True)
     table.add_column("args", justify="center")
@@ -247,6 +289,34 @@ def functions_table(records):
         if r["aliases"]:
             form += "  (" + ", ".join(r["aliases"]) + ")"
         table.add_row(Text(form), Text(r["arity"]), Text(r["derivative"]), Text(r["domain"]))
+    return table
+
+
+def _functions_stacked(records):
+    lines = []
+    category = None
+    for r in records:
+        if r["category"] != category:
+            category = r["category"]
+            lines.append(Text(""))
+            lines.append(Text(category, style="bold"))
+        head = Text(r["form"], style="cyan")
+        arity = r["arity"]
+        head.append(f"  {arity} argument{'' if arity == '1' else 's'}", style="dim")
+        if r["aliases"]:
+            head.append("  also " + ", ".join(r["aliases"]), style="dim")
+        lines.append(head)
+        lines.append(_hanging("    derivative  ", r["derivative"]))
+        lines.append(_hanging("    domain      ", r["domain"]))
+    return Group(*lines[1:])
+
+
+def _hanging(label: str, text: str) -> Table:
+    """`label` then `text`, the text wrapping under itself (at spaces, never mid-word)."""
+    table = Table(show_header=False, box=None, pad_edge=False, padding=0)
+    table.add_column(no_wrap=True, style="dim")
+    table.add_column(overflow="fold")
+    table.add_row(Text(label), Text(text))
     return table
 
 

@@ -6,14 +6,56 @@ one answered. Standard library only.
 """
 from __future__ import annotations
 
+import re
 import sys
 
 from ..errors import GradcliError, caret_lines, clean
 from ..limits import cap_warnings
 
 
-def stderr(text: str) -> None:
-    """One line on stderr, even where stderr cannot encode it."""
+def terminal_width(stream) -> int | None:
+    """The width of the terminal `stream` writes to (COLUMNS wins, as for rich), else None."""
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    import os
+    import shutil
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return shutil.get_terminal_size().columns
+
+
+# "  Label      text": the text's column, where a wrapped line continues.
+_LABELLED = re.compile(r"^(\s*\S(?:\S| (?! ))*\s{2,})\S")
+
+
+def fit(text: str, width: int | None, hang: int = 2) -> str:
+    """`text` with every line longer than `width` wrapped at word boundaries (never inside a
+    word); a continuation lines up under the text of a labelled line, else `hang` spaces
+    further in than the line."""
+    if not width:
+        return text
+    import textwrap
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        match = _LABELLED.match(line)
+        indent = len(match.group(1)) if match and len(match.group(1)) <= width // 2 else lead + hang
+        out.extend(textwrap.wrap(line, width=width, subsequent_indent=" " * indent,
+                                 break_long_words=False, break_on_hyphens=False) or [line])
+    return "\n".join(out)
+
+
+def stderr(text: str, wrap: bool = True) -> None:
+    """One message on stderr, wrapped to a terminal's width, even where stderr cannot encode it."""
+    if wrap:
+        text = fit(text, terminal_width(sys.stderr))
     try:
         sys.stderr.write(text + "\n")
     except UnicodeEncodeError:
@@ -41,13 +83,17 @@ def output_format(fmt: str | None) -> str:
 
 
 def report_error(exc: GradcliError) -> None:
-    """Message, source line, caret and hint on stderr, without rich."""
-    lines = [f"error: {exc.message}"]
+    """Message, source line, caret and hint on stderr, without rich.
+
+    On a terminal the message and hint wrap to its width; the source line and its
+    caret never do (the caret must stay under its column)."""
+    width = terminal_width(sys.stderr)
+    lines = [fit(f"error: {exc.message}", width)]
     if exc.source is not None and exc.span is not None:
         lines.extend(caret_lines(exc.source, exc.span))
     if exc.hint:
-        lines.append(f"hint: {exc.hint}")
-    stderr("\n".join(lines))
+        lines.append(fit(f"hint: {exc.hint}", width))
+    stderr("\n".join(lines), wrap=False)
 
 
 def report_failure(exc: BaseException) -> int | None:

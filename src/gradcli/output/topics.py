@@ -6,7 +6,7 @@ these are the topics no single command owns.
 from __future__ import annotations
 
 LANGUAGE = """\
-The expression language (SPEC 1; `gradcli functions` lists every function)
+The expression language (`gradcli functions` lists every function)
 
   Numbers      3, -1e-3, 1/3; constants pi (π) and e
   Operators    + - * / and ** or ^ (power, right to left: 2^3^2 = 2^9);
