@@ -39,6 +39,10 @@ class GradcliCommand(click.Command):
                     exc.message += "\n" + hint
             raise
 
+    def get_help(self, ctx):
+        from .output.streams import fit_help, terminal_width
+        return fit_help(super().get_help(ctx), terminal_width(sys.stdout))
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)

@@ -49,6 +49,11 @@ class Taylor:
     remainder: str
     warnings: list = field(default_factory=list)
 
+    def polynomial_to(self, precision=None) -> str:
+        """The polynomial, its coefficients rounded to `precision` significant digits."""
+        return self.polynomial if precision is None else \
+            polynomial_text(self.terms, self.at, precision)
+
 
 def _coefficient_text(c, precision=None) -> str:
     if isinstance(c, Fraction) or isinstance(c, int):

@@ -97,10 +97,7 @@ def directional_rows(d, precision=None) -> list:
 
 def _polynomial(t, precision) -> str:
     """The polynomial, its coefficients rounded to `precision` digits when asked."""
-    if precision is None:
-        return t.polynomial
-    from ..taylor import polynomial_text
-    return polynomial_text(t.terms, t.at, precision)
+    return t.polynomial_to(precision)
 
 
 def taylor_record(t, precision=None) -> dict:

@@ -151,7 +151,14 @@ def array_text(value, precision=None) -> str:
     """A number or vector on one line; a matrix (or deeper) with one row per line."""
     if getattr(value, "ndim", 0) < 2:
         return number_text(value, precision)
-    rows = [number_text(row, precision) for row in value]
+    if getattr(value, "ndim", 0) == 2:
+        # One width per column, so that the rows of a matrix line up element by element.
+        cells = [[number_text(v, precision) for v in row] for row in value]
+        widths = [max(len(row[j]) for row in cells) for j in range(len(cells[0]))] \
+            if cells and cells[0] else []
+        rows = ["[" + ", ".join(c.rjust(w) for c, w in zip(row, widths)) + "]" for row in cells]
+    else:
+        rows = [number_text(row, precision) for row in value]
     return "[" + ",\n ".join(rows) + "]"
 
 

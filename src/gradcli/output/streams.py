@@ -52,6 +52,49 @@ def fit(text: str, width: int | None, hang: int = 2) -> str:
     return "\n".join(out)
 
 
+def fit_help(text: str, width: int | None) -> str:
+    """A --help text for a terminal `width` wide: a long example command line continues on
+    the next line after a backslash (broken only between shell words, so it still pastes
+    and runs); any other long line wraps at its spaces."""
+    if not width:
+        return text
+    out = []
+    for line in text.split("\n"):
+        if len(line) > width and line.lstrip().startswith("$ "):
+            out.extend(_shell_lines(line, width))
+        else:
+            out.append(fit(line, width))
+    return "\n".join(out)
+
+
+def _shell_lines(line: str, width: int) -> list:
+    lead = line[:len(line) - len(line.lstrip())]
+    words, word, quote = [], "", None
+    for ch in line.strip():
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == " ":
+            if word:
+                words.append(word)
+            word = ""
+            continue
+        word += ch
+    if word:
+        words.append(word)
+    lines, current = [], lead
+    for w in words:
+        candidate = (current + " " + w) if current.strip() else current + w
+        if current.strip() and len(candidate) + 2 > width:
+            lines.append(current + " \\")
+            current = lead + "    " + w
+        else:
+            current = candidate
+    lines.append(current)
+    return lines
+
+
 def stderr(text: str, wrap: bool = True) -> None:
     """One message on stderr, wrapped to a terminal's width, even where stderr cannot encode it."""
     if wrap:
