@@ -72,6 +72,7 @@ COMMANDS = [
     ["check", "(w*x+b)**2", "--at", "w=3,x=2,b=1", "--value", "49", "--grad", "w=28,x=42"],
     ["check", "x^2", "--derivative", "2x + 1", "--wrt", "x"],
     ["check", "(w*x+b)**2", "--at", "b=1", "--points", "pts.csv", "--value", "1"],
+    ["check", "a*b + c*d + g*h", "--points", "six.csv", "--value", "1", "--grad", "a=1,b=2"],
     ["descend", "(w-3)^2", "--at", "w=0", "--lr", "0.1", "--steps", "20"],
     ["plot", "sin(x)", "--over", "x=-3:3"],
     ["tangent", "sin x", "--at", "x=pi/3"],

@@ -165,23 +165,38 @@ def array_text(value, precision=None) -> str:
 def batch_rows(keys, rows, precision=None, header=True, first_row=1, width=None):
     """One chunk of batch output as a table; later chunks continue it without a header.
 
-    Every column gets the width of its longest number, so no number is ever cut.
-    When the columns do not fit the terminal they wrap: the chunk is printed as
-    several tables of the columns that fit side by side, each headed and led by
-    the row number, under a note that says which columns it holds.
+    Every column gets the width of its longest number, so no number is ever cut;
+    columns that do not fit the terminal wrap (see _fitted_columns).
     """
-    texts = [[number_text(v, precision) for v in r] for r in rows]
-    widths = [max([len(k), 12] + [len(t[i]) for t in texts]) for i, k in enumerate(keys)]
+    cells = [[Text(number_text(v, precision)) for v in r] for r in rows]
+    return _fitted_columns([Text(k) for k in keys], cells, header, first_row, width,
+                           min_width=12)
+
+
+def _fitted_columns(headers, rows, header=True, first_row=1, width=None, min_width=0,
+                    numbered=False):
+    """A table of `rows` (lists of Text) that never cuts a cell and never drops a column.
+
+    When the columns fit the terminal it is one table (headed if `header`). When
+    they do not, they wrap: one table per group of columns that fits side by
+    side, each headed and led by the row number, under a dim note naming the
+    columns it holds ("columns 4-6 of 9: ...").
+    """
+    widths = [max([h.cell_len, min_width] + [r[i].cell_len for r in rows])
+              for i, h in enumerate(headers)]
     width = width or console().width
-    if sum(widths) + 2 * (len(widths) - 1) <= width:
+    numbers = [str(first_row + i) for i in range(len(rows))]
+    lead = max([len("row")] + [len(n) for n in numbers])
+    fixed = lead + 2 if numbered else 0
+    if fixed + sum(widths) + 2 * (len(widths) - 1) <= width:
         table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-        for k, w in zip(keys, widths):
-            table.add_column(Text(k), justify="right", no_wrap=True, min_width=w)
-        for t in texts:
-            table.add_row(*(Text(c) for c in t))
+        if numbered:
+            table.add_column("row", justify="right", style="dim", no_wrap=True, min_width=lead)
+        for h, w in zip(headers, widths):
+            table.add_column(h, justify="right", no_wrap=True, min_width=w)
+        for n, r in zip(numbers, rows):
+            table.add_row(*([Text(n)] if numbered else []), *r)
         return table
-    numbers = [str(first_row + i) for i in range(len(texts))]
-    lead = max(len("row"), *(len(n) for n in numbers)) if numbers else 3
     groups, group, used = [], [], lead
     for i, w in enumerate(widths):
         if group and used + 2 + w > width:
@@ -192,33 +207,30 @@ def batch_rows(keys, rows, precision=None, header=True, first_row=1, width=None)
     groups.append(group)
     parts = []
     for group in groups:
-        names = ", ".join(keys[i] for i in group)
-        parts.append(dim_line(f"columns {group[0] + 1}-{group[-1] + 1} of {len(keys)}: "
-                              f"{names}" if len(group) > 1 else
-                              f"column {group[0] + 1} of {len(keys)}: {names}"))
+        names = ", ".join(headers[i].plain for i in group)
+        where = (f"columns {group[0] + 1}-{group[-1] + 1}" if len(group) > 1
+                 else f"column {group[0] + 1}")
+        parts.append(dim_line(f"{where} of {len(headers)}: {names}"))
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         table.add_column(Text("row"), justify="right", no_wrap=True, style="dim", min_width=lead)
         for i in group:
-            table.add_column(Text(keys[i]), justify="right", no_wrap=True, min_width=widths[i])
-        for n, t in zip(numbers, texts):
-            table.add_row(Text(n), *(Text(t[i]) for i in group))
+            table.add_column(headers[i], justify="right", no_wrap=True, min_width=widths[i])
+        for n, r in zip(numbers, rows):
+            table.add_row(Text(n), *(r[i] for i in group))
         parts.append(table)
     return Group(*parts)
 
 
-def check_points_rows(run, checked, precision=None, header=True):
-    """One chunk of `check --points`: a row per point, a ✓/✗ cell per answer."""
-    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-    table.add_column("row", justify="right", style="dim", no_wrap=True)
-    for n in run.columns_used:
-        table.add_column(Text(n), justify="right", no_wrap=True)
-    for a in run.answers:
-        table.add_column(Text(label(a, run.result_name)), justify="right")
+def check_points_rows(run, checked, precision=None, header=True, width=None):
+    """One chunk of `check --points`: a row per point, a ✓/✗ cell per answer (wrapping
+    its columns on a narrow terminal, as batch_rows does)."""
+    headers = [Text(n) for n in run.columns_used]
+    headers += [Text(label(a, run.result_name)) for a in run.answers]
     chunk = checked.chunk
+    rows = []
     for r in range(chunk.n):
-        cells = [Text(str(chunk.first_row + r))]
-        cells += [Text(number_text(float(chunk.columns[n][r]), precision))
-                  for n in run.columns_used]
+        cells = [Text(number_text(float(chunk.columns[n][r]), precision))
+                 for n in run.columns_used]
         for i in range(len(run.answers)):
             given = number_text(float(checked.given[i][r]), precision)
             if chunk.invalid[r]:
@@ -233,8 +245,8 @@ def check_points_rows(run, checked, precision=None, header=True):
                 expected = number_text(float(checked.expected[i][r]), precision)
                 cells.append(Text.assemble(given + " ", ("✗", "bold red"),
                                            (f" ({expected})", "dim")))
-        table.add_row(*cells)
-    return table
+        rows.append(cells)
+    return _fitted_columns(headers, rows, header, chunk.first_row, width, numbered=True)
 
 
 def check_points_summary(lines, ok):
