@@ -40,6 +40,8 @@ Numbers and conventions
   Kinks        relu, abs, max, sqrt at 0 take PyTorch's value and warn with the
                one-sided derivatives (relu'(0) = 0, abs'(0) = 0, sqrt'(0) = inf)
   x**y         d/dy is x**y*ln(x); 0**0 is 1
+  Rounding     eval warns where rounding destroyed a result's digits
+               (1 + 1e-17 is 1; terms that cancel), naming the sub-expression
   JSON         nan and infinities are the strings "nan", "inf", "-inf"
 """
 
