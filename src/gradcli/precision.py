@@ -137,8 +137,8 @@ def analyse(graph, wanted) -> Loss | None:
             err[key] = 0.0
             continue
         datas = [p.data for p in node._parents]
-        if any(type(d) is not float for d in datas):
-            return None
+        if type(node.data) is not float or any(type(d) is not float for d in datas):
+            return None  # vectors: their elements are not analysed
         own = _rounding(op, node.data, datas)
         total, best, who = own, own, (node if own else None)
         for i, p in enumerate(node._parents):
