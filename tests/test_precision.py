@@ -179,3 +179,27 @@ def test_grid_of_cancellation_cases_misses_none():
             wrong += 1
             missed += not lost(record)
     assert wrong >= 500 and missed == 0, (wrong, missed)
+
+
+from test_properties import AT, EXPRESSIONS  # noqa: E402  (the property tests' generators)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(EXPRESSIONS, AT)
+def test_the_analysis_never_breaks_an_evaluation(text, at):
+    # Random expressions of every function: the warning may or may not fire, but eval
+    # never fails because of it (only a user error, as without it).
+    from gradcli import api
+    from gradcli.errors import GradcliError
+    from gradcli.language.parser import parse
+    used = api.inputs_of(parse(text))
+    bindings = {k: v for k, v in at.items() if k in used}
+    try:
+        plain = api.evaluate(text, bindings)
+    except GradcliError:
+        return
+    checked = api.evaluate(text, bindings, numerics=True)
+    assert checked.value == plain.value or (checked.value != checked.value)
+    extra = [w for w in checked.warnings if w not in plain.warnings]
+    assert all(w.startswith("precision loss") for w in extra)
