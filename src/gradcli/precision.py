@@ -47,8 +47,8 @@ def _rounding(op, out: float, datas: list) -> float:
     name = op.name
     if name in _EXACT_OPS:
         return 0.0
-    if not math.isfinite(out):
-        return 0.0
+    if not math.isfinite(out) or not all(math.isfinite(d) for d in datas):
+        return 0.0  # an inf or nan is reported as such, not as rounding
     if name in ("add", "sub", "mul", "div") or (name == "pow" and _small_integer(datas[1])):
         a, b = Fraction(datas[0]), Fraction(datas[1])
         try:
@@ -353,9 +353,6 @@ class _Precise(ScalarPrimitives):
     """The value rules' primitives in mpmath, at the precision of the context they run in."""
 
     name = "mpmath"
-
-    def __init_subclass__(cls):
-        raise TypeError("not meant to be subclassed")
 
 
 def _precise_backend():
