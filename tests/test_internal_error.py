@@ -1,4 +1,4 @@
-"""An unexpected exception is a bug: exit 4, one line asking for a report, a traceback only with --debug.
+"""An unexpected exception is a bug: exit 4, one line asking for a report; --debug: the traceback.
 
 Both ways in are covered: the click application (cli.py) and the click-free
 fast path of the common `eval` (launch.py); both report through output/streams.py.
