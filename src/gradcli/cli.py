@@ -470,14 +470,14 @@ def help_command(ctx, topic):
     group = ctx.parent.command
     commands = [c for c in group.list_commands(ctx) if c != "help"]
     from .output.streams import fit, terminal_width
-    width = terminal_width(sys.stdout)
+    width = terminal_width(sys.stdout) or 80  # in a pipe, lines a pager or a file holds
     if topic is None:
         emit(fit("gradcli help TOPIC\n\ntopics:   " + ", ".join(TOPICS) + "\ncommands: "
                  + ", ".join(commands), width) + "\n\n" + group.get_help(ctx.parent) + "\n")
         return
     name = ALIASES.get(topic.lower(), topic.lower())
     if name in TOPICS:
-        emit(fit(TOPICS[name], width, hang=0))
+        emit(fit(TOPICS[name], width, hang=0, paragraphs=True))
         return
     command = group.get_command(ctx, name)
     if command is None or name == "help":

@@ -32,15 +32,26 @@ def terminal_width(stream) -> int | None:
 _LABELLED = re.compile(r"^(\s*\S(?:\S| (?! ))*\s{2,})\S")
 
 
-def fit(text: str, width: int | None, hang: int = 2) -> str:
+def fit(text: str, width: int | None, hang: int = 2, paragraphs: bool = False) -> str:
     """`text` with every line longer than `width` wrapped at word boundaries (never inside a
     word); a continuation lines up under the text of a labelled line, else `hang` spaces
-    further in than the line."""
+    further in than the line. `paragraphs`: unindented lines that follow one another are
+    one paragraph, joined before wrapping (a help topic's prose)."""
     if not width:
         return text
     import textwrap
+    lines = text.split("\n")
+    if paragraphs:
+        joined = []
+        for line in lines:
+            if (joined and line and not line[0].isspace() and joined[-1]
+                    and not joined[-1][0].isspace()):
+                joined[-1] += " " + line
+            else:
+                joined.append(line)
+        lines = joined
     out = []
-    for line in text.split("\n"):
+    for line in lines:
         if len(line) <= width:
             out.append(line)
             continue
