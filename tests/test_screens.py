@@ -89,3 +89,11 @@ def test_the_functions_list_stacks_on_a_narrow_terminal():
     wide = Console(width=140, record=True, color_system=None)
     wide.print(functions_table(records, width=140))
     assert "┃ function" in wide.export_text()
+
+
+def test_a_topic_reflows_its_prose_and_fits_a_pipe_at_80_columns():
+    assert fit("one line\nof prose\n\n  Label  text", 60, hang=0, paragraphs=True) == \
+        "one line of prose\n\n  Label  text"
+    out = run("help", "numbers")
+    assert out.exit_code == 0 and max(len(l) for l in out.stdout.splitlines()) <= 80
+    assert "Rounding" in out.stdout
