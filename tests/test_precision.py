@@ -209,3 +209,9 @@ def test_the_analysis_never_breaks_an_evaluation(text, at):
     assert checked.value == plain.value or (checked.value != checked.value)
     extra = [w for w in checked.warnings if w not in plain.warnings]
     assert all(w.startswith("precision loss") for w in extra)
+
+
+def test_diff_at_a_point_warns_as_eval_does():
+    result = CliRunner().invoke(main, ["diff", "sin(x)/x", "--at", "x=1e-200", "-o", "plain"])
+    assert result.exit_code == 0
+    assert result.stderr.count("precision loss") == 1 and "-3.33333e-201" in result.stderr
