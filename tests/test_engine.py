@@ -71,17 +71,21 @@ def test_constants_get_no_gradient():
 
 
 @pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
-def test_a_rule_that_overflows_in_python_floats_beside_an_array_gives_ieee_values():
+def test_a_rule_whose_textbook_form_overflows_beside_an_array_gives_the_true_values():
     import numpy as np
 
     from gradcli import ops
     from gradcli.autodiff.engine import local_derivative
     t = np.array([-1e308, 1.0])
     out = np.arctan2(1e308, t)
-    d = local_derivative(ops.TABLE["atan2"], 1, out, [1e308, t])  # -y/(x**2 + y**2)
+    # -y/(x**2 + y**2), where x**2 + y**2 overflows: the rule scales x and y first,
+    # so the (subnormal) true values come out instead of 0.
+    d = local_derivative(ops.TABLE["atan2"], 1, out, [1e308, t])
     assert isinstance(d, np.ndarray) and d.shape == (2,)
-    assert d[0] == 0.0 and d[1] == -0.0
-    assert local_derivative(ops.TABLE["atan2"], 1, float(out[0]), [1e308, -1e308]) == 0.0
+    assert d[0] == pytest.approx(-5e-309, rel=1e-9, abs=0)
+    assert d[1] == pytest.approx(-1e-308, rel=1e-9, abs=0)
+    assert local_derivative(ops.TABLE["atan2"], 1, float(out[0]), [1e308, -1e308]) == \
+        pytest.approx(-5e-309, rel=1e-9, abs=0)
 
 
 def test_backward_of_a_vector_needs_its_gradient_as_in_pytorch():

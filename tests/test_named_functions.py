@@ -148,7 +148,7 @@ def test_the_issue_example_prints_the_number():
     result = cli("eval", "f(x) = x^2 sin x; f'(2)", "-o", "plain")
     assert result.exit_code == 0, result.output
     expected = 4 * math.sin(2) + 4 * math.cos(2)
-    assert result.output.split("\t")[0] == "f"
+    assert result.output.split("\t")[0] == "f'(2)"  # labelled as typed
     assert close(float(result.output.split("\t")[1]), expected)
 
 

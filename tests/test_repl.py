@@ -225,10 +225,10 @@ def test_a_function_definition_that_breaks_another_is_refused(capsys):
 def test_a_function_through_the_commands():
     proc = run_piped("f(x) = x^2 sin x\nf'(2)\ndiff f\ntangent f --at x=0\n"
                      "g(x, y) = x^2 y\ng_x(1, 2)\n")
-    assert proc.stdout == ("f\t1.9726023611141572\n"
+    assert proc.stdout == ("f'(2)\t1.9726023611141572\n"
                            "df/dx\t2*x*sin(x) + x^2*cos(x)\n"
                            "tangent\ty = 0\nf\t0\ndf/dx\t0\n"
-                           "f\t4\n"), proc.stderr
+                           "g_x(1, 2)\t4\n"), proc.stderr
 
 
 def test_session_words(capsys):

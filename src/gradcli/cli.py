@@ -39,6 +39,10 @@ class GradcliCommand(click.Command):
                     exc.message += "\n" + hint
             raise
 
+    def get_help(self, ctx):
+        from .output.streams import fit_help, terminal_width
+        return fit_help(super().get_help(ctx), terminal_width(sys.stdout))
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -248,7 +252,8 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
                              "or table")
     seed_value = api.constant_value(seed, "--seed", exact) if seed is not None else None
     result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
-                          seed=seed_value, jacobian=jacobian, exact=exact, hessian=hessian)
+                          seed=seed_value, jacobian=jacobian, exact=exact, hessian=hessian,
+                          numerics=True)
     warn(result.warnings)
     checks = None
     if gradcheck:
@@ -464,13 +469,15 @@ def help_command(ctx, topic):
     from .output.topics import ALIASES, TOPICS
     group = ctx.parent.command
     commands = [c for c in group.list_commands(ctx) if c != "help"]
+    from .output.streams import fit, terminal_width
+    width = terminal_width(sys.stdout) or 80  # in a pipe, lines a pager or a file holds
     if topic is None:
-        emit("gradcli help TOPIC\n\ntopics:   " + ", ".join(TOPICS) + "\ncommands: "
-             + ", ".join(commands) + "\n\n" + group.get_help(ctx.parent) + "\n")
+        emit(fit("gradcli help TOPIC\n\ntopics:   " + ", ".join(TOPICS) + "\ncommands: "
+                 + ", ".join(commands), width) + "\n\n" + group.get_help(ctx.parent) + "\n")
         return
     name = ALIASES.get(topic.lower(), topic.lower())
     if name in TOPICS:
-        emit(TOPICS[name])
+        emit(fit(TOPICS[name], width, hang=0, paragraphs=True))
         return
     command = group.get_command(ctx, name)
     if command is None or name == "help":

@@ -39,7 +39,7 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
     if bindings is None:
         return result
     wanted = sorted({v for d in result.derivatives for v in d.wrt}, key=result.variables.index)
-    ev = evaluate(text, bindings, wrt=wanted, program=program)
+    ev = evaluate(text, bindings, wrt=wanted, program=program, numerics=True)
     result.warnings = ev.warnings
     result.at = ev.at
     result.values = {}

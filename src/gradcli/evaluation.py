@@ -37,7 +37,8 @@ class EvalResult:
 
 
 def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=False,
-             hessian=False, program=None, seed=None, jacobian=False, **kw) -> EvalResult:
+             hessian=False, program=None, seed=None, jacobian=False, numerics=False,
+             **kw) -> EvalResult:
     """Value and partial derivatives of `text` at a point.
 
     Values may be numbers or (nested lists of) arrays. A non-scalar result needs
@@ -45,14 +46,22 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     `jacobian=True`; otherwise it is a ShapeError. `exact`: compute with
     Fractions (InexactError where an operation has no rational result).
     `hessian`: also the matrix of second partials over the inputs, as
-    `result.hessian[a][b]`.
+    `result.hessian[a][b]`. `numerics`: also warn where rounding may have made the
+    value or a partial meaningless (precision.py).
 
     >>> evaluate("(w*x+b)**2", w=3, x=2, b=1).gradient
     {'w': 28.0, 'x': 42.0, 'b': 14.0}
     """
     with gc_paused():
-        return _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
-                         jacobian, kw)
+        result = _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
+                           jacobian, kw)
+    if numerics and not exact and seed is None and not jacobian:
+        from .precision import warning
+        message = warning(result.graph, result.result_name, result.value, result.gradient,
+                          result.at, result.inputs)
+        if message:
+            result.warnings.append(message)
+    return result
 
 
 def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed, jacobian,
@@ -123,8 +132,24 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     return EvalResult(hessian=matrix, expression=text, read_as=read_as(program),
                       at={k: bindings[k] for k in bindings},
                       value=out.data, gradient=gradient, inputs=wanted,
-                      result_name=last.name or "f", warnings=warnings, graph=graph,
+                      result_name=result_label(program), warnings=warnings, graph=graph,
                       seed=seed, jacobian=jac)
+
+
+def result_label(program) -> str:
+    """What the result is called: its name (`loss = ...`), a defined function's call as
+    typed (`f'(2)`, `g_x(1,2)`), else f."""
+    last = program.statements[-1]
+    if last.name:
+        return last.name
+    from .language.expr import Call
+    typed = getattr(program, "original", None) or program
+    expr = typed.statements[-1].expr
+    if isinstance(expr, Call) and expr.span is not None and typed.source:
+        text = typed.source[expr.span[0]:expr.span[1]].strip()
+        if text and "\n" not in text and len(text) <= 40:
+            return text
+    return "f"
 
 
 def _inexact_derivative(graph: Graph, exc: InexactError) -> InexactError:

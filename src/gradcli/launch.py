@@ -84,7 +84,7 @@ def fast_eval(request: dict) -> tuple[list[str], str]:
     wrt = request["wrt"]
     wrt_names = split_top_level(wrt) if wrt else None
     result = evaluate(request["expr"], bindings, wrt=wrt_names,
-                      intermediates=request["show_all"])
+                      intermediates=request["show_all"], numerics=True)
     fmt, precision = request["fmt"], request["precision"]
     if fmt == "json":
         text = formats.dumps(formats.eval_record(result, precision)) + "\n"

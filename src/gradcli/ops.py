@@ -176,7 +176,11 @@ _add(Op("div", 2, lambda B, x, y: x / y,
         (lambda D, out, x, y: 1 / y, lambda D, out, x, y: -x / y ** 2),
         "arithmetic", "division",
         domain=(Check(lambda B, x, y: y != 0, "division by zero", (1,)),),
-        domain_text="y ≠ 0", symbol="/", prec=PRODUCT))
+        domain_text="y ≠ 0", symbol="/", prec=PRODUCT,
+        # -(x/y)/y: y**2 alone underflows to 0 (y = 1e-200) or overflows where the
+        # derivative itself is an ordinary number.
+        numeric_partials=(lambda B, out, x, y: 1 / y, lambda B, out, x, y: -(x / y) / y),
+        extra=dict(stable_form=True)))
 _add(Op("neg", 1, lambda B, x: -x, (lambda D, out, x: -1,),
         "arithmetic", "negation", symbol="-", prec=UNARY))
 _add(Op("pos", 1, lambda B, x: x, (lambda D, out, x: 1,),
@@ -225,6 +229,11 @@ _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.
         else 1 / (args[0] * D.log(args[1])) if i == 0
         else -D.log(args[0]) / (args[1] * D.log(args[1]) ** 2)),
     "exponential", "natural logarithm; log(x, b) is base b", aliases=("ln",),
+    # d/db as -(log(x)/log(b))/(b*log(b)): log(b)**2 underflows for b near 1.
+    numeric_partials=lambda B, i, out, args, cache: (
+        1 / args[0] if len(args) == 1 else 1 / (args[0] * B.log(args[1])) if i == 0
+        else -out / (args[1] * B.log(args[1]))),
+    extra=dict(stable_form=True),
     domain=(_POS,
             Check(lambda B, x, b=2.0: (b > 0) & (b != 1) if B.name == "numpy" else b > 0 and b != 1,
                   "the base of a logarithm must be positive and not 1", (1,))),
@@ -299,12 +308,35 @@ _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2
                 "using -inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: -1 / B.sqrt(_one_minus_square(x)),),
     latex=r"\arccos", extra=dict(_STABLE))
+def _one_over_one_plus_square(B, x):
+    # 1/(1 + x**2) without the overflow of x**2 (x = 1e160): (1/x)/(x + 1/x) beyond 1
+    if B.name == "exact":
+        return 1 / (1 + x * x)
+    return _piecewise(B, B.abs(x) <= 1, lambda: 1 / (1 + x * x),
+                      lambda: (1 / x) / (x + 1 / x))
+
+
+def _atan2_partial(B, num, y, x):
+    # num/(x**2 + y**2), scaled by the larger of |x|, |y| so that neither square
+    # overflows nor underflows (atan2 at (1e200, 1e200) or (1e-200, 1e-200)).
+    if B.name == "exact":
+        return num / (x ** 2 + y ** 2)
+    s = B.maximum(B.abs(x), B.abs(y))
+    s = B.where(s == 0, 1.0, s)
+    return (num / s) / ((x / s) ** 2 + (y / s) ** 2) / s
+
+
 _fn("atan", 1, lambda B, x: B.atan(x), (lambda D, out, x: 1 / (1 + x ** 2),),
-    "trigonometric", "inverse tangent", aliases=("arctan",), latex=r"\arctan")
+    "trigonometric", "inverse tangent", aliases=("arctan",), latex=r"\arctan",
+    numeric_partials=(lambda B, out, x: _one_over_one_plus_square(B, x),),
+    extra=dict(stable_form=True))
 _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
     # d/dy atan2(y, x) = x/(x**2 + y**2) ; d/dx = -y/(x**2 + y**2)
     (lambda D, out, y, x: x / (x ** 2 + y ** 2), lambda D, out, y, x: -y / (x ** 2 + y ** 2)),
     "trigonometric", "angle of the point (x, y): atan2(y, x)",
+    numeric_partials=(lambda B, out, y, x: _atan2_partial(B, x, y, x),
+                      lambda B, out, y, x: _atan2_partial(B, -y, y, x)),
+    extra=dict(stable_form=True),
     kinks=(Kink(lambda B, y, x: (y == 0) & (x == 0) if B.name == "numpy" else y == 0 and x == 0,
                 "atan2 at (0, 0): the value is 0 but the derivative is undefined (nan)"),))
 
@@ -348,6 +380,8 @@ _fn("acot", 1, _acot,
     "trigonometric", "inverse cotangent, SymPy's convention: acot(x) = atan(1/x), odd, "
     "in (-pi/2, pi/2], acot(0) = pi/2 (a jump at 0); derivative -1/(1 + x^2) everywhere",
     aliases=("arccot",),
+    numeric_partials=(lambda B, out, x: -_one_over_one_plus_square(B, x),),
+    extra=dict(stable_form=True),
     kinks=(Kink(lambda B, x: x == 0, "acot at 0: the value jumps from -pi/2 to pi/2 "
                 "(acot(0) = pi/2, as in SymPy); using -1, the derivative on both sides"),),
     latex=r"\operatorname{arccot}")
@@ -357,7 +391,9 @@ _fn("sinh", 1, lambda B, x: B.sinh(x), (lambda D, out, x: D.cosh(x),), "hyperbol
 _fn("cosh", 1, lambda B, x: B.cosh(x), (lambda D, out, x: D.sinh(x),), "hyperbolic",
     "hyperbolic cosine")
 _fn("tanh", 1, lambda B, x: B.tanh(x), (lambda D, out, x: 1 - out ** 2,), "hyperbolic",
-    "hyperbolic tangent")
+    "hyperbolic tangent",
+    # sech(x)**2: 1 - tanh(x)**2 is 1 - 1 = 0 from |x| = 19 on, where it is 4e-17.
+    numeric_partials=(lambda B, out, x: _sech(B, x) ** 2,), extra=dict(stable_form=True))
 
 def _sech(B, x):
     # 1/cosh(x) = 2*e^-|x|/(1 + e^-2|x|): e^-|x| never overflows, so sech(800) is 0.
@@ -469,7 +505,9 @@ _fn("acoth", 1, _acoth,
     latex=r"\operatorname{arcoth}", extra=dict(_STABLE))
 
 _fn("sigmoid", 1, lambda B, x: B.sigmoid(x), (lambda D, out, x: out * (1 - out),),
-    "machine learning", "logistic function 1/(1 + e^-x)", latex=r"\sigma")
+    "machine learning", "logistic function 1/(1 + e^-x)", latex=r"\sigma",
+    # 1 - sigmoid(x) as sigmoid(-x): 1 - out is 1 - 1 = 0 from x = 37 on.
+    numeric_partials=(lambda B, out, x: out * B.sigmoid(-x),), extra=dict(stable_form=True))
 _fn("relu", 1, lambda B, x: B.where(x > 0, x, 0.0 * x), (lambda D, out, x: D.step(x),),
     "machine learning", "max(x, 0)",
     kinks=(Kink(lambda B, x: x == 0, "relu at 0: left 0, right 1; using 0 as PyTorch does"),))

@@ -49,11 +49,19 @@ class Taylor:
     remainder: str
     warnings: list = field(default_factory=list)
 
+    def polynomial_to(self, precision=None) -> str:
+        """The polynomial, its coefficients rounded to `precision` significant digits."""
+        return self.polynomial if precision is None else \
+            polynomial_text(self.terms, self.at, precision)
 
-def _coefficient_text(c) -> str:
+
+def _coefficient_text(c, precision=None) -> str:
     if isinstance(c, Fraction) or isinstance(c, int):
         return format_number(c)
     c = float(c)
+    if precision is not None:
+        from .numbers import number_text
+        return number_text(c, precision)
     if math.isfinite(c) and c != 0:
         near = Fraction(c).limit_denominator(10_000)
         if near.denominator > 1 and abs(float(near) - c) <= 1e-13 * abs(c):
@@ -63,20 +71,25 @@ def _coefficient_text(c) -> str:
     return format_number(c)
 
 
-def _factor(name, point, k) -> str:
-    base = name if not point else \
-        f"({name} {'-' if point > 0 else '+'} {format_number(abs(point))})"
+def _factor(name, point, k, precision=None) -> str:
+    if point and precision is not None and isinstance(point, float):
+        from .numbers import number_text
+        shown = number_text(abs(point), precision)
+    else:
+        shown = format_number(abs(point)) if point else ""
+    base = name if not point else f"({name} {'-' if point > 0 else '+'} {shown})"
     return base if k == 1 else f"{base}^{k}"
 
 
-def polynomial_text(terms, at) -> str:
+def polynomial_text(terms, at, precision=None) -> str:
+    """The polynomial as a book prints it; `precision`: coefficients to that many digits."""
     parts = []
     for term in terms:
         c = term.coefficient
         if c == 0:
             continue
-        factors = "*".join(_factor(v, at[v], k) for v, k in term.powers.items())
-        text = _coefficient_text(abs(c))
+        factors = "*".join(_factor(v, at[v], k, precision) for v, k in term.powers.items())
+        text = _coefficient_text(abs(c), precision)
         if factors:
             if "/" in text:  # 1/6*x^3 -> x^3/6, as a book prints it
                 num, den = text.split("/")

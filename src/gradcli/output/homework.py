@@ -95,10 +95,15 @@ def directional_rows(d, precision=None) -> list:
 
 # ---------------------------------------------------------------- taylor
 
+def _polynomial(t, precision) -> str:
+    """The polynomial, its coefficients rounded to `precision` digits when asked."""
+    return t.polynomial_to(precision)
+
+
 def taylor_record(t, precision=None) -> dict:
     rec = {"expression": t.expression, "read_as": t.read_as,
            "at": {k: json_number(v, precision) for k, v in t.at.items()},
-           "order": t.order, "polynomial": t.polynomial, "remainder": t.remainder,
+           "order": t.order, "polynomial": _polynomial(t, precision), "remainder": t.remainder,
            "terms": [{"coefficient": json_number(term.coefficient, precision),
                       "powers": term.powers} for term in t.terms if term.coefficient != 0]}
     if t.warnings:
@@ -107,17 +112,18 @@ def taylor_record(t, precision=None) -> dict:
 
 
 def taylor_rows(t, precision=None) -> list:
-    return [(f"T{t.order}", t.polynomial), ("remainder", t.remainder)]
+    return [(f"T{t.order}", _polynomial(t, precision)), ("remainder", t.remainder)]
 
 
 def taylor_markdown(t, precision=None) -> str:
     return (f"**Taylor polynomial** of order {t.order} of `{t.read_as}` about "
-            f"{_at_text(t.at, precision)}:\n\n    {t.polynomial} + {t.remainder}\n")
+            f"{_at_text(t.at, precision)}:\n\n    {_polynomial(t, precision)} + {t.remainder}\n")
 
 
 def taylor_latex(t, precision=None) -> str:
     rest = t.remainder.replace("|", "\\lvert ", 1)
-    return f"\\[ T_{{{t.order}}} = {_latex_of(t.polynomial, t.at)} \\]\n% remainder {rest}\n"
+    return (f"\\[ T_{{{t.order}}} = {_latex_of(_polynomial(t, precision), t.at)} \\]\n"
+            f"% remainder {rest}\n")
 
 
 # ---------------------------------------------------------------- critical points

@@ -68,7 +68,8 @@ def stream_points(job, fmt, precision, keys, columns, jsonl):
             elif fmt == "table":
                 from . import render
                 rows = formats.columns_rows(columns(chunk, result))
-                print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1))
+                print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1,
+                                             chunk.first_row))
             else:
                 emit(formats.columns_delimited(columns(chunk, result), precision,
                                                "," if fmt == "csv" else "\t"))

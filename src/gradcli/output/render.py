@@ -151,33 +151,86 @@ def array_text(value, precision=None) -> str:
     """A number or vector on one line; a matrix (or deeper) with one row per line."""
     if getattr(value, "ndim", 0) < 2:
         return number_text(value, precision)
-    rows = [number_text(row, precision) for row in value]
+    if getattr(value, "ndim", 0) == 2:
+        # One width per column, so that the rows of a matrix line up element by element.
+        cells = [[number_text(v, precision) for v in row] for row in value]
+        widths = [max(len(row[j]) for row in cells) for j in range(len(cells[0]))] \
+            if cells and cells[0] else []
+        rows = ["[" + ", ".join(c.rjust(w) for c, w in zip(row, widths)) + "]" for row in cells]
+    else:
+        rows = [number_text(row, precision) for row in value]
     return "[" + ",\n ".join(rows) + "]"
 
 
-def batch_rows(keys, rows, precision=None, header=True):
-    """One chunk of batch output as a table; later chunks continue it without a header."""
-    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-    for k in keys:
-        table.add_column(Text(k), justify="right", no_wrap=True, min_width=max(len(k), 12))
-    for r in rows:
-        table.add_row(*(Text(number_text(v, precision)) for v in r))
-    return table
+def batch_rows(keys, rows, precision=None, header=True, first_row=1, width=None):
+    """One chunk of batch output as a table; later chunks continue it without a header.
+
+    Every column gets the width of its longest number, so no number is ever cut;
+    columns that do not fit the terminal wrap (see _fitted_columns).
+    """
+    cells = [[Text(number_text(v, precision)) for v in r] for r in rows]
+    return _fitted_columns([Text(k) for k in keys], cells, header, first_row, width,
+                           min_width=12)
 
 
-def check_points_rows(run, checked, precision=None, header=True):
-    """One chunk of `check --points`: a row per point, a ✓/✗ cell per answer."""
-    table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-    table.add_column("row", justify="right", style="dim", no_wrap=True)
-    for n in run.columns_used:
-        table.add_column(Text(n), justify="right", no_wrap=True)
-    for a in run.answers:
-        table.add_column(Text(label(a, run.result_name)), justify="right")
+def _fitted_columns(headers, rows, header=True, first_row=1, width=None, min_width=0,
+                    numbered=False):
+    """A table of `rows` (lists of Text) that never cuts a cell and never drops a column.
+
+    When the columns fit the terminal it is one table (headed if `header`). When
+    they do not, they wrap: one table per group of columns that fits side by
+    side, each headed and led by the row number, under a dim note naming the
+    columns it holds ("columns 4-6 of 9: ...").
+    """
+    widths = [max([h.cell_len, min_width] + [r[i].cell_len for r in rows])
+              for i, h in enumerate(headers)]
+    width = width or console().width
+    numbers = [str(first_row + i) for i in range(len(rows))]
+    lead = max([len("row")] + [len(n) for n in numbers])
+    fixed = lead + 2 if numbered else 0
+    if fixed + sum(widths) + 2 * (len(widths) - 1) <= width:
+        table = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
+        if numbered:
+            table.add_column("row", justify="right", style="dim", no_wrap=True, min_width=lead)
+        for h, w in zip(headers, widths):
+            table.add_column(h, justify="right", no_wrap=True, min_width=w)
+        for n, r in zip(numbers, rows):
+            table.add_row(*([Text(n)] if numbered else []), *r)
+        return table
+    groups, group, used = [], [], lead
+    for i, w in enumerate(widths):
+        if group and used + 2 + w > width:
+            groups.append(group)
+            group, used = [], lead
+        group.append(i)
+        used += 2 + w
+    groups.append(group)
+    parts = []
+    for group in groups:
+        names = ", ".join(headers[i].plain for i in group)
+        where = (f"columns {group[0] + 1}-{group[-1] + 1}" if len(group) > 1
+                 else f"column {group[0] + 1}")
+        parts.append(dim_line(f"{where} of {len(headers)}: {names}"))
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        table.add_column(Text("row"), justify="right", no_wrap=True, style="dim", min_width=lead)
+        for i in group:
+            table.add_column(headers[i], justify="right", no_wrap=True, min_width=widths[i])
+        for n, r in zip(numbers, rows):
+            table.add_row(Text(n), *(r[i] for i in group))
+        parts.append(table)
+    return Group(*parts)
+
+
+def check_points_rows(run, checked, precision=None, header=True, width=None):
+    """One chunk of `check --points`: a row per point, a ✓/✗ cell per answer (wrapping
+    its columns on a narrow terminal, as batch_rows does)."""
+    headers = [Text(n) for n in run.columns_used]
+    headers += [Text(label(a, run.result_name)) for a in run.answers]
     chunk = checked.chunk
+    rows = []
     for r in range(chunk.n):
-        cells = [Text(str(chunk.first_row + r))]
-        cells += [Text(number_text(float(chunk.columns[n][r]), precision))
-                  for n in run.columns_used]
+        cells = [Text(number_text(float(chunk.columns[n][r]), precision))
+                 for n in run.columns_used]
         for i in range(len(run.answers)):
             given = number_text(float(checked.given[i][r]), precision)
             if chunk.invalid[r]:
@@ -192,8 +245,8 @@ def check_points_rows(run, checked, precision=None, header=True):
                 expected = number_text(float(checked.expected[i][r]), precision)
                 cells.append(Text.assemble(given + " ", ("✗", "bold red"),
                                            (f" ({expected})", "dim")))
-        table.add_row(*cells)
-    return table
+        rows.append(cells)
+    return _fitted_columns(headers, rows, header, chunk.first_row, width, numbered=True)
 
 
 def check_points_summary(lines, ok):
@@ -231,8 +284,16 @@ def progress_bar(total, label, terminal=None):
     return _Bar(total, label, terminal)
 
 
-def functions_table(records):
-    """`gradcli functions`: name, arity, derivative rule, domain."""
+def functions_table(records, width=None):
+    """`gradcli functions`: name, arity, derivative rule, domain.
+
+    A table on a wide terminal; below 100 columns each function is a short block
+    (its form, then the rule and the domain indented under it), so that the rules
+    are never squeezed into a narrow column.
+    """
+    width = width or console().width
+    if width < 100:
+        return _functions_stacked(records)
     table = Table(show_header=True, header_style="bold", show_lines=False)
     table.add_column("function", style="cyan", no_wrap=True)
     table.add_column("args", justify="center")
@@ -247,6 +308,34 @@ def functions_table(records):
         if r["aliases"]:
             form += "  (" + ", ".join(r["aliases"]) + ")"
         table.add_row(Text(form), Text(r["arity"]), Text(r["derivative"]), Text(r["domain"]))
+    return table
+
+
+def _functions_stacked(records):
+    lines = []
+    category = None
+    for r in records:
+        if r["category"] != category:
+            category = r["category"]
+            lines.append(Text(""))
+            lines.append(Text(category, style="bold"))
+        head = Text(r["form"], style="cyan")
+        arity = r["arity"]
+        head.append(f"  {arity} argument{'' if arity == '1' else 's'}", style="dim")
+        if r["aliases"]:
+            head.append("  also " + ", ".join(r["aliases"]), style="dim")
+        lines.append(head)
+        lines.append(_hanging("    derivative  ", r["derivative"]))
+        lines.append(_hanging("    domain      ", r["domain"]))
+    return Group(*lines[1:])
+
+
+def _hanging(label: str, text: str) -> Table:
+    """`label` then `text`, the text wrapping under itself (at spaces, never mid-word)."""
+    table = Table(show_header=False, box=None, pad_edge=False, padding=0)
+    table.add_column(no_wrap=True, style="dim")
+    table.add_column(overflow="fold")
+    table.add_row(Text(label), Text(text))
     return table
 
 

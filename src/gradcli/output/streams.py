@@ -6,14 +6,110 @@ one answered. Standard library only.
 """
 from __future__ import annotations
 
+import re
 import sys
 
 from ..errors import GradcliError, caret_lines, clean
 from ..limits import cap_warnings
 
 
-def stderr(text: str) -> None:
-    """One line on stderr, even where stderr cannot encode it."""
+def terminal_width(stream) -> int | None:
+    """The width of the terminal `stream` writes to (COLUMNS wins, as for rich), else None."""
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    import os
+    import shutil
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return shutil.get_terminal_size().columns
+
+
+# "  Label      text": the text's column, where a wrapped line continues.
+_LABELLED = re.compile(r"^(\s*\S(?:\S| (?! ))*\s{2,})\S")
+
+
+def fit(text: str, width: int | None, hang: int = 2, paragraphs: bool = False) -> str:
+    """`text` with every line longer than `width` wrapped at word boundaries (never inside a
+    word); a continuation lines up under the text of a labelled line, else `hang` spaces
+    further in than the line. `paragraphs`: unindented lines that follow one another are
+    one paragraph, joined before wrapping (a help topic's prose)."""
+    if not width:
+        return text
+    import textwrap
+    lines = text.split("\n")
+    if paragraphs:
+        joined = []
+        for line in lines:
+            if (joined and line and not line[0].isspace() and joined[-1]
+                    and not joined[-1][0].isspace()):
+                joined[-1] += " " + line
+            else:
+                joined.append(line)
+        lines = joined
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        match = _LABELLED.match(line)
+        indent = len(match.group(1)) if match and len(match.group(1)) <= width // 2 else lead + hang
+        out.extend(textwrap.wrap(line, width=width, subsequent_indent=" " * indent,
+                                 break_long_words=False, break_on_hyphens=False) or [line])
+    return "\n".join(out)
+
+
+def fit_help(text: str, width: int | None) -> str:
+    """A --help text for a terminal `width` wide: a long example command line continues on
+    the next line after a backslash (broken only between shell words, so it still pastes
+    and runs); any other long line wraps at its spaces."""
+    if not width:
+        return text
+    out = []
+    for line in text.split("\n"):
+        if len(line) > width and line.lstrip().startswith("$ "):
+            out.extend(_shell_lines(line, width))
+        else:
+            out.append(fit(line, width))
+    return "\n".join(out)
+
+
+def _shell_lines(line: str, width: int) -> list:
+    lead = line[:len(line) - len(line.lstrip())]
+    words, word, quote = [], "", None
+    for ch in line.strip():
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == " ":
+            if word:
+                words.append(word)
+            word = ""
+            continue
+        word += ch
+    if word:
+        words.append(word)
+    lines, current = [], lead
+    for w in words:
+        candidate = (current + " " + w) if current.strip() else current + w
+        if current.strip() and len(candidate) + 2 > width:
+            lines.append(current + " \\")
+            current = lead + "    " + w
+        else:
+            current = candidate
+    lines.append(current)
+    return lines
+
+
+def stderr(text: str, wrap: bool = True) -> None:
+    """One message on stderr, wrapped to a terminal's width, even where stderr cannot encode it."""
+    if wrap:
+        text = fit(text, terminal_width(sys.stderr))
     try:
         sys.stderr.write(text + "\n")
     except UnicodeEncodeError:
@@ -41,13 +137,17 @@ def output_format(fmt: str | None) -> str:
 
 
 def report_error(exc: GradcliError) -> None:
-    """Message, source line, caret and hint on stderr, without rich."""
-    lines = [f"error: {exc.message}"]
+    """Message, source line, caret and hint on stderr, without rich.
+
+    On a terminal the message and hint wrap to its width; the source line and its
+    caret never do (the caret must stay under its column)."""
+    width = terminal_width(sys.stderr)
+    lines = [fit(f"error: {exc.message}", width)]
     if exc.source is not None and exc.span is not None:
         lines.extend(caret_lines(exc.source, exc.span))
     if exc.hint:
-        lines.append(f"hint: {exc.hint}")
-    stderr("\n".join(lines))
+        lines.append(fit(f"hint: {exc.hint}", width))
+    stderr("\n".join(lines), wrap=False)
 
 
 def report_failure(exc: BaseException) -> int | None:
@@ -55,8 +155,9 @@ def report_failure(exc: BaseException) -> int | None:
 
     A GradcliError is the user's input (its own exit code); too deep a
     nesting or too little memory are said plainly (2); any other exception is
-    a bug in gradcli, said so without a traceback (2). None for what is not a
-    failure to report here (KeyboardInterrupt, SystemExit, ...): re-raise it.
+    a bug in gradcli: one line asking for a report, without a traceback
+    (INTERNAL_ERROR, exit 4; --debug shows the traceback). None for what is not
+    a failure to report here (KeyboardInterrupt, SystemExit, ...): re-raise it.
     """
     if isinstance(exc, GradcliError):
         report_error(exc)
@@ -68,7 +169,18 @@ def report_failure(exc: BaseException) -> int | None:
         report_error(GradcliError("out of memory: the input is too large"))
         return 2
     if isinstance(exc, Exception):
-        report_error(GradcliError(f"internal error ({type(exc).__name__}: {exc})",
-                                  hint="this is a bug in gradcli; --debug shows the traceback"))
-        return 2
+        stderr("error: " + " ".join(clean(internal_error_line(exc)).split()))
+        return INTERNAL_ERROR
     return None
+
+
+# A bug in gradcli (not the user's input): its own exit code, so a script can tell the two apart.
+INTERNAL_ERROR = 4
+ISSUES = "the gradcli issue tracker"
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """The one line an unexpected exception prints: what failed, and where to report it."""
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return (f"internal error ({what}): this is a bug in gradcli, please report it "
+            f"on {ISSUES} with the command you ran (--debug shows the traceback)")

@@ -6,7 +6,7 @@ these are the topics no single command owns.
 from __future__ import annotations
 
 LANGUAGE = """\
-The expression language (SPEC 1; `gradcli functions` lists every function)
+The expression language (`gradcli functions` lists every function)
 
   Numbers      3, -1e-3, 1/3; constants pi (π) and e
   Operators    + - * / and ** or ^ (power, right to left: 2^3^2 = 2^9);
@@ -28,18 +28,17 @@ Every reading that a tool could take differently is shown as "read as" and
 warned about once (1/2x is (1/2)*x).
 """
 
+# One line per entry: on a terminal `help` wraps each to its width, lined up under
+# the entry's text (output/streams.fit); in a pipe the lines stay whole.
 NUMBERS = """\
 Numbers and conventions
 
-  Display      plain, json and csv print every digit (the shortest text that reads
-               back as the same double: 28, 0.1); table, markdown, latex, the
-               graph's tree, DOT, Mermaid and pictures round to 6 significant digits
-               and say so once. --precision N picks N digits (17: all).
+  Display      plain, json and csv print every digit (the shortest text that reads back as the same double: 28, 0.1); table, markdown, latex, the graph's tree, DOT, Mermaid and pictures round to 6 significant digits and say so once. --precision N picks N digits (17: all).
   --exact      exact rationals where every operation allows (prints 3/4)
   Undefined    a value undefined at the point (log(-1), 1/0) is an error, exit 3
-  Kinks        relu, abs, max, sqrt at 0 take PyTorch's value and warn with the
-               one-sided derivatives (relu'(0) = 0, abs'(0) = 0, sqrt'(0) = inf)
+  Kinks        relu, abs, max, sqrt at 0 take PyTorch's value and warn with the one-sided derivatives (relu'(0) = 0, abs'(0) = 0, sqrt'(0) = inf)
   x**y         d/dy is x**y*ln(x); 0**0 is 1
+  Rounding     eval warns where rounding destroyed the digits of a result (1 + 1e-17 is 1; terms that cancel) and names the sub-expression
   JSON         nan and infinities are the strings "nan", "inf", "-inf"
 """
 
@@ -51,6 +50,8 @@ Exit codes
   2  usage error or invalid expression (parse error, unknown function,
      missing input, non-scalar result)
   3  a value is undefined at the point (domain error, overflow)
+  4  an internal error (a bug in gradcli): one line asking for a
+     report; --debug shows the traceback
 """
 
 TOPICS = {"language": LANGUAGE, "numbers": NUMBERS, "exit-codes": EXIT_CODES}
