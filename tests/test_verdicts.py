@@ -1,0 +1,241 @@
+"""A verdict is a promise: wrong answers are never passed and right ones never failed.
+
+The first part runs the cases a teacher would raise through the CLI. The
+second generates right answers in equivalent forms (expanded, factored,
+rounded to 3 or more digits) and wrong ones (one constant off by 1e-3
+relative, one rule broken) and lets SymPy say which is which; the checker
+must agree with SymPy on every one (docs/check.md, "How answers are compared").
+"""
+import json
+import random
+
+import pytest
+import sympy as sp
+from click.testing import CliRunner
+
+from gradcli.cli import main
+
+
+def run(*args):
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def verdict(*args):
+    code, out, err = run("check", *args, "-o", "json")
+    assert code in (0, 1), err
+    return code, json.loads(out)
+
+
+# ------------------------------------------------------------ the cases, as a teacher sees them
+
+@pytest.mark.parametrize("question,answer", [
+    ("x^2", "2x + 1/1000"),
+    ("x^2", "2x*1001/1000"),
+    ("x^2", "x^3 + 0*10^12"),
+    ("x^2", "1e9/1e9*x"),
+    ("ln x", "1/x + 1/1000"),
+    ("abs(x)", "sign(x + 1/10)"),
+    ("abs(x)", "sign(x - 1/10)"),
+    ("relu(x)", "step(x - 1/20)"),
+    ("sqrt(2)*x^2/2", "1.41422x"),       # not √2 correctly rounded
+    ("sqrt(2)*x^2/2", "1.414213x"),      # cut off, not rounded
+])
+def test_wrong_derivatives_are_wrong(question, answer):
+    code, _, err = run("check", question, "--derivative", answer)
+    assert code == 1, err
+
+
+@pytest.mark.parametrize("question,answer", [
+    ("x^2", "2x"),
+    ("x^2", "(x+1e10)*2 - 2e10"),        # its own rounding, decided exactly
+    ("abs(x)", "sign(x)"),
+    ("sqrt(2)*x^2/2", "1.41421x"),
+    ("sqrt(2)*x^2/2", "1.414214x"),
+    ("ln x", "1/x"),
+])
+def test_right_derivatives_are_right(question, answer):
+    code, _, err = run("check", question, "--derivative", answer)
+    assert code == 0, err
+
+
+def test_the_mistake_is_named_for_a_constant_off():
+    code, rec = verdict("x^2", "--derivative", "2x + 1/1000")
+    assert code == 1 and rec["answers"][0]["mistake"] == "constant-offset"
+
+
+def test_rounded_decimals_inside_a_tangent_and_a_taylor_polynomial():
+    assert run("check", "sqrt(x)", "--at", "x=2",
+               "--tangent", "y = 1.41421 + 0.353553(x - 2)")[0] == 0
+    assert run("check", "sqrt(x)", "--at", "x=2",
+               "--tangent", "y - 1.41421 = 0.353553(x - 2)")[0] == 0
+    assert run("check", "sqrt(x)", "--at", "x=2",
+               "--tangent", "y = 1.41421 + 0.353554(x - 2)")[0] == 1
+    assert run("check", "sqrt(x)", "--at", "x=2", "--order", "2", "--taylor",
+               "1.41421 + 0.353553(x - 2) - 0.0441942(x - 2)^2")[0] == 0
+    assert run("check", "sqrt(x)", "--at", "x=2", "--order", "2", "--taylor",
+               "1.41421 + 0.353553(x - 2) - 0.0441941(x - 2)^2")[0] == 1
+
+
+def test_a_tangent_off_by_a_small_constant_is_wrong():
+    assert run("check", "x^2", "--at", "x=1", "--tangent", "y = 1 + 2(x - 1) + 1/1000")[0] == 1
+
+
+def test_a_critical_point_outside_the_box_is_wrong():
+    code, rec = verdict("x^2 + y^2", "--over", "x=1:2,y=1:2", "--critical", "(0,0) min")
+    assert code == 1
+    a = rec["answers"][0]
+    assert a["mistake"] == "outside-box" and "outside the box" in a["reason"]
+
+
+@pytest.mark.parametrize("f,over", [
+    ("x^6 + y^2", "x=-1:1,y=-1:1"), ("-x^4 - y^2", "x=-1:1,y=-1:1"),
+    ("x^4 + y^6", "x=-1:1,y=-1:1"), ("x^2 + y^4 + z^6", "x=-1:1,y=-1:1,z=-1:1"),
+    ("x^6", "x=-1:1"),
+])
+def test_a_degenerate_extremum_is_found_once_at_the_point(f, over):
+    code, out, err = run("critical", f, "--over", over, "-o", "json")
+    assert code == 0, err
+    points = json.loads(out)["points"]
+    assert len(points) == 1
+    p = points[0]
+    assert all(abs(v) <= 1e-12 for v in p["at"].values())
+    assert p["kind"] == ("local maximum" if f.startswith("-") else "local minimum")
+
+
+# ------------------------------------------------------------ generated, SymPy the judge
+
+X = sp.Symbol("x", real=True)
+# Questions as SymPy builds them; each wrong form breaks one rule of differentiation.
+FAMILIES = [
+    (X**3 * sp.sin(X), [3 * X**2 * sp.cos(X)]),                     # product as product
+    (sp.sin(X**2), [sp.cos(X**2)]),                                 # chain factor missing
+    (sp.exp(3 * X), [sp.exp(3 * X)]),
+    (X / (X**2 + 1), [(X**2 + 1 + 2 * X**2) / (X**2 + 1)**2]),       # quotient rule's sign
+    (sp.log(X**2 + 1), [1 / (X**2 + 1)]),
+    ((2 * X + 1)**4, [4 * (2 * X + 1)**3]),
+    (sp.cos(X)**2, [2 * sp.cos(X) * sp.sin(X)]),                    # sign
+    (sp.sqrt(X**2 + 4), [1 / (2 * sp.sqrt(X**2 + 4))]),
+    (sp.atan(2 * X), [1 / (1 + 4 * X**2)]),
+    (X**2 * sp.exp(-X), [-2 * X * sp.exp(-X)]),
+    (sp.tan(X) / X, [sp.sec(X)**2]),
+    (X**4 - 3 * X**2 + 5, [4 * X**3 - 6 * X + 5]),                  # constant kept
+]
+K = [sp.Rational(7, 3), sp.Rational(5, 7), sp.sqrt(2), sp.pi / 4, sp.Rational(13, 11)]
+POINTS = [sp.Rational(1, 2), sp.Rational(3, 4), sp.Rational(6, 5), sp.Rational(-2, 3)]
+
+
+def text(e) -> str:
+    return str(e)  # Python notation, which gradcli reads as typed
+
+
+def rounded(value, digits: int) -> str:
+    """Correctly rounded to `digits` significant digits, trailing zeros kept (0.770)."""
+    return f"{float(sp.N(value, 40)):#.{digits}g}".rstrip(".")
+
+
+def perturbed(value, digits: int) -> str:
+    return f"{float(sp.N(value, 40)) * (1 + 1e-3):.{digits + 3}g}"
+
+
+def generated_cases(n_k=len(K), digit_choices=(3, 4, 5, 6, 7), points=POINTS):
+    """(mode, CLI arguments, right by SymPy?) for every check mode generated here."""
+    cases = []
+    for f, wrong_rules in FAMILIES:
+        d = sp.diff(f, X)
+        forms = {text(d), text(sp.expand(d)), text(sp.factor(d)), text(sp.simplify(d))}
+        for form in forms:
+            assert sp.simplify(sp.sympify(form, locals={"x": X}) - d) == 0
+            cases.append(("derivative", [text(f), "--derivative", form], True))
+        for w in wrong_rules:
+            assert sp.simplify(w - d) != 0
+            cases.append(("derivative", [text(f), "--derivative", text(w)], False))
+        for k in K[:n_k]:
+            for digits in digit_choices:
+                q = text(k * f)
+                cases.append(("derivative", [q, "--derivative",
+                                             f"{rounded(k, digits)}*({text(d)})"], True))
+                cases.append(("derivative", [q, "--derivative",
+                                             f"{perturbed(k, digits)}*({text(d)})"], False))
+        for a in points:
+            fa, da = f.subs(X, a), d.subs(X, a)
+            at = ["--at", f"x={a}"]
+            for digits in digit_choices:
+                cases.append(("value", [text(f), *at, "--value", rounded(fa, digits)], True))
+                cases.append(("value", [text(f), *at, "--value", perturbed(fa, digits)], False))
+                cases.append(("grad", [text(f), *at, "--grad", f"x={rounded(da, digits)}"], True))
+                cases.append(("grad", [text(f), *at, "--grad", f"x={perturbed(da, digits)}"],
+                              False))
+                tangent = f"y = {rounded(fa, digits + 3)} + {rounded(da, digits + 3)}*(x - {a})"
+                cases.append(("tangent", [text(f), *at, "--tangent", tangent], True))
+                off = f"y = {rounded(fa, digits + 3)} + {perturbed(da, digits)}*(x - {a})"
+                cases.append(("tangent", [text(f), *at, "--tangent", off], False))
+            t2 = sp.series(f, X, a, 3).removeO()
+            exact_t2 = text(sp.expand(t2))
+            cases.append(("taylor", [text(f), *at, "--order", "2", "--taylor", exact_t2], True))
+            c2 = sp.diff(f, X, 2).subs(X, a) / 2
+            wrong_t2 = text(sp.expand(t2 + c2 * (X - a)**2))  # forgot to divide by 2!
+            if sp.simplify(c2) != 0:
+                cases.append(("taylor", [text(f), *at, "--order", "2", "--taylor", wrong_t2],
+                              False))
+    g = X**2 * sp.Symbol("y", real=True) + sp.Symbol("y", real=True)**3
+    Y = sp.Symbol("y", real=True)
+    for a, b in ((1, 2), (sp.Rational(1, 2), -1), (2, sp.Rational(3, 2))):
+        grad = [sp.diff(g, v).subs({X: a, Y: b}) for v in (X, Y)]
+        at = ["--at", f"x={a},y={b}"]
+        u = (3, 4)
+        du = (grad[0] * 3 + grad[1] * 4) / 5
+        for digits in digit_choices:
+            cases.append(("directional", [text(g), *at, "--directional", rounded(du, digits),
+                                          "--direction", "3,4"], True))
+            cases.append(("directional", [text(g), *at, "--directional",
+                                          perturbed(du, digits), "--direction", "3,4"], False))
+    circle = "x^2 + y^2 = 25"
+    for (a, b), slope in (((3, 4), sp.Rational(-3, 4)), ((-4, 3), sp.Rational(4, 3))):
+        cases.append(("implicit", [circle, "--implicit", "-x/y"], True))
+        cases.append(("implicit", [circle, "--implicit", "x/y"], False))
+    for f, pts, right in (("x**2 - 2*x + y**2", "(1,0) min", True),
+                          ("x**2 - 2*x + y**2", "(1,0) max", False),
+                          ("x**3 - 3*x + y**2", "(1,0) min; (-1,0) saddle", True),
+                          ("x**3 - 3*x + y**2", "(1,0) min", False),
+                          ("x**6 + y**2", "(0,0) min", True),
+                          ("x**2 + y**2", "(0,0) min", False)):
+        box = "x=1:2,y=1:2" if f == "x**2 + y**2" else "x=-2:2,y=-2:2"
+        cases.append(("critical", [f, "--over", box, "--critical", pts], right))
+    return cases
+
+
+def judge_all(cases):
+    counts = {}
+    bad = []
+    for mode, args, right in cases:
+        code, _, err = run("check", *args)
+        c = counts.setdefault(mode, {"cases": 0, "wrong accepted": 0, "right rejected": 0})
+        c["cases"] += 1
+        if code not in (0, 1):
+            bad.append((args, err))
+        elif right and code != 0:
+            c["right rejected"] += 1
+            bad.append((args, "right rejected"))
+        elif not right and code != 1:
+            c["wrong accepted"] += 1
+            bad.append((args, "wrong accepted"))
+    return counts, bad
+
+
+def test_generated_answers_get_sympys_verdict():
+    cases = generated_cases(n_k=1, digit_choices=(4,), points=POINTS[:1])
+    counts, bad = judge_all(cases)
+    assert not bad, bad[:5]
+    assert sum(c["cases"] for c in counts.values()) >= 100
+    assert {"derivative", "value", "grad", "tangent", "taylor", "directional", "implicit",
+            "critical"} <= set(counts)
+
+
+@pytest.mark.slow
+def test_generated_answers_get_sympys_verdict_in_full():
+    cases = generated_cases()
+    counts, bad = judge_all(cases)
+    print(counts)
+    assert not bad, bad[:5]
+    assert sum(c["cases"] for c in counts.values()) >= 2000
