@@ -265,9 +265,12 @@ def test_a_box_without_critical_points_is_exit_2():
     assert r.exit_code == 2 and "no critical point" in r.stderr
 
 
-def test_a_degenerate_critical_point_is_inconclusive():
+def test_a_degenerate_critical_point_is_decided_by_a_higher_order_test():
     c = critical_points("x^4 + y^2", {"x": (-1, 1), "y": (-1, 1)}, evaluate=api.evaluate)
-    assert [p.kind for p in c.points] == ["inconclusive"]
+    assert [p.kind for p in c.points] == ["local minimum"]
+    assert [p.point for p in c.points] == [{"x": 0.0, "y": 0.0}]
+    c = critical_points("x^3 + y^2", {"x": (-1, 1), "y": (-1, 1)}, evaluate=api.evaluate)
+    assert [p.kind for p in c.points] == ["saddle point"]
 
 
 def test_critical_through_the_cli_json():

@@ -135,7 +135,8 @@ def rounded(value, digits: int) -> str:
 
 
 def perturbed(value, digits: int) -> str:
-    return f"{float(sp.N(value, 40)) * (1 + 1e-3):.{digits + 3}g}"
+    """1e-3 relative off, with all its digits shown (-0.462000, not -0.462)."""
+    return f"{float(sp.N(value, 40)) * (1 + 1e-3):#.{digits + 3}g}".rstrip(".")
 
 
 def generated_cases(n_k=len(K), digit_choices=(3, 4, 5, 6, 7), points=POINTS):
