@@ -323,6 +323,13 @@ class PostLex:
             if base or (text == "log_" and _is(toks.peek(), "LBRACE")):
                 yield self._log_base(Token, tok, base, toks)
                 continue
+            if (len(text) > 1 and _is(toks.peek(), "LPAR")
+                    and not all(ch in names for ch in text)
+                    and (_glued(text) or _meant_function(text))) \
+                    or (text in _BOOK_ALIASES and text not in names):
+                # A name written against its '(' that is not a product of this input's
+                # variables is meant as a function: say which, never ask for its letters.
+                raise _unknown_function_name(text, (tok.start_pos, tok.end_pos))
             if _glued(text):
                 self._pending_function = None
                 yield from self._split(Token, tok, text)
@@ -993,6 +1000,50 @@ def parse_expr(text: str, names=()):
         raise ParseError("expected a single expression here, not a program",
                          source=text, span=(0, len(text)))
     return program.result
+
+
+# Names some books print for a function gradcli spells otherwise.
+_BOOK_ALIASES = {"cosec": "csc", "arccosec": "acsc", "cosech": "csch", "tg": "tan",
+                 "ctg": "cot", "cotg": "cot", "arctg": "atan", "sen": "sin"}
+
+
+def _meant_function(name: str):
+    """The function `name` stands for in a book's spelling, another case or one edit away."""
+    meant = _BOOK_ALIASES.get(name) or _BOOK_ALIASES.get(name.lower())
+    if meant is None and ops.lookup_function(name.lower()) is not None:
+        meant = ops.lookup_function(name.lower()).name
+    if meant is None:
+        meant = _one_edit(name.lower(), ops.function_names())
+    return meant
+
+
+def _unknown_function_name(name: str, span) -> UnknownName:
+    """The error for `name(`: the function meant (another case, one edit away), else unknown."""
+    meant = _meant_function(name)
+    if meant is not None:
+        return UnknownName(f"unknown function '{name}'", span=span,
+                           hint=f"did you mean {meant}? (gradcli's names are lower case; "
+                                "`gradcli functions` lists them)")
+    return UnknownName(f"unknown function '{name}'", span=span,
+                       hint="`gradcli functions` lists the functions; to multiply, put '*' "
+                            f"between {name} and the bracket")
+
+
+def _one_edit(word: str, choices):
+    """A choice one deletion, insertion, substitution or swap away from `word`, if any."""
+    for c in sorted(choices, key=len):
+        if abs(len(c) - len(word)) > 1 or c == word:
+            continue
+        if len(c) == len(word):
+            diff = [i for i in range(len(c)) if c[i] != word[i]]
+            if len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and c[diff[0]] == word[diff[1]] and c[diff[1]] == word[diff[0]]):
+                return c
+        else:
+            long, short = (c, word) if len(c) > len(word) else (word, c)
+            if any(long[:i] + long[i + 1:] == short for i in range(len(long))):
+                return c
+    return None
 
 
 def _unknown_function(name, span, args, inner_text=""):
