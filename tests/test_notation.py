@@ -46,7 +46,7 @@ READINGS = [
     ("2x^2", "2*(x**2)", False),
     ("x^2y", "(x**2)*y", False),
     ("3^w ln(3)", "(3**w)*ln(3)", False),
-    ("2^2x", "(2**2)*x", False),
+    ("2^2 x", "(2**2)*x", False),
     ("6/2(1+x)", "(6/2)*(1 + x)", True),
     # rule 2: a variable followed by ( multiplies
     ("x(y+2)", "x*(y + 2)", True),

@@ -527,13 +527,98 @@ class PostLex:
                 if glue is not None:
                     yield Token(glue[0], glue[1], tok.start_pos, tok.start_pos)
             if ttype == "FUNC":
-                _check_argument(tok, toks.peek())
+                nxt = toks.peek()
+                if str(tok) in _ROOTS and _is(nxt, "NUMBER"):
+                    # A radical before a number takes that number alone: √2 x is √2·x,
+                    # as printed in books; brackets made here say so to the grammar.
+                    number = toks.next()
+                    yield tok
+                    yield Token("LPAR", "(", number.start_pos, number.start_pos)
+                    yield number
+                    prev = Token("RPAR", ")", number.end_pos, number.end_pos)
+                    yield prev
+                    after = toks.peek()
+                    if after is not None and after.type in ("PLUS", "MINUS") \
+                            and _perfect_square(str(number)):
+                        self._warn(f"'{tok}{number}' takes only {number} under the root: "
+                                   f"{tok}{number} {after} … is {tok}({number}) {after} …; "
+                                   f"write {tok}({number} {after} …) with brackets for the "
+                                   "root of the whole")
+                    continue
+                _check_argument(tok, nxt)
             yield tok
             prev = tok
 
     def _warn(self, message):
         if self.warnings is not None and message not in self.warnings:
             self.warnings.append(message)
+
+
+def _bracketed_exponent(power) -> bool:
+    """Whether the exponent of `power` (an Apply built from '^') was typed in brackets."""
+    exponent = power.args[-1]
+    if exponent.span is None or power.span is None:
+        return True
+    between = _source[power.span[0]:exponent.span[0]]
+    return between.rstrip().endswith(("(", "{", "[")) or \
+        _source[exponent.span[0]:exponent.span[0] + 1] in "({["
+
+
+def _glued_to_letter(left, right) -> bool:
+    """`right` starts with a letter right where `left` ends (no space, no operator)."""
+    if left.span is None or right.span is None or left.span[1] != right.span[0]:
+        return False
+    first = _source[right.span[0]:right.span[0] + 1]
+    return first.isalpha() or first in "√∛"
+
+
+def _ambiguous_exponent(left, right) -> None:
+    """e^2x, 10^-2x, e^xy: a book means e^(2x), a calculator e^2*x; refuse to guess."""
+    if type(left) is not Apply:
+        return
+    if left.op == "exp" and len(left.args) == 1:
+        base_text = "e"
+    elif left.op == "pow" and type(left.args[0]) is Num:
+        base_text = _source[left.args[0].span[0]:left.args[0].span[1]] \
+            if left.args[0].span else repr(left.args[0].value)
+    else:
+        return
+    exponent = left.args[-1]
+    if exponent.span is None or not isinstance(exponent, (Num, Name)) \
+            or _bracketed_exponent(left):
+        return
+    if left.op == "exp" and not _source[left.span[0]:left.span[0] + 1] == "e":
+        return  # exp(…) written as a call
+    exp_text = _source[exponent.span[0]:exponent.span[1]]
+    glued = _source[right.span[0]:right.span[1]]
+    if len(glued) > 12:
+        glued = glued[:12] + "…"
+    typed = _source[left.span[0]:right.span[0]] + glued
+    raise ParseError(f"'{typed}' is ambiguous: the exponent is glued to more letters",
+                     span=(left.span[0], right.span[1]),
+                     hint=f"write {base_text}^({exp_text}{glued}) for {base_text} to the power "
+                          f"{exp_text}{glued} (as books mean it), or {base_text}^{exp_text}*"
+                          f"{glued} (with '*' or a space) for {base_text}^{exp_text} times "
+                          f"{glued}")
+
+
+def _unit_power_over_integer(left, right) -> bool:
+    """x^1/2, x^-1/2: a power of ±1 divided by a whole number, typed without brackets."""
+    if type(left) is not Apply or left.op != "pow" or type(right) is not Num:
+        return False
+    exponent = left.args[1]
+    if type(exponent) is not Num or exponent.value not in (1, -1) or _bracketed_exponent(left):
+        return False
+    return isinstance(right.value, int) and right.value > 1 and right.span is not None \
+        and _source[left.span[1]:right.span[0]].strip() == "/"
+
+
+def _perfect_square(text: str) -> bool:
+    """1, 4, 9, …: a root nobody writes for itself, so what follows was meant under it."""
+    if not text.isdigit():
+        return False
+    n = int(text)
+    return int(n ** 0.5) ** 2 == n
 
 
 def _is(tok, ttype) -> bool:
@@ -678,8 +763,28 @@ def _get_parser():
                 return Statement(name, body, _Span.join(head, body), _Span.of(head),
                                  params=tuple(params))
 
+            def _e_notation(self, left, right):
+                typed = _source[left.span[0]:left.span[1]]
+                mantissa, _, exponent = typed.lower().partition("e")
+                sign = "-" if exponent.startswith("-") else "+"
+                self._warn(f"'{typed}{_source[right.span[0]:right.span[1]]}' is read as "
+                           f"{typed} (= {left.value!r}) times "
+                           f"{_source[right.span[0]:right.span[1]]}: {typed} is scientific "
+                           f"notation; write {mantissa}e {sign} {exponent.lstrip('+-')}"
+                           f"{_source[right.span[0]:right.span[1]]} (with spaces) for "
+                           f"{mantissa}·e {sign} {exponent.lstrip('+-')}·"
+                           f"{_source[right.span[0]:right.span[1]]}")
+
             def binary(self, c):
                 left, tok, right = c
+                if tok.type == "DIVIDE" and _unit_power_over_integer(left, right):
+                    typed = _source[left.span[0]:right.span[1]]
+                    exponent = _source[left.args[1].span[0]:left.args[1].span[1]]
+                    self._warn(f"'{typed}' is read as ({typed.rsplit('/', 1)[0]})/"
+                               f"{_source[right.span[0]:right.span[1]]}: a power binds "
+                               f"tighter than '/'; a root is written with brackets, as "
+                               f"{_source[left.args[0].span[0]:left.args[0].span[1]]}^"
+                               f"({exponent}/{_source[right.span[0]:right.span[1]]})")
                 if tok.type == "POW" and isinstance(left, Const) and left.id == "e":
                     return Apply("exp", (right,), _Span.join(left, right))  # e^u is exp(u)
                 return Apply(_BINARY[tok.value], (left, right), _Span.join(left, right))
@@ -695,6 +800,10 @@ def _get_parser():
             def implicit(self, c):
                 left, tok, right = c
                 node = Apply("mul", (left, right), _Span.join(left, right))
+                if tok.type == "IMPLICIT" and _glued_to_letter(left, right):
+                    _ambiguous_exponent(left, right)
+                    if type(left) is Num and "e" in _source[left.span[0]:left.span[1]].lower():
+                        self._e_notation(left, right)
                 if isinstance(left, Apply) and left.op == "div" and tok.type == "IMPLICIT" \
                         or tok.value.startswith("NAME(") and isinstance(left, Apply) \
                         and left.op == "div":
@@ -1022,8 +1131,7 @@ def _unknown_function_name(name: str, span) -> UnknownName:
     meant = _meant_function(name)
     if meant is not None:
         return UnknownName(f"unknown function '{name}'", span=span,
-                           hint=f"did you mean {meant}? (gradcli's names are lower case; "
-                                "`gradcli functions` lists them)")
+                           hint=f"did you mean {meant}?")
     return UnknownName(f"unknown function '{name}'", span=span,
                        hint="`gradcli functions` lists the functions; to multiply, put '*' "
                             f"between {name} and the bracket")

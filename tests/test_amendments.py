@@ -1,0 +1,112 @@
+"""Printed math that reads two ways is refused or warned, never read one way in silence
+(docs/language.md, "Math as it is printed": exponents glued to letters, radicals before
+numbers, e-notation glued to a name, names before brackets)."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from gradcli.cli import main
+from gradcli.errors import ParseError, UnknownName
+from gradcli.reading import parse
+from gradcli.language.printer import read_as
+
+
+def run(*args):
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("text,book,calculator", [
+    ("e^2x", "e^(2x)", "e^2*x"), ("e^-2x", "e^(-2x)", "e^-2*x"), ("e^0.5x", "e^(0.5x)", "e^0.5*x"),
+    ("e^xy", "e^(xy)", "e^x*y"), ("10^-2x", "10^(-2x)", "10^-2*x"), ("2^3t", "2^(3t)", "2^3*t"),
+])
+def test_an_exponent_glued_to_letters_on_e_or_a_number_is_refused(text, book, calculator):
+    code, out, err = run("eval", text, "--at", "x=1,y=1,t=1")
+    assert code == 2 and out == ""
+    assert "ambiguous" in err and book in err and calculator in err and "^" in err
+
+
+@pytest.mark.parametrize("text,explicit", [
+    ("x^2y", "(x**2)*y"), ("3x^2y", "3*(x**2)*y"), ("e^{2x}", "exp(2*x)"), ("e^(2x)", "exp(2*x)"),
+    ("e^2 x", "exp(2)*x"), ("e^z y^4", "exp(z)*(y**4)"), ("2e^x", "2*exp(x)"),
+])
+def test_the_unambiguous_forms_read_as_before(text, explicit):
+    names = {"x", "y", "z"}
+    assert read_as(parse(text, names)) == read_as(parse(explicit, names))
+
+
+@pytest.mark.parametrize("text,root", [("x^1/2", "x^(1/2)"), ("x^-1/2", "x^(-1/2)"),
+                                       ("x^1/3", "x^(1/3)")])
+def test_a_power_of_one_over_a_number_warns_that_a_root_needs_brackets(text, root):
+    code, out, err = run("eval", text, "--at", "x=4", "-o", "json")
+    rec = json.loads(out)
+    assert code == 0 and rec["value"] == (4 ** (1 if "-" not in text else -1)) / int(text[-1])
+    assert any(root in w for w in rec["warnings"]) and root in err
+
+
+@pytest.mark.parametrize("text,value", [("√2 x", 2 ** 0.5 * 3), ("√2(x - π/4)", 2 ** 0.5 * (3 - 3.141592653589793 / 4)),
+                                        ("25√2 e^{-9}", 25 * 2 ** 0.5 * 2.718281828459045 ** -9),
+                                        ("(1/2)√3", 3 ** 0.5 / 2), ("√2x", 2 ** 0.5 * 3)])
+def test_a_radical_before_a_number_takes_the_number_alone(text, value):
+    code, out, err = run("eval", text, "--at", "x=3", "-o", "json")
+    assert code == 0
+    assert json.loads(out)["value"] == pytest.approx(value, rel=1e-15)
+
+
+def test_a_root_of_one_before_a_minus_warns():
+    code, out, err = run("eval", "√1 - x^2", "--at", "x=0.5", "-o", "json")
+    rec = json.loads(out)
+    assert code == 0 and rec["value"] == 0.75
+    assert "only 1 under the root" in err and "√(1 - …)" in err
+
+
+def test_a_tangent_with_a_radical_before_a_bracket_reads_as_printed():
+    # tan at π/4: y = 1 + 2(x - π/4); the book prints √2-style answers with √2(…).
+    code, _, err = run("check", "sqrt(2)*sin(x)", "--at", "x=pi/4",
+                       "--tangent", "y = 1 + 1(x - π/4)")
+    assert code == 0, err
+    code, _, err = run("check", "2*sqrt(2)*sin(x)", "--at", "x=pi/4",
+                       "--tangent", "y = 2 + √2(x - π/4)*√2")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("text,value,shown", [("2e-3x", 0.002 * 5, "2e - 3x"),
+                                              ("2e3x", 2000 * 5, "2e + 3x"),
+                                              ("1e2y", 100 * 5, "1e + 2y")])
+def test_e_notation_glued_to_a_name_reads_the_number_and_warns(text, value, shown):
+    code, out, err = run("eval", text, "--at", "x=5,y=5", "-o", "json")
+    rec = json.loads(out)
+    assert code == 0 and rec["value"] == pytest.approx(value)
+    assert "scientific notation" in err and shown in err
+
+
+@pytest.mark.parametrize("text,meant", [("Sin(x)", "sin"), ("SQRT(x)", "sqrt"), ("cso(x)", "cos"),
+                                        ("sqr(x)", "sqrt"), ("cosec x", "csc"), ("sine(x)", "sin")])
+def test_a_function_name_misspelt_names_the_function_meant(text, meant):
+    code, out, err = run("eval", text, "--at", "x=1")
+    assert code == 2 and f"did you mean {meant}?" in err
+    assert "no value" not in err and "--at S=" not in err
+
+
+@pytest.mark.parametrize("args", [("eval", "erf(x)", "--at", "x=1"), ("eval", "foo(x)", "--at", "x=1"),
+                                  ("eval", "x^2", "--at", "x=foo(1)")])
+def test_an_unknown_function_is_called_unknown_and_points_to_the_list(args):
+    code, out, err = run(*args)
+    name = "erf" if "erf" in args[1] else "foo"
+    assert code == 2 and f"unknown function '{name}'" in err and "gradcli functions" in err
+
+
+def test_a_variable_before_a_bracket_still_multiplies():
+    assert read_as(parse("x(y+2)", set())) == "x*(y + 2)"
+    assert read_as(parse("xy(x+1)", {"x", "y"})) == "x*y*(x + 1)"
+    with pytest.raises(UnknownName):
+        parse("xy(x+1)", set())  # its letters are not given: a function is meant
+
+
+def test_a_parse_error_not_a_silent_reading_for_every_glued_exponent():
+    for base in ("e", "2", "10", "3.5"):
+        for exponent in ("2", "-2", "0.5", "x"):
+            text = f"{base}^{exponent}t"
+            with pytest.raises(ParseError):
+                parse(text, {"t", "x"})
