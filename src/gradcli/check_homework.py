@@ -850,7 +850,37 @@ def _on_curve(F: Program, x, y, variables, rng, fixed):
     return None
 
 
-def _grade_implicit(text, at, answer, wrt, of, rtol, atol) -> tuple[Answer, object]:
+def _grade_slope_at(a, F, truth, answer, answer_program, result, variables, x, y, tol_rtol,
+                    atol, digits_rule) -> Answer:
+    """A number given for dy/dx at a point of the curve, as books ask it: graded there."""
+    point = {v: float(result.at[v]) for v in variables}
+    f_here = _maybe(F, point)
+    if f_here is None or abs(f_here[0]) > 1e-9 * max(1.0, f_here[1]):
+        shown = _where(point)
+        value = "undefined" if f_here is None else _num(f_here[0])
+        raise UsageError(f"the point {shown} is not on the curve: the two sides differ by "
+                         f"{value} there", hint="give a point of the curve with --at")
+    t = _maybe(truth, point)
+    if t is None:
+        raise DomainError(f"d{y}/d{x} = -F_{x}/F_{y} is undefined at {_where(point)}")
+    a.expected = t[0]
+    a.computed = _value(answer_program, point)[0]
+    a.points = 1
+    graded = grade_number(answer.strip(), a.computed, t[0]) if digits_rule else None
+    if graded is not None:
+        a.ok, a.digits, a.rounded = graded["ok"], graded["digits"], graded["rounded"]
+        a.reason = graded["reason"]
+    else:
+        a.ok = _near(a.computed, t[0], tol_rtol, atol, t[1])
+    if not a.ok and not a.reason:
+        a.reason = (f"at {_where(point)} d{y}/d{x} = -F_{x}/F_{y} is {_short(t[0])}, "
+                    f"not {_short(a.computed)}")
+    a.note = f"the slope of the curve at {_where(point)}, from {result.formula}"
+    return a
+
+
+def _grade_implicit(text, at, answer, wrt, of, rtol, atol,
+                    digits_rule=True) -> tuple[Answer, object]:
     F, variables = _equation(text)
     x = wrt
     if len(variables) < 2:
@@ -879,12 +909,15 @@ def _grade_implicit(text, at, answer, wrt, of, rtol, atol) -> tuple[Answer, obje
     a = Answer("implicit", y, answer.strip(), key=f"d{y}/d{x}", expected=result.formula)
     a.correct = result.formula
     tol_rtol = max(rtol, FORMULA_RTOL_FLOOR)
+    if at is not None and not inputs_of(answer_program):
+        return _grade_slope_at(a, F, truth, answer, answer_program, result, variables, x, y,
+                               tol_rtol, atol, digits_rule), result
 
     def compare(point):
         t, s = _maybe(truth, point), _maybe(answer_program, point)
         if t is None or s is None:
             return None
-        ok = _near(s[0], t[0], tol_rtol, atol, s[1], t[1])
+        ok = _near(s[0], t[0], tol_rtol, atol, t[1])  # the scale of the question alone
         if ok and abs(s[0]) <= atol and abs(t[0]) <= atol:
             return None  # both 0: proves nothing
         return point, s[0], t[0], ok
@@ -1023,7 +1056,8 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                              source=text,
                              hint='for example: gradcli check "x^2 + y^2 = 25" --implicit '
                                   '"-x/y"')
-        a, result = _grade_implicit(text, at or None, implicit, wrt, of, rtol, atol)
+        a, result = _grade_implicit(text, at or None, implicit, wrt, of, rtol, atol,
+                                    digits_rule)
         return Verdict(expression=text, read_as=result.read_as,
                        at=dict(result.at or {}), answers=[a], rtol=rtol, atol=atol,
                        warnings=list(result.warnings), digits_rule=digits_rule)

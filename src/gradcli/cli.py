@@ -10,6 +10,7 @@ which launch.py's fast path uses too.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -74,6 +75,9 @@ def _comma_hint(args) -> str | None:
     return None
 
 
+_OPTION_LIKE = re.compile(r"--[A-Za-z][A-Za-z0-9-]+\Z")
+
+
 def _expression_first(params, args):
     """Let an expression such as "-x**2" through as the argument, not an unknown option."""
     known = set()
@@ -102,6 +106,12 @@ def _expression_first(params, args):
             continue
         if arg.startswith("-") and len(arg) > 1:
             head = arg.split("=", 1)[0]
+            if head not in known and _OPTION_LIKE.match(head) and not moved:
+                # --att is a mistyped option, not an expression: say which one was meant.
+                import difflib
+                close = difflib.get_close_matches(head, sorted(k for k in known
+                                                               if k.startswith("--")), n=1)
+                raise click.NoSuchOption(head, possibilities=close)
             if head in known or arg[:2] in known:
                 out.append(arg)
                 skip = head in takes_value and "=" not in arg and len(arg) <= 2 or arg in takes_value
@@ -431,7 +441,8 @@ def critical_command(expr, file, over, at, fmt, precision, debug):
 
 @main.command("implicit", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--wrt", required=True, metavar="X", help="The independent variable.")
+@click.option("--wrt", metavar="X", help="The independent variable (default: x, when the "
+              "equation's variables are x and one other).")
 @click.option("--of", "of", metavar="Y",
               help="The dependent variable (default: the equation's other variable).")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
@@ -450,7 +461,8 @@ def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
     from .implicit import implicit
     text = read_source(expr, file)
     bindings = api.parse_bindings(at) if at else None
-    _emit_homework(implicit(text, wrt.strip(), of.strip() if of else None, bindings),
+    _emit_homework(implicit(text, wrt.strip() if wrt else None, of.strip() if of else None,
+                            bindings),
                    "implicit", fmt, precision)
 
 

@@ -67,10 +67,15 @@ def split_equation(text: str) -> tuple[str, str]:
     return left, right
 
 
-def implicit(text: str, x: str, y: str | None = None, at: dict | None = None) -> Implicit:
-    """dy/dx for the curve `text` ('F = G'), x the independent variable, y the other one."""
+def implicit(text: str, x: str | None, y: str | None = None,
+             at: dict | None = None) -> Implicit:
+    """dy/dx for the curve `text` ('F = G'), x the independent variable, y the other one.
+
+    Without x, an equation in x and one other variable is read as books do: x is
+    the independent variable.
+    """
     left, right = split_equation(text)
-    names = {x} | ({y} if y else set()) | set(at or ())
+    names = ({x} if x else set()) | ({y} if y else set()) | set(at or ())
     # Each side is read on its own, so that an error points into the user's text.
     sides = []
     for part, offset in ((left, 0), (right, len(left) + 1)):
@@ -89,6 +94,14 @@ def implicit(text: str, x: str, y: str | None = None, at: dict | None = None) ->
     program = Program((Statement(None, f),), text)
     root, _ = inline(program)
     variables = inputs_of(program)
+    if x is None:
+        if "x" in variables and len([v for v in variables if v != (y or "")]) <= 2 \
+                and len(variables) == 2:
+            x = "x"
+        else:
+            raise UsageError("which variable is the independent one? the equation's "
+                             f"variables are {', '.join(variables) or 'none'}",
+                             hint=f"name it with --wrt, e.g. --wrt {variables[0] if variables else 'x'}")
     if x not in variables:
         raise UsageError(f"--wrt: the equation has no variable '{x}'",
                          hint=f"its variables are: {', '.join(variables) or 'none'}")

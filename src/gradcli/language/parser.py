@@ -17,7 +17,7 @@ import os
 import re
 
 from .. import limits, ops
-from ..errors import LimitError, ParseError, UnknownName, nearest
+from ..errors import LimitError, ParseError, UnknownName, UsageError, nearest
 from .expr import Apply, Call, Const, Expr, Name, Num, Program, Statement, Vector, free_names, postorder
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "@": "matmul", "**": "pow", "^": "pow"}
@@ -1099,6 +1099,12 @@ def given_names(*groups) -> frozenset:
             group = group.split(",")
         out.update(str(n).strip() for n in group)
     out.discard("")
+    for name in out:
+        if ops.lookup_function(name) is not None:
+            # Function names are reserved: `--wrt sin` would turn sin(x) into sin*x.
+            raise UsageError(f"'{name}' is a function, not a variable: --wrt, --at and "
+                             "--over take the expression's variables",
+                             hint="`gradcli functions` lists the reserved names")
     return frozenset(out)
 
 
