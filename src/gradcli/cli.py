@@ -390,7 +390,7 @@ def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
 @expression_options
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
               help="The point to expand about (every input).")
-@click.option("--order", type=click.IntRange(0, 10), default=2, show_default=True,
+@click.option("--order", type=click.IntRange(0, 20), default=2, show_default=True,
               help="The highest total degree.")
 @click.option("--wrt", metavar="A,B", help="Expand in these inputs only (the others fixed).")
 @click.option("--exact", is_flag=True, help="Exact rational coefficients where possible.")
@@ -709,7 +709,7 @@ def _digits_note() -> str:
               help="The box gradcli searches for the critical points of --critical.")
 @click.option("--taylor", metavar="POLYNOMIAL",
               help="Your Taylor polynomial about --at, of degree --order.")
-@click.option("--order", type=click.IntRange(0, 10), metavar="N",
+@click.option("--order", type=click.IntRange(0, 20), metavar="N",
               help="The order of the Taylor polynomial of --taylor.")
 @click.option("--implicit", metavar="FORMULA",
               help="Your dy/dx for the curve EXPR (an equation F = G), as a formula in x and "
