@@ -110,3 +110,79 @@ def test_a_parse_error_not_a_silent_reading_for_every_glued_exponent():
             text = f"{base}^{exponent}t"
             with pytest.raises(ParseError):
                 parse(text, {"t", "x"})
+
+
+@pytest.mark.parametrize("text,typed", [
+    ("3e^2x", "e^2x"), ("2e^2x", "e^2x"), ("x^2 e^-2x", "e^-2x"), ("3*e^2x", "e^2x"),
+    ("1/e^2x", "e^2x"), ("-e^2x", "e^2x"), ("2*10^-2x", "10^-2x"), ("e^-xy", "e^-xy"),
+    ("e^2sin(x)", "e^2sin(x)"), ("sin e^2x", "e^2x"), ("ln(e^2x)", "e^2x"),
+])
+def test_a_glued_exponent_after_other_factors_or_before_a_function_is_refused(text, typed):
+    code, out, err = run("eval", text, "--at", "x=1,y=1")
+    assert code == 2 and out == ""
+    assert f"'{typed}' is ambiguous" in err and "Traceback" not in err
+    caret_line = err.splitlines()[2]
+    assert caret_line.strip() == "^" * len(typed)  # the caret marks the power, not the product
+
+
+def test_the_refusal_shows_both_readings_of_a_negative_exponent():
+    code, _, err = run("eval", "x^2 e^-2x", "--at", "x=1")
+    assert code == 2 and "e^(-2x)" in err and "e^-2*x" in err
+
+
+@pytest.mark.parametrize("text,value", [
+    ("(2^3)t", 8 * 3), ("(e^2)x", 2.718281828459045 ** 2 * 3), ("(10^-2)x", 0.03),
+    ("e^(2)x", 2.718281828459045 ** 2 * 3), ("e²x", 2.718281828459045 ** 2 * 3),
+    ("e^2 x", 2.718281828459045 ** 2 * 3), ("e^(-2x)", 2.718281828459045 ** -6),
+    ("2^3 t", 24),
+])
+def test_a_bracket_a_space_or_a_superscript_ends_the_exponent(text, value):
+    code, out, err = run("eval", text, "--at", "x=3,t=3", "-o", "json")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["value"] == pytest.approx(value, rel=1e-12)
+    assert not any("ambiguous" in w for w in rec.get("warnings", []))
+
+
+@pytest.mark.parametrize("text,value", [("2x^1/2", 4.0), ("3*x^1/2", 6.0), ("1/x^-1/2", 0.5 * 4)])
+def test_a_unit_power_over_a_number_warns_after_other_factors_too(text, value):
+    code, out, err = run("eval", text, "--at", "x=4", "-o", "json")
+    rec = json.loads(out)
+    assert code == 0 and rec["value"] == pytest.approx(value)
+    assert any("a root is written with brackets" in w for w in rec.get("warnings", []))
+
+
+def test_a_bracketed_unit_power_over_a_number_does_not_warn():
+    code, out, _ = run("eval", "(x^1)/2", "--at", "x=4", "-o", "json")
+    rec = json.loads(out)
+    assert code == 0 and rec["value"] == 2
+    assert not any("root" in w for w in rec.get("warnings", []))
+
+
+@pytest.mark.parametrize("text,value,typed", [
+    ("3*2e-3x", 3 * 0.002 * 5, "2e-3x"), ("y 2e-3x", 5 * 0.002 * 5, "2e-3x"),
+    ("2e-3sin(x)", 0.002 * -0.9589242746631385, "2e-3sin(x)"), ("2.5E+2x", 1250, "2.5E+2x"),
+])
+def test_e_notation_glued_to_a_name_warns_inside_a_product(text, value, typed):
+    code, out, err = run("eval", text, "--at", "x=5,y=5", "-o", "json")
+    rec = json.loads(out)
+    assert code == 0 and rec["value"] == pytest.approx(value)
+    assert any(w.startswith(f"'{typed}' is read as") and "scientific notation" in w
+               for w in rec.get("warnings", []))
+    assert "scientific notation" in err
+
+
+def test_e_notation_with_a_space_before_the_name_does_not_warn():
+    code, out, err = run("eval", "2e-3 x", "--at", "x=5", "-o", "json")
+    assert code == 0 and "warnings" not in json.loads(out) and "scientific" not in err
+
+
+def test_e_notation_warning_reaches_the_program_warnings():
+    program = parse("2e-3x", {"x"})
+    assert len(program.warnings) == 1 and "2e - 3x" in program.warnings[0]
+    assert parse("2e-3 x", {"x"}).warnings == []
+
+
+def test_the_glued_exponent_check_does_not_refuse_a_variable_base():
+    for text in ("x^2y", "3x^2y", "t^-2x", "x^0.5y", "(x+1)^2y"):
+        parse(text, {"x", "y", "t"})  # the power binds to the one factor before it

@@ -71,12 +71,12 @@ def _both(text):
 
 GOOD = [
     "x", "3", "3.", ".5", "1e-3", "2.5E+4", "x**2", "-x**2", "2**3**2", "2**-1", "1/2x",
-    "2x^2", "2^2x", "6/2(1+x)", "(x+1)(x-1)", "2 x", "3(x+1)", "2pi", "3x2", "2ex",
+    "2x^2", "2^2 x", "6/2(1+x)", "(x+1)(x-1)", "2 x", "3(x+1)", "2pi", "3x2", "2ex",
     "sin(x) + cos(y)*tan(z)", "log(x, 2)", "max(a, b, c)", "[1, 2, 3]", "[[1, 2], [3, 4]]",
     "[]", "sin()", "a @ b", "+x", "--x", "- - x", "θ + σ", "x_1*_y",
     "x y", "x(y+1)", "(x) 2", "x 2", "sin x cos x", "sin^2 x", "tan^-1(3t - 1)", "sin²x",
     "√(7w)", "|x| + ||y| - 1|", "log_2 x", "log_{10}(x)", "[ln(t)]^2", "[x,]", "{x+1}^2",
-    "e^z y^4", "3xy^2", "x sin x", "cos x/(2√sin x)", "σ(x)",
+    "e^z y^4", "(e^2)x", "e²x", "2e-3x", "3*x^1/2", "3xy^2", "x sin x", "cos x/(2√sin x)", "σ(x)",
     "a = 1; b = a*2\nb + 1", "z = w*x + b        # pre-activation\ny = sigmoid(z)\n",
     "a = 1\r\n\r\nb = a\r\n", "\n\n x \n\n", "x ; ; y", "# only x\nx", "x # trailing",
     "(" * 300 + "x" + ")" * 300, "x" + " + x" * 500, "2 (x)",
@@ -84,7 +84,8 @@ GOOD = [
 
 BAD = ["", "1 2", "x +", "x +* 2", "(x", "x)", "sinx(", "a = = b", "1 = x", "f()",
        "[1, 2", "x ∗ 2", "x ! 2", "f(,)", "x;;=", "2 3", "== 3", "sin(", "x**", "@",
-       "2 sin", "|a|b|c|", "x[0]", "sin^x", "lnx", "atan2 x", "loss(x)"]
+       "2 sin", "|a|b|c|", "x[0]", "sin^x", "lnx", "atan2 x", "loss(x)",
+       "2^2x", "3e^2x", "x^2 e^-2x"]
 
 
 @pytest.mark.parametrize("text", GOOD + BAD)

@@ -584,9 +584,14 @@ def _ambiguous_exponent(left, right) -> None:
     else:
         return
     exponent = left.args[-1]
+    if type(exponent) is Apply and exponent.op in ("neg", "pos"):
+        exponent = exponent.args[0]  # e^-xy is as ambiguous as e^xy
     if exponent.span is None or not isinstance(exponent, (Num, Name)) \
-            or _bracketed_exponent(left):
-        return
+            or _bracketed_exponent(left) or left.args[-1].span[1] != left.span[1]:
+        return  # (2^3)t: the bracket closes the power
+    if _source[exponent.span[0]:exponent.span[0] + 1] in _SUPERSCRIPT_DIGITS + "⁻⁺":
+        return  # e²x: a printed superscript visibly ends before the x
+    exponent = left.args[-1]
     if left.op == "exp" and not _source[left.span[0]:left.span[0] + 1] == "e":
         return  # exp(…) written as a call
     exp_text = _source[exponent.span[0]:exponent.span[1]]
@@ -602,13 +607,24 @@ def _ambiguous_exponent(left, right) -> None:
                           f"{glued}")
 
 
+def _last_factor(node):
+    """The factor that ends a product: 3e^2 and x^2 e^-2 end with a power of e, so that
+    3e^2x is as ambiguous as e^2x; a bracket ends the search ((3e^2)x ends with a group)."""
+    while type(node) is Apply and node.op in ("mul", "div", "matmul", "neg", "pos") \
+            and node.span is not None and node.args[-1].span is not None \
+            and node.args[-1].span[1] == node.span[1]:
+        node = node.args[-1]
+    return node
+
+
 def _unit_power_over_integer(left, right) -> bool:
     """x^1/2, x^-1/2: a power of ±1 divided by a whole number, typed without brackets."""
     if type(left) is not Apply or left.op != "pow" or type(right) is not Num:
         return False
     exponent = left.args[1]
-    if type(exponent) is not Num or exponent.value not in (1, -1) or _bracketed_exponent(left):
-        return False
+    if type(exponent) is not Num or exponent.value not in (1, -1) or _bracketed_exponent(left) \
+            or exponent.span is None or exponent.span[1] != left.span[1]:
+        return False  # (x^1)/2 is bracketed as meant
     return isinstance(right.value, int) and right.value > 1 and right.span is not None \
         and _source[left.span[1]:right.span[0]].strip() == "/"
 
@@ -777,13 +793,14 @@ def _get_parser():
 
             def binary(self, c):
                 left, tok, right = c
-                if tok.type == "DIVIDE" and _unit_power_over_integer(left, right):
+                power = _last_factor(left) if tok.type == "DIVIDE" else None
+                if power is not None and _unit_power_over_integer(power, right):
                     typed = _source[left.span[0]:right.span[1]]
-                    exponent = _source[left.args[1].span[0]:left.args[1].span[1]]
+                    exponent = _source[power.args[1].span[0]:power.args[1].span[1]]
                     self._warn(f"'{typed}' is read as ({typed.rsplit('/', 1)[0]})/"
                                f"{_source[right.span[0]:right.span[1]]}: a power binds "
                                f"tighter than '/'; a root is written with brackets, as "
-                               f"{_source[left.args[0].span[0]:left.args[0].span[1]]}^"
+                               f"{_source[power.args[0].span[0]:power.args[0].span[1]]}^"
                                f"({exponent}/{_source[right.span[0]:right.span[1]]})")
                 if tok.type == "POW" and isinstance(left, Const) and left.id == "e":
                     return Apply("exp", (right,), _Span.join(left, right))  # e^u is exp(u)
@@ -800,10 +817,11 @@ def _get_parser():
             def implicit(self, c):
                 left, tok, right = c
                 node = Apply("mul", (left, right), _Span.join(left, right))
-                if tok.type == "IMPLICIT" and _glued_to_letter(left, right):
-                    _ambiguous_exponent(left, right)
-                    if type(left) is Num and "e" in _source[left.span[0]:left.span[1]].lower():
-                        self._e_notation(left, right)
+                last = _last_factor(left)
+                if _glued_to_letter(last, right):
+                    _ambiguous_exponent(last, right)
+                    if type(last) is Num and "e" in _source[last.span[0]:last.span[1]].lower():
+                        self._e_notation(last, right)
                 if isinstance(left, Apply) and left.op == "div" and tok.type == "IMPLICIT" \
                         or tok.value.startswith("NAME(") and isinstance(left, Apply) \
                         and left.op == "div":
