@@ -53,5 +53,12 @@ def has_pyarrow() -> bool:
     """Whether pyarrow can be imported (looked up once, without importing it)."""
     if "pyarrow" not in _FOUND:
         import importlib.util
-        _FOUND["pyarrow"] = importlib.util.find_spec("pyarrow") is not None
+        import sys
+        if "pyarrow" in sys.modules:
+            _FOUND["pyarrow"] = sys.modules["pyarrow"] is not None
+        else:
+            try:
+                _FOUND["pyarrow"] = importlib.util.find_spec("pyarrow") is not None
+            except (ImportError, ValueError):
+                _FOUND["pyarrow"] = False
     return _FOUND["pyarrow"]
