@@ -176,7 +176,9 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     problems, kinks = [], []
     kinked = []
     while alive.size:
-        sub = {k: v[alive] for k, v in data.items()}
+        # Every point still in: the columns as they are, not copies (the common chunk).
+        whole = alive.size == n
+        sub = data if whole else {k: v[alive] for k, v in data.items()}
         try:
             graph = lower(program, sub, wrt=set(wanted))
         except DomainError as exc:
@@ -200,9 +202,10 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
         if out.requires_grad:
             out.backward(seed=np.ones(alive.size) if np.ndim(out.data) else 1.0,
                          on_kink=on_kink)
-        value[alive] = out.data
+        at = slice(None) if whole else alive
+        value[at] = out.data
         for name in wanted:
-            gradient[name][alive] = graph.inputs[name].grad
+            gradient[name][at] = graph.inputs[name].grad
         break
     return ArrayResult(value, gradient, undefined, problems, kinks, kinked)
 

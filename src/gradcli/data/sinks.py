@@ -72,7 +72,11 @@ class Sink:
         self._schema = pa.schema([(k, pa.float64()) for k in self.keys])
         if self.kind == "parquet":
             import pyarrow.parquet as pq
-            self._writer = pq.ParquetWriter(self._fh, self._schema)
+            # Computed doubles rarely repeat and their low bytes are noise: a dictionary
+            # costs four times the writing and a byte codec a quarter more, for a few
+            # per cent of the size. Recompress the file if it is to be kept.
+            self._writer = pq.ParquetWriter(self._fh, self._schema, use_dictionary=False,
+                                            compression="none")
         else:
             self._writer = pa.ipc.new_file(self._fh, self._schema)
 

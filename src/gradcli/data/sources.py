@@ -6,7 +6,7 @@ over PointChunk, `close`), so that eval, diff and check --points and descend
 --data read these formats without knowing them. Only the record batches of
 the columns the expression uses are in memory at a time: a Parquet file is
 read batch by batch (its row groups are the unit on disk), an Arrow IPC file
-is memory-mapped and sliced.
+record batch by record batch, each sliced into chunks.
 
 CSV through pyarrow: the text reader's rules stay the rules. pyarrow reads a
 clean file (every row complete, every value a number) several times faster;
@@ -58,14 +58,16 @@ class _Columns:
     @property
     def bytes_read(self) -> int:
         if not self.total_bytes or not self.total_rows:
-            return 0
+            return int(self.total_bytes * self._batches_done / self._batch_count) \
+                if self._batch_count else 0
         return int(self.total_bytes * min(1.0, self.rows_read / self.total_rows))
+
+    _batches_done = 0
+    _batch_count = 0
 
     def _chunk(self, batch, first_row: int) -> PointChunk:
         """A record batch (or table slice) of the needed columns as float vectors."""
         pa = self._pa
-        import pyarrow.compute as pc
-
         n = batch.num_rows
         invalid = np.zeros(n, dtype=bool)
         problems = []
@@ -80,6 +82,7 @@ class _Columns:
                     problems.append((first_row + int(i), f"row {first_row + int(i)}, column "
                                                          f"'{name}': the value is missing"))
                 invalid |= missing
+                import pyarrow.compute as pc  # only for a column with missing values
                 array = pc.fill_null(array.cast(pa.float64()), float("nan"))
             elif array.type != pa.float64():
                 array = array.cast(pa.float64())
@@ -110,7 +113,9 @@ class ColumnarReader(_Columns):
         try:
             if kind == "parquet":
                 import pyarrow.parquet as pq
-                self._file = pq.ParquetFile(source, memory_map=True)
+                # Read, not mapped: mapped pages of the whole file would count as the
+                # process's memory, which must stay that of a chunk.
+                self._file = pq.ParquetFile(source)
                 schema = self._file.schema_arrow
                 self.total_rows = self._file.metadata.num_rows
             else:
@@ -168,7 +173,9 @@ class ColumnarReader(_Columns):
             return
         reader = self._file
         if hasattr(reader, "get_batch"):
+            self._batch_count = reader.num_record_batches
             for i in range(reader.num_record_batches):
+                self._batches_done = i + 1
                 yield reader.get_batch(i).select(wanted)
         else:
             for batch in reader:
@@ -179,12 +186,11 @@ def _open_ipc(pa, source):
     """(reader, schema, rows or None) of an Arrow IPC file, or of an IPC stream in a file."""
     import pyarrow.ipc as ipc
     try:
-        reader = ipc.open_file(pa.memory_map(str(source)))
-        rows = sum(reader.get_batch(i).num_rows for i in range(reader.num_record_batches)) \
-            if reader.num_record_batches < 100_000 else None
-        return reader, reader.schema, rows
+        # Read batch by batch, not mapped (see ColumnarReader: memory stays a chunk's).
+        reader = ipc.open_file(pa.OSFile(str(source)))
+        return reader, reader.schema, None
     except pa.ArrowInvalid:
-        reader = ipc.open_stream(pa.memory_map(str(source)))
+        reader = ipc.open_stream(pa.OSFile(str(source)))
         return reader, reader.schema, None
 
 
@@ -287,7 +293,7 @@ def column_names(source, kind: str) -> list:
     try:
         if kind == "parquet":
             import pyarrow.parquet as pq
-            return list(pq.read_schema(source, memory_map=True).names)
+            return list(pq.read_schema(source).names)
         reader, schema, _ = _open_ipc(pa, source)
         return list(schema.names)
     except _arrow_error(pa):
