@@ -391,3 +391,29 @@ def test_at_file_holds_more_bindings_than_a_command_line(tmp_path):
                        env=dict(os.environ, PYTHONPATH=SRC))
     assert r.returncode == 0, r.stderr
     assert '"value": 199990000.0' in r.stdout and '"x7": 1.0' in r.stdout
+
+
+# ---------------------------------------------------------------- docs/data.md
+
+def test_the_data_page_shows_real_output(tmp_path, monkeypatch):
+    """docs/data.md's python blocks run as one session, and its console blocks print what
+    the page shows (in a folder where the python blocks made the files)."""
+    import doctest
+    import re
+    import shlex
+    text = (Path(__file__).resolve().parent.parent / "docs" / "data.md").read_text()
+    monkeypatch.chdir(tmp_path)
+    runnable = "\n".join(b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S)
+                         if b.lstrip().startswith(">>>"))
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(doctest.DocTestParser().get_doctest(runnable, {}, "data.md", "data.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
+    examples = 0
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+        lines = block.splitlines()
+        command, expected = lines[0], lines[1:]
+        assert command.startswith("$ gradcli ")
+        result = CliRunner().invoke(main, shlex.split(command[2:])[1:])
+        assert result.output.splitlines() == expected
+        examples += 1
+    assert examples == 2
