@@ -284,8 +284,22 @@ def test_scalar_eval_imports_neither_rich_nor_numpy(fmt):
     code = ("import sys\nfrom gradcli.cli import main\n"
             "try:\n    main(['eval', '(w*x+b)**2', '--at', 'w=3,x=2,b=1', '-o', sys.argv[1]])\n"
             "except SystemExit:\n    pass\n"
-            "sys.stderr.write(' '.join(m for m in ('rich', 'numpy', 'gradcli.autodiff.exact', 'sympy')"
-            " if m in sys.modules))\n")
+            "sys.stderr.write(' '.join(m for m in ('rich', 'numpy', 'gradcli.autodiff.exact', 'sympy',"
+            " 'pyarrow', 'pandas') if m in sys.modules))\n")
     r = subprocess.run([sys.executable, "-c", code, fmt], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=SRC), timeout=60)
     assert r.stderr == "" and "49" in r.stdout
+
+
+def test_small_csv_points_import_neither_pyarrow_nor_pandas(tmp_path):
+    """pyarrow is for Parquet, Arrow and large CSV files only (docs/data.md)."""
+    points = tmp_path / "p.csv"
+    points.write_text("x,b\n2,1\n3,1\n")
+    code = ("import sys\nfrom gradcli.cli import main\n"
+            "try:\n    main(['eval', '(w*x+b)**2', '--at', 'w=3', '--points', sys.argv[1],"
+            " '-o', 'csv'])\n"
+            "except SystemExit:\n    pass\n"
+            "sys.stderr.write(' '.join(m for m in ('pyarrow', 'pandas') if m in sys.modules))\n")
+    r = subprocess.run([sys.executable, "-c", code, str(points)], capture_output=True,
+                       text=True, env=dict(os.environ, PYTHONPATH=SRC), timeout=60)
+    assert r.stderr == "" and r.stdout.splitlines()[1] == "2,1,49,28,42,14"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["Value", "evaluate", "differentiate", "__version__"]
+__all__ = ["Value", "evaluate", "differentiate", "compile", "__version__"]
 
 
 def __getattr__(name):
@@ -14,4 +14,7 @@ def __getattr__(name):
     if name in ("evaluate", "differentiate"):
         from . import api
         return getattr(api, name)
+    if name == "compile":  # a function of DataFrames: docs/data.md
+        from .data.compiled import compile
+        return compile
     raise AttributeError(name)

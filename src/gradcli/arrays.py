@@ -54,6 +54,8 @@ import numpy as np
 from . import limits, ops
 from .autodiff.engine import backend_for
 from .autodiff.lower import lower
+from .data import COLUMNAR, FAST_CSV_BYTES, has_pyarrow, kind_of
+from .data.chunk import PointChunk
 from .errors import DomainError, UsageError
 from .inputs import check_wrt, inputs_of
 from .language.expr import Apply, Vector, postorder
@@ -104,17 +106,6 @@ def _nul_safe_rows(lines):
     for row in csv.reader(_nul_encode(line) for line in lines):
         yield [_nul_decode(f) for f in row]
 
-
-
-@dataclass
-class PointChunk:
-    """Rows first_row .. first_row + n - 1 of a points file, as one float vector per column."""
-
-    first_row: int
-    n: int
-    columns: dict
-    invalid: np.ndarray
-    problems: list = field(default_factory=list)
 
 
 @dataclass
@@ -185,7 +176,9 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     problems, kinks = [], []
     kinked = []
     while alive.size:
-        sub = {k: v[alive] for k, v in data.items()}
+        # Every point still in: the columns as they are, not copies (the common chunk).
+        whole = alive.size == n
+        sub = data if whole else {k: v[alive] for k, v in data.items()}
         try:
             graph = lower(program, sub, wrt=set(wanted))
         except DomainError as exc:
@@ -209,9 +202,10 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
         if out.requires_grad:
             out.backward(seed=np.ones(alive.size) if np.ndim(out.data) else 1.0,
                          on_kink=on_kink)
-        value[alive] = out.data
+        at = slice(None) if whole else alive
+        value[at] = out.data
         for name in wanted:
-            gradient[name][alive] = graph.inputs[name].grad
+            gradient[name][at] = graph.inputs[name].grad
         break
     return ArrayResult(value, gradient, undefined, problems, kinks, kinked)
 
@@ -554,6 +548,11 @@ def column_names(source) -> list:
     """
     if source in (None, "-") or not isinstance(source, (str, os.PathLike)):
         return []
+    if kind_of(source) in COLUMNAR:
+        if not has_pyarrow():
+            return []  # the reader says how to install what reads it
+        from .data import sources
+        return sources.column_names(source, kind_of(source))
     try:
         with open(source, encoding="utf-8-sig", newline="") as f:
             first = f.readline(limits.MAX_ROW_CHARS)
@@ -568,9 +567,30 @@ def column_names(source) -> list:
     return [h.strip() for h in next(_csv_reader([first]), [])]
 
 
-def read_points(source, chunk_rows: int = CHUNK_ROWS, needed=None) -> PointReader:
-    """A reader of `source` in chunks (see the module doc)."""
+def read_points(source, chunk_rows: int = CHUNK_ROWS, needed=None):
+    """A reader of `source` in chunks (see the module doc).
+
+    Parquet and Arrow IPC files (by extension) are read by data/sources.py, which
+    needs the data extra; so is a large CSV file when the extra is installed (the
+    same values and messages, read faster).
+    """
+    kind = kind_of(source)
+    if kind in COLUMNAR:
+        from .data import sources
+        return sources.open_reader(source, kind, chunk_rows, needed)
+    if kind == "csv" and _large_file(source) and has_pyarrow():
+        from .data import sources
+        return sources.open_reader(source, kind, chunk_rows, needed,
+                                   text_reader=lambda: PointReader(source, chunk_rows, needed))
     return PointReader(source, chunk_rows, needed)
+
+
+def _large_file(path) -> bool:
+    try:
+        st = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size >= FAST_CSV_BYTES
 
 
 def read_columns(source) -> dict:

@@ -212,7 +212,7 @@ def main():
 @expression_options
 @click_options(options.EVAL)
 def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed, jacobian,
-                 direction, points, chunk_rows, fmt, precision, debug):
+                 direction, points, chunk_rows, output, fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
 
     \b
@@ -232,6 +232,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
       $ gradcli eval "sum(x*w)" --at "x=[1,2,3],w=[0.5,1,1.5]"
       $ gradcli eval "x**2" --at "x=[1,2,3]" --jacobian
       $ gradcli eval "(w*x+b)**2" --at b=1 --points points.csv -o csv
+      $ gradcli eval "(w*x+b)**2" --at b=1 --points points.parquet --output out.parquet
 
     \b
     The directional derivative (Stewart 14.6, example 2: D_u f(1, 2) = (13 - 3*sqrt(3))/2):
@@ -247,6 +248,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     text = read_source(expr, file)
     bindings = api.parse_bindings(at, exact=exact)
     wrt_names = api.split_top_level(wrt) if wrt else None
+    _check_points_output(output, points, fmt)
     if points is not None:
         if seed is not None or jacobian or show_all or gradcheck or hessian or exact:
             raise UsageError("--points cannot be combined with --seed, --jacobian, --all, "
@@ -254,7 +256,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                              "come from stdin")
-        _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision)
+        _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision, output)
         return
     if fmt in ("markdown", "latex"):
         if points is not None:
@@ -861,12 +863,14 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
               help="Also evaluate each derivative at this point (repeatable).")
 @click.option("--points", metavar="FILE",
-              help="Evaluate each derivative at every row of FILE (CSV with a header, or "
-                   "JSON Lines; '-' for stdin), vectorised, one output row per point.")
+              help="Evaluate each derivative at every row of FILE (CSV with a header, "
+                   "JSON Lines, or with the data extra Parquet and Arrow IPC; '-' for "
+                   "stdin), vectorised, one output row per point.")
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
+@click.option("--output", "output", metavar="FILE", help=options.OUTPUT_HELP)
 @output_options(("table", "plain", "json", "csv", "markdown", "latex"))
-def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision, debug):
+def diff_command(expr, file, wrt, order, at, points, chunk_rows, output, fmt, precision, debug):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
@@ -889,6 +893,7 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
     bindings = api.parse_bindings(at) if at else None
+    _check_points_output(output, points, fmt)
     if points is not None:
         if fmt in ("markdown", "latex"):
             raise UsageError(f"-o {fmt} prints formulas; with --points use csv, json, plain "
@@ -896,7 +901,8 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, fmt, precision,
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                              "come from stdin")
-        _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision)
+        _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision,
+                     output)
         return
     if fmt == "csv":
         raise UsageError("-o csv is for --points (one row per point)",
@@ -1103,24 +1109,39 @@ def _session_command(args, prepare) -> int:
     return 0
 
 
-def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision):
+def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision, output=None):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
     from . import batch
     from .output import points as streamed
     program = batch.points_program(text, points, bindings, wrt_names)
     warn(program.warnings)
     job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
-    _exit(streamed.eval_points(job, fmt, precision))
+    _exit(streamed.eval_points(job, fmt, precision, output))
 
 
-def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision):
+def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision,
+                 output=None):
     """diff --points: each derivative at every row, streamed as eval --points streams."""
     from . import batch
     from .output import points as streamed
     job = batch.diff_run(text, points, wrt_names, order, bindings,
                          chunk_rows or batch.CHUNK_ROWS)
     warn(job.batch.program.warnings)
-    _exit(streamed.diff_points(job, fmt, precision))
+    _exit(streamed.diff_points(job, fmt, precision, output))
+
+
+def _check_points_output(output, points, fmt) -> None:
+    """--output FILE: only with --points, and its extension is the format (-o may agree)."""
+    if output is None:
+        return
+    if points is None:
+        raise UsageError("--output writes the rows of a batch; it needs --points FILE",
+                         hint="for one point, redirect stdout: ... -o csv > out.csv")
+    from .data.sinks import output_kind
+    kind = output_kind(output)
+    if fmt is not None and not (fmt == "csv" and kind == "csv"):
+        raise UsageError(f"-o {fmt} and --output {output} ask for different formats",
+                         hint="--output picks the format from the file's extension; drop -o")
 
 
 def _exit(code: int) -> None:

@@ -73,7 +73,7 @@ def parse_bindings(specs, exact: bool = False) -> dict:
     """`--at` options (each 'a=1,b=2', possibly repeated) -> {name: value}, in order."""
     bindings = {}
     for spec in specs or ():
-        for item in split_top_level(spec):
+        for item in _items(spec):
             if "=" not in item:
                 raise UsageError(f"--at expects NAME=VALUE, got '{item}'",
                                  hint="for example --at x=3,y=-1")
@@ -97,6 +97,14 @@ def parse_bindings(specs, exact: bool = False) -> dict:
         from .autodiff.exact import to_exact
         bindings = {k: to_exact(v) for k, v in bindings.items()}
     return bindings
+
+
+def _items(spec: str) -> list[str]:
+    """The `name=value` pieces of one --at: its text, or `@FILE` / `@-` read (atfile.py)."""
+    if spec.lstrip().startswith("@"):
+        from .atfile import read_items
+        return read_items(spec.strip())
+    return split_top_level(spec)
 
 
 def unused_bindings(names, variables) -> list[str]:

@@ -38,6 +38,9 @@ FORMAT_HELP = "Output format (default: table on a terminal, plain when piped)."
 DEBUG_HELP = "Show a Python traceback on errors."
 CHUNK_HELP = "With --points: rows per vectorised pass (default 65536)."
 CHUNK_RANGE = (1, 10_000_000)
+OUTPUT_HELP = ("With --points: write the rows to FILE instead of stdout, as Parquet, Arrow IPC "
+               "or CSV by its extension (.parquet, .arrow, .csv; Parquet and Arrow need "
+               "pip install 'gradcli[data]').")
 
 
 def output_options(formats) -> tuple:
@@ -75,9 +78,11 @@ EVAL = (
            "vector u; one number per input, in the inputs' order), the direction of steepest "
            "ascent and its rate |grad f|.", metavar="A,B,..."),
     Option(("--points",), "points",
-           "Evaluate at every row of FILE (CSV with a header, or JSON Lines; '-' for stdin), "
-           "vectorised, one output row per point.", metavar="FILE"),
+           "Evaluate at every row of FILE (CSV with a header, JSON Lines, or with the data "
+           "extra Parquet and Arrow IPC; '-' for stdin), vectorised, one output row per "
+           "point.", metavar="FILE"),
     Option(("--chunk",), "chunk_rows", CHUNK_HELP, int_range=CHUNK_RANGE, metavar="N"),
+    Option(("--output",), "output", OUTPUT_HELP, metavar="FILE"),
 ) + output_options(EVAL_FORMATS)
 
 # What launch.py answers without click: these options of EVAL, in these formats.

@@ -101,6 +101,8 @@ def eval_csv(result, precision=None, rows=None) -> str:
 
 # ---------------------------------------------------------------- batches
 
+# From this many rows a chunk of CSV text is written by pyarrow when it is installed.
+FAST_TEXT_ROWS = 4096
 _POINT_ZERO = re.compile(r"\.0(?=[,\t\n])")
 
 
@@ -150,6 +152,11 @@ def columns_delimited(cols, precision=None, sep: str = ",") -> str:
     whole column at a time when the numbers are the shortest round-trip text."""
     if precision is not None or not cols:
         return batch_delimited(columns_rows(cols), precision, sep)
+    if len(cols[0]) >= FAST_TEXT_ROWS:
+        from ..data import has_pyarrow
+        if has_pyarrow():  # the same bytes, formatted in compiled code
+            from ..data import csvtext
+            return csvtext.lines(cols, sep).decode("ascii")
     from . import shortest  # NumPy: only batches come here
     return shortest.lines(cols, [""] + [sep] * (len(cols) - 1) + ["\n"]).decode("ascii")
 

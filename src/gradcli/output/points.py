@@ -19,32 +19,39 @@ def print_rich(renderable) -> None:
     console().print(renderable)
 
 
-def eval_points(job, fmt, precision) -> int:
-    """eval --points: one output row per point; the exit code."""
+def eval_points(job, fmt, precision, output=None) -> int:
+    """eval --points: one output row per point (on stdout, or in the file `output`); the
+    exit code."""
     name = job.program.statements[-1].name or "f"
     return stream_points(job, fmt, precision, formats.batch_keys(job, name),
                          lambda chunk, result: formats.batch_columns(job, chunk, result),
                          lambda chunk, result, errors: formats.batch_jsonl(
-                             job, chunk, result, precision, name, errors))
+                             job, chunk, result, precision, name, errors), output)
 
 
-def diff_points(job, fmt, precision) -> int:
+def diff_points(job, fmt, precision, output=None) -> int:
     """diff --points: each derivative at every row; the exit code."""
     return stream_points(job, fmt, precision, formats.diff_batch_keys(job),
                          lambda chunk, result: formats.diff_batch_columns(job, chunk, result),
                          lambda chunk, result, errors: formats.diff_batch_jsonl(
-                             job, chunk, result, precision, errors))
+                             job, chunk, result, precision, errors), output)
 
 
-def stream_points(job, fmt, precision, keys, columns, jsonl):
-    """Print a batch chunk by chunk (`columns` gives float arrays, `jsonl` JSON lines); the
-    exit code (0; 2 when rows could not be read; 3 when some were undefined)."""
+def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
+    """Print a batch chunk by chunk (`columns` gives float arrays, `jsonl` JSON lines), or
+    write its columns to the file `output` (data/sinks.py: whole or not at all); the exit
+    code (0; 2 when rows could not be read; 3 when some were undefined)."""
     import time
 
     if job.unused:
         listed = ", ".join(f"'{c}'" for c in job.unused)
         warn([f"column{'s' if len(job.unused) > 1 else ''} {listed} of {job.reader.label} "
               "not used by the expression"])
+    sink = None
+    if output is not None:
+        from ..data.sinks import open_sink
+        sink = open_sink(output, keys)
+        fmt = "file"
     fmt = output_format(fmt)
     if fmt in ("csv", "plain"):
         sep = "," if fmt == "csv" else "\t"
@@ -52,6 +59,9 @@ def stream_points(job, fmt, precision, keys, columns, jsonl):
     counts = {"error": 0, "warning": 0}
     start, bar = time.monotonic(), None
     want_bar, wait, terminal = progress_wanted()
+    if sink is not None and not want_bar and wait == 1.0:
+        want_bar = sys.stderr.isatty()  # the rows go to the file: the terminal is free
+    finished = False
     try:
         for chunk, result in job:
             errors = {}
@@ -63,7 +73,9 @@ def stream_points(job, fmt, precision, keys, columns, jsonl):
                 limited(counts, "warning", f"row {row}: {message}")
             for message in result.kinks:
                 limited(counts, "warning", message)
-            if fmt == "json":
+            if sink is not None:
+                sink.write(columns(chunk, result))
+            elif fmt == "json":
                 emit(jsonl(chunk, result, errors))
             elif fmt == "table":
                 from . import render
@@ -78,9 +90,15 @@ def stream_points(job, fmt, precision, keys, columns, jsonl):
                 bar = render.progress_bar(job.reader.total_bytes, job.reader.label, terminal)
             if bar is not None:
                 bar.update(job.reader.bytes_read)
+        finished = True
     finally:
         if bar is not None:
             bar.stop()
+        if sink is not None and not finished:
+            sink.abort()
+    if sink is not None:
+        sink.commit()
+        stderr(f"wrote {sink.path} ({sink.description})")
     for kind, limit_name in (("error", "errors"), ("warning", "warnings")):
         hidden = counts[kind] - MAX_MESSAGES
         if hidden > 0:

@@ -1,0 +1,64 @@
+"""Point sources and sinks beyond the text readers: Parquet, Arrow IPC, fast CSV, compile().
+
+The `data` extra (pyarrow; pandas for compile) is optional, so nothing here
+imports pyarrow at the top: this module only names formats by their file
+extension and says how to install the extra. The submodules do the work:
+
+- `sources`: Parquet and Arrow IPC files (and large CSV files through
+  pyarrow's reader) as PointChunks, one record batch at a time.
+- `sinks`: `--output FILE.parquet|.arrow|.csv`, written to a temporary file
+  and renamed when the run ends well.
+- `csvtext`: float columns as CSV text, the same bytes as the text writer.
+- `compiled`: `gradcli.compile(text)`, a picklable function of a DataFrame.
+
+See docs/data.md.
+"""
+from __future__ import annotations
+
+import os
+
+from ..errors import UsageError
+
+INSTALL = "pip install 'gradcli[data]'"
+
+_KINDS = {".parquet": "parquet", ".pq": "parquet", ".arrow": "arrow", ".feather": "arrow",
+          ".ipc": "arrow", ".csv": "csv"}
+COLUMNAR = ("parquet", "arrow")
+# Below this size a CSV file is read by the text reader: importing pyarrow costs more
+# than the file does.
+FAST_CSV_BYTES = 1 << 20
+
+
+def kind_of(path) -> str | None:
+    """'parquet', 'arrow', 'csv' or None, by the file name's extension."""
+    if not isinstance(path, (str, os.PathLike)):
+        return None
+    return _KINDS.get(os.path.splitext(os.fspath(path))[1].lower())
+
+
+def require_pyarrow(what: str):
+    """pyarrow, or a usage error (exit 2) that says how to install the extra."""
+    try:
+        import pyarrow
+    except ImportError:
+        raise UsageError(f"{what} needs pyarrow, which is not installed",
+                         hint=f"install the data extra: {INSTALL}") from None
+    return pyarrow
+
+
+_FOUND = {}
+
+
+def has_pyarrow() -> bool:
+    """Whether pyarrow can be imported (looked up once, without importing it)."""
+    if "pyarrow" not in _FOUND:
+        import importlib.util
+        import sys
+        if "pyarrow" in sys.modules:
+            _FOUND["pyarrow"] = sys.modules["pyarrow"] is not None
+        else:
+            try:
+                _FOUND["pyarrow"] = importlib.util.find_spec("pyarrow") is not None
+            except (ImportError, ValueError):
+                _FOUND["pyarrow"] = False
+    return _FOUND["pyarrow"]

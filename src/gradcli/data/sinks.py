@@ -1,0 +1,142 @@
+"""`--output FILE.parquet|.arrow|.csv`: a batch's columns written to a file, whole or not at all.
+
+The rows go to a temporary file beside FILE, chunk by chunk as they are
+evaluated (memory stays bounded by the chunk); when the run ends, the file
+is renamed to FILE in one step, and when it fails (a file that turns out
+unreadable halfway, an interrupt) the temporary file is removed, so FILE is
+never left half written and an older FILE is kept as it was. Columns and
+their names are those of `eval --points -o csv`; every column is float64.
+
+Parquet and Arrow IPC need the data extra; CSV does not (its text is the
+text writer's, made by pyarrow when it is installed: the same bytes).
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+
+from ..errors import UsageError
+from . import kind_of, require_pyarrow
+
+NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC", "csv": "CSV"}
+
+
+def output_kind(path: str) -> str:
+    """'parquet', 'arrow' or 'csv' from the file name, or a usage error."""
+    kind = kind_of(path)
+    if kind is None:
+        raise UsageError(f"--output {path}: the file name must end in .parquet, .arrow "
+                         "(.feather, .ipc) or .csv",
+                         hint="the extension chooses the format, e.g. --output results.parquet")
+    return kind
+
+
+class Sink:
+    """A batch's columns on their way to `path` (see the module doc)."""
+
+    def __init__(self, path: str, keys: list):
+        self.path = path
+        self.kind = output_kind(path)
+        self.keys = list(keys)
+        self.rows = 0
+        if self.kind != "csv":
+            self._pa = require_pyarrow(f"--output {path}")
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            fd, self._tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
+                                             suffix=".part", dir=folder)
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        self._fh = os.fdopen(fd, "wb")
+        self._writer = None
+        umask = os.umask(0)
+        os.umask(umask)
+        try:  # a temporary file is private; the finished one gets the usual permissions
+            os.chmod(self._tmp, 0o666 & ~umask)
+        except OSError:
+            pass
+        try:
+            self._open()
+        except BaseException:
+            self.abort()
+            raise
+
+    def _open(self) -> None:
+        if self.kind == "csv":
+            from ..output.formats import batch_header
+            self._fh.write(batch_header(self.keys, ",").encode("utf-8"))
+            return
+        pa = self._pa
+        self._schema = pa.schema([(k, pa.float64()) for k in self.keys])
+        if self.kind == "parquet":
+            import pyarrow.parquet as pq
+            # Computed doubles rarely repeat and their low bytes are noise: a dictionary
+            # costs four times the writing and a byte codec a quarter more, for a few
+            # per cent of the size. Recompress the file if it is to be kept.
+            self._writer = pq.ParquetWriter(self._fh, self._schema, use_dictionary=False,
+                                            compression="none")
+        else:
+            self._writer = pa.ipc.new_file(self._fh, self._schema)
+
+    def write(self, columns: list) -> None:
+        """One chunk's columns (float arrays, in the order of `keys`)."""
+        n = len(columns[0]) if columns else 0
+        if not n:
+            return
+        self.rows += n
+        if self.kind == "csv":
+            self._fh.write(_csv_lines(columns))
+            return
+        pa = self._pa
+        batch = pa.record_batch([pa.array(np.asarray(c, dtype=float)) for c in columns],
+                                schema=self._schema)
+        self._writer.write_batch(batch)
+
+    def commit(self) -> None:
+        """Finish the file and put it in place of `path`."""
+        try:
+            if self._writer is not None:
+                self._writer.close()
+            self._fh.close()
+            os.replace(self._tmp, self.path)
+        except OSError as exc:
+            self.abort()
+            raise UsageError(f"cannot write {self.path}: {exc.strerror}") from None
+        except BaseException:
+            self.abort()
+            raise
+
+    def abort(self) -> None:
+        """Drop the temporary file: `path` stays as it was."""
+        for close in (getattr(self._writer, "close", None), self._fh.close):
+            if close is None:
+                continue
+            try:
+                close()
+            except Exception:  # already failing: the first error is the one to report
+                pass
+        try:
+            os.remove(self._tmp)
+        except OSError:
+            pass
+
+    @property
+    def description(self) -> str:
+        return f"{NAMES[self.kind]}, {self.rows} row{'s' if self.rows != 1 else ''}, " \
+               f"{len(self.keys)} column{'s' if len(self.keys) != 1 else ''}"
+
+
+def _csv_lines(columns) -> bytes:
+    from . import has_pyarrow
+    if has_pyarrow():
+        from . import csvtext
+        return csvtext.lines(columns)
+    from ..output import shortest
+    return shortest.lines(columns, [""] + [","] * (len(columns) - 1) + ["\n"])
+
+
+def open_sink(path: str, keys: list) -> Sink:
+    """A sink writing `keys` columns to `path` (see the module doc)."""
+    return Sink(path, keys)

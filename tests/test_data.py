@@ -1,0 +1,419 @@
+"""Columnar data (docs/data.md): Parquet and Arrow IPC points, --output files written whole or
+not at all, CSV through pyarrow with the text writer's bytes, gradcli.compile on DataFrames
+and on Dask, descend --data in every format, and --at @FILE."""
+import io
+import os
+import pickle
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from gradcli import arrays
+from gradcli.cli import main
+from gradcli.output import formats, shortest
+
+pa = pytest.importorskip("pyarrow", reason="the data extra (pyarrow) is not installed")
+pq = pytest.importorskip("pyarrow.parquet")
+import pyarrow.feather as feather  # noqa: E402
+
+from gradcli.data import csvtext  # noqa: E402
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+NEURON = "(sigmoid(w1*x1 + w2*x2 + b) - y)**2"
+AT = "w1=0.5,w2=-0.3,b=0.1"
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def neuron_table(n, seed=0):
+    rng = np.random.default_rng(seed)
+    x1, x2 = rng.normal(size=(2, n))
+    y = (rng.random(n) < 0.5).astype(float)
+    return pa.table({"x1": x1, "x2": x2, "y": y})
+
+
+def write_csv(table, path):
+    cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
+    path.write_bytes(formats.batch_header(table.column_names).encode()
+                     + shortest.lines(cols, [""] + [","] * (len(cols) - 1) + ["\n"]))
+
+
+FIXTURE = ["p.arrow", "p.csv", "p.feather", "p.parquet"]
+
+
+@pytest.fixture
+def files(tmp_path):
+    table = neuron_table(300)
+    out = {"csv": tmp_path / "p.csv", "parquet": tmp_path / "p.parquet",
+           "arrow": tmp_path / "p.arrow", "feather": tmp_path / "p.feather"}
+    write_csv(table, out["csv"])
+    pq.write_table(table, out["parquet"], row_group_size=64)
+    with pa.ipc.new_file(str(out["arrow"]), table.schema) as w:
+        for batch in table.to_batches(max_chunksize=50):
+            w.write_batch(batch)
+    feather.write_feather(table, out["feather"])
+    return out
+
+
+# ---------------------------------------------------------------- reading
+
+@pytest.mark.parametrize("kind", ["parquet", "arrow", "feather"])
+@pytest.mark.parametrize("fmt", ["csv", "json", "plain"])
+def test_columnar_points_print_what_the_csv_file_prints(files, kind, fmt):
+    expected = run("eval", NEURON, "--at", AT, "--points", str(files["csv"]), "-o", fmt)
+    got = run("eval", NEURON, "--at", AT, "--points", str(files[kind]), "-o", fmt,
+              "--chunk", "37")
+    assert expected[0] == got[0] == 0
+    assert got[1] == expected[1]
+
+
+def test_diff_and_check_read_parquet(files):
+    for cmd in (["diff", "x1**2*y", "--points"], ["check", "x1*y", "--grad", "x1=y",
+                                                   "--points"]):
+        a = run(*cmd, str(files["csv"]), "-o", "json")
+        b = run(*cmd, str(files["parquet"]), "-o", "json")
+        assert a[0] == b[0] and a[1] == b[1]
+
+
+def test_large_csv_through_pyarrow_is_the_text_reader(tmp_path, monkeypatch):
+    table = neuron_table(5000, seed=3)
+    path = tmp_path / "big.csv"
+    write_csv(table, path)
+    monkeypatch.setattr(arrays, "has_pyarrow", lambda: False)
+    text = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "999")
+    monkeypatch.setattr(arrays, "has_pyarrow", lambda: True)
+    monkeypatch.setattr(arrays, "FAST_CSV_BYTES", 0)
+    from gradcli.data import sources
+    assert isinstance(arrays.read_points(str(path)), sources.CsvReader)
+    fast = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "999")
+    assert text == fast and text[0] == 0
+
+
+@pytest.mark.parametrize("bad", ["1_000", "abc", "", "1,2,3,4"])
+def test_a_row_pyarrow_refuses_gets_the_text_readers_message(tmp_path, monkeypatch, bad):
+    lines = ["x1,x2,y"] + [f"{i / 7},{-i / 3},1" for i in range(3000)]
+    lines[2500] = f"{bad},0.5,1" if bad != "1,2,3,4" else bad
+    path = tmp_path / "bad.csv"
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(arrays, "has_pyarrow", lambda: False)
+    text = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "700")
+    monkeypatch.setattr(arrays, "has_pyarrow", lambda: True)
+    monkeypatch.setattr(arrays, "FAST_CSV_BYTES", 0)
+    fast = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "700")
+    assert fast == text
+    assert fast[1].count("\n") == 3001
+    if bad != "1_000":  # Python's float reads 1_000; pyarrow does not, the text reader does
+        assert fast[0] == 2 and "row 2500" in fast[2]
+
+
+def test_truncated_parquet_is_exit_2_and_writes_nothing(files, tmp_path):
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(files["parquet"].read_bytes()[:-100])
+    out = tmp_path / "out.parquet"
+    code, stdout, stderr = run("eval", NEURON, "--at", AT, "--points", str(cut),
+                               "--output", str(out))
+    assert code == 2 and "not a readable Parquet file" in stderr and "cut.parquet" in stderr
+    assert "Traceback" not in stderr
+    assert sorted(os.listdir(tmp_path)) == ["cut.parquet"] + FIXTURE
+
+
+def test_damaged_data_pages_stop_the_run_and_keep_the_old_output(files, tmp_path):
+    blob = bytearray(files["parquet"].read_bytes())
+    for i in range(200, len(blob) // 2):  # data pages, not the footer
+        blob[i] = 0xFF
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(bytes(blob))
+    out = tmp_path / "out.arrow"
+    out.write_bytes(b"an older result")
+    code, _, stderr = run("eval", NEURON, "--at", AT, "--points", str(bad),
+                          "--output", str(out))
+    assert code == 2 and "bad.parquet" in stderr and "Traceback" not in stderr
+    assert out.read_bytes() == b"an older result"
+    assert sorted(os.listdir(tmp_path)) == ["bad.parquet", "out.arrow"] + FIXTURE
+
+
+def test_a_column_of_text_is_exit_2_naming_it(tmp_path):
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"x1": [1.0, 2.0], "x2": ["a", "b"], "y": [0.0, 1.0]}), path)
+    out = tmp_path / "o.parquet"
+    code, _, stderr = run("eval", NEURON, "--at", AT, "--points", str(path),
+                          "--output", str(out))
+    assert code == 2 and "column 'x2'" in stderr and "not numbers" in stderr
+    assert not out.exists() and os.listdir(tmp_path) == ["t.parquet"]
+
+
+def test_a_missing_column_is_exit_2_naming_it(files, tmp_path):
+    path = tmp_path / "m.arrow"
+    feather.write_feather(pa.table({"x1": [1.0], "y": [0.0]}), path)
+    code, _, stderr = run("eval", NEURON, "--at", AT, "--points", str(path),
+                          "--output", str(tmp_path / "o.csv"))
+    assert code == 2 and "no column 'x2'" in stderr
+    assert sorted(os.listdir(tmp_path)) == ["m.arrow"] + FIXTURE
+
+
+def test_integer_columns_are_numbers_and_nulls_are_unreadable_rows(tmp_path):
+    path = tmp_path / "n.parquet"
+    pq.write_table(pa.table({"x": pa.array([1, None, 3], pa.int64()),
+                             "y": pa.array([1.5, 2.5, None])}), path)
+    code, stdout, stderr = run("eval", "x*y", "--points", str(path), "-o", "csv")
+    assert code == 2
+    assert stdout.splitlines() == ["x,y,f,df/dx,df/dy", "1,1.5,1.5,1.5,1", "nan,2.5,nan,nan,nan",
+                                   "3,nan,nan,nan,nan"]
+    assert "row 2, column 'x': the value is missing" in stderr
+    assert "row 3, column 'y': the value is missing" in stderr
+
+
+def test_an_undefined_row_is_nan_with_its_row_and_exit_3(tmp_path):
+    path = tmp_path / "u.parquet"
+    pq.write_table(pa.table({"x": [1.0, -1.0, 4.0]}), path)
+    out = tmp_path / "u_out.parquet"
+    code, _, stderr = run("eval", "sqrt(x)", "--points", str(path), "--output", str(out))
+    assert code == 3 and "row 2" in stderr
+    got = pq.read_table(out).to_pydict()
+    assert got["f"][0] == 1.0 and np.isnan(got["f"][1]) and got["f"][2] == 2.0
+
+
+# ---------------------------------------------------------------- writing
+
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow", ".csv"])
+def test_output_files_hold_the_columns_of_csv_output(files, tmp_path, suffix):
+    code, csv_text, _ = run("eval", NEURON, "--at", AT, "--points", str(files["parquet"]),
+                            "-o", "csv")
+    out = tmp_path / f"out{suffix}"
+    code, stdout, stderr = run("eval", NEURON, "--at", AT, "--points", str(files["parquet"]),
+                               "--output", str(out), "--chunk", "64")
+    assert code == 0 and stdout == ""
+    assert f"wrote {out}" in stderr and "300 rows" in stderr
+    if suffix == ".csv":
+        assert out.read_text() == csv_text
+        return
+    table = pq.read_table(out) if suffix == ".parquet" else feather.read_table(out)
+    header = csv_text.splitlines()[0].split(",")
+    assert table.column_names == header
+    expected = np.loadtxt(io.StringIO(csv_text), delimiter=",", skiprows=1)
+    np.testing.assert_array_equal(np.column_stack([c.to_numpy() for c in table.columns]),
+                                  expected)
+
+
+def test_diff_points_output(files, tmp_path):
+    out = tmp_path / "d.parquet"
+    code, _, _ = run("diff", "x1**2*y", "--order", "2", "--points", str(files["csv"]),
+                     "--output", str(out))
+    assert code == 0
+    assert pq.read_table(out).column_names == ["x1", "y", "d2f/dx12", "d2f/dx1dy", "d2f/dy2"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--at", "x=1", "--output", "o.parquet"], "needs --points"),
+    (["--points", "p.csv", "--output", "o.txt"], "must end in .parquet"),
+    (["--points", "p.csv", "--output", "o.csv", "-o", "json"], "ask for different formats"),
+])
+def test_output_usage_errors(files, args, words, monkeypatch):
+    monkeypatch.chdir(files["csv"].parent)
+    code, _, stderr = run("eval", "x1*y", *args)
+    assert code == 2 and words in stderr
+
+
+def test_without_the_extra_parquet_names_the_extra(files, tmp_path):
+    code = ("import sys\nsys.modules['pyarrow'] = None\nsys.argv = ['gradcli'] + sys.argv[1:]\n"
+            "from gradcli.launch import run\nrun()\n")
+    for args in (["--points", str(files["parquet"]), "-o", "csv"],
+                 ["--points", str(files["csv"]), "--output", str(tmp_path / "o.parquet")]):
+        r = subprocess.run([sys.executable, "-c", code, "eval", NEURON, "--at", AT, *args],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PYTHONPATH=SRC))
+        assert r.returncode == 2, r.stderr
+        assert "pip install 'gradcli[data]'" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "o.parquet").exists()
+    # CSV needs no extra: the text reader and writer.
+    r = subprocess.run([sys.executable, "-c", code, "eval", NEURON, "--at", AT, "--points",
+                        str(files["csv"]), "--output", str(tmp_path / "o.csv")],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=SRC))
+    assert r.returncode == 0 and (tmp_path / "o.csv").read_text().count("\n") == 301
+
+
+# ---------------------------------------------------------------- CSV text
+
+HARD = [5e-324, -5e-324, 2.2250738585072014e-308, 2.225073858507201e-308, 1e16, -1e16,
+        1e15, 9.999999999999998e14, 1e-4, 9.9999e-5, 1e-5, 0.1, 0.3, -0.0, 0.0, 28.0, 100.0,
+        1e22, 1e23, 123456789012345.6, 1 / 3, 2.0 ** 53, 1.7976931348623157e308,
+        131439629882.54477, float("nan"), -float("nan"), float("inf"), -float("inf")]
+
+
+def test_csv_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
+    rng = np.random.default_rng(27)
+    bits = rng.integers(0, 2 ** 64, size=20000, dtype=np.uint64).view(np.float64)
+    spread = rng.normal(size=20000) * 10.0 ** rng.integers(-30, 30, size=20000)
+    hard = np.array(HARD)
+    for values in (hard, bits, spread, np.round(spread, 3)):
+        cols = [values, values[::-1].copy(), np.abs(values)]
+        expected = shortest.lines(cols, ["", ",", ",", "\n"])
+        assert csvtext.lines(cols) == expected
+        assert csvtext.lines(cols, "\t") == shortest.lines(cols, ["", "\t", "\t", "\n"])
+    rows = formats.batch_delimited([[v] for v in HARD]).encode()
+    assert csvtext.lines([hard]) == rows
+    assert csvtext.lines([hard]).split(b"\n")[:4] == [b"5e-324", b"-5e-324",
+                                                      b"2.2250738585072014e-308",
+                                                      b"2.225073858507201e-308"]
+
+
+def test_csv_stdout_through_pyarrow_is_the_same_text(files, monkeypatch):
+    expected = run("eval", NEURON, "--at", AT, "--points", str(files["csv"]), "-o", "csv")
+    monkeypatch.setattr(formats, "FAST_TEXT_ROWS", 1)
+    assert run("eval", NEURON, "--at", AT, "--points", str(files["csv"]), "-o", "csv") == expected
+
+
+# ---------------------------------------------------------------- compile
+
+pd = pytest.importorskip("pandas", reason="the data extra (pandas) is not installed")
+
+
+def cli_frame(files, *at):
+    _, text, _ = run("eval", NEURON, *at, "--points", str(files["csv"]), "-o", "csv")
+    return pd.read_csv(io.StringIO(text), dtype=float)
+
+
+def test_compile_gives_the_columns_and_numbers_of_csv_output(files):
+    import gradcli
+    f = gradcli.compile(NEURON, w1=0.5, w2=-0.3, b="1/10")
+    frame = pd.read_csv(files["csv"], dtype=float)
+    got = f(frame)
+    expected = cli_frame(files, "--at", AT)
+    assert list(got.columns) == list(expected.columns) == f.columns(frame.columns)
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    as_dict = f({name: frame[name].to_numpy() for name in frame.columns})
+    pd.testing.assert_frame_equal(as_dict, expected, check_exact=True)
+
+
+def test_compile_takes_inputs_from_columns_and_keeps_the_index():
+    import gradcli
+    frame = pd.DataFrame({"x": [2.0, 1.0], "b": [1.0, 2.0]}, index=[10, 20])
+    got = gradcli.compile("(w*x+b)**2", w=3)(frame)
+    assert list(got.columns) == ["x", "b", "f", "df/dw", "df/dx", "df/db"]
+    assert list(got.index) == [10, 20]
+    assert got.loc[10].tolist() == [2.0, 1.0, 49.0, 28.0, 42.0, 14.0]
+
+
+def test_compile_pickles_and_warns_on_undefined_rows():
+    import gradcli
+    f = pickle.loads(pickle.dumps(gradcli.compile("sqrt(x) + a", a=1)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = f(pd.DataFrame({"x": [4.0, -1.0]}))
+    assert got["f"].iloc[0] == 3.0 and np.isnan(got["f"].iloc[1])
+    assert any("row 2" in str(w.message) for w in caught)
+
+
+def test_compile_errors_name_the_input():
+    import gradcli
+    from gradcli.errors import UsageError
+    f = gradcli.compile("(w*x+b)**2", w=3)
+    with pytest.raises(UsageError, match="no column 'b'"):
+        f(pd.DataFrame({"x": [1.0]}))
+    with pytest.raises(UsageError, match="'w' is both a column"):
+        f(pd.DataFrame({"x": [1.0], "b": [1.0], "w": [1.0]}))
+    with pytest.raises(UsageError, match="would combine the rows"):
+        gradcli.compile("sum(x)")
+
+
+@pytest.mark.parametrize("scheduler", ["synchronous", "threads"])
+def test_compile_on_dask_partitions_equals_one_process(files, scheduler):
+    dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not installed")
+    import gradcli
+    frame = pd.read_csv(files["csv"])
+    f = gradcli.compile(NEURON, w1=0.5, w2=-0.3, b=0.1)
+    single = f(frame)
+    parts = dd.from_pandas(frame, npartitions=4).map_partitions(f)
+    got = parts.compute(scheduler=scheduler)
+    pd.testing.assert_frame_equal(got, single, check_exact=True)
+
+
+# ---------------------------------------------------------------- descend --data
+
+def test_descend_trains_the_same_on_every_format(files):
+    loss = "mean((sigmoid(w1*x1 + w2*x2 + b) - y)**2)"
+    outs = [run("descend", loss, "--data", str(files[k]), "--at", "w1=0,w2=0,b=0", "--lr",
+                "0.5", "--steps", "15", "-o", "plain") for k in ("csv", "parquet", "arrow")]
+    assert outs[0][0] == 0
+    assert outs[0][1] == outs[1][1] == outs[2][1]
+
+
+def test_descend_data_truncated_parquet_is_exit_2(files, tmp_path):
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(files["parquet"].read_bytes()[:50])
+    code, _, stderr = run("descend", "mean((w*x1 - y)**2)", "--data", str(cut), "--at", "w=0",
+                          "--lr", "0.1", "--steps", "2")
+    assert code == 2 and stderr.startswith("error: --data: ") and "Parquet" in stderr
+
+
+# ---------------------------------------------------------------- --at @FILE
+
+def test_at_file_binds_like_at(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("# the weights\nw=3, x=2\n\nv=[1,\n 2]\n")
+    code, stdout, _ = run("eval", "(w*x+b)**2 + sum(v)", "--at", f"@{path}", "--at", "b=1",
+                          "-o", "plain")
+    assert code == 0 and stdout.startswith("f\t52\ndf/dw\t28\n")
+
+
+def test_at_stdin_and_the_errors_of_at(tmp_path):
+    assert run("eval", "w*x", "--at", "w=3", "--at", "@-", "-o", "plain",
+               input="x=2\n")[1].startswith("f\t6\n")
+    path = tmp_path / "b.txt"
+    path.write_text("w=3\nx=2\nw=4\n")
+    code, _, stderr = run("eval", "w*x", "--at", f"@{path}")
+    assert code == 2 and "--at binds 'w' twice" in stderr
+    path.write_text("w=3\nx=hello\n")
+    code, _, stderr = run("eval", "w*x", "--at", f"@{path}")
+    assert code == 2 and "--at x" in stderr
+    code, _, stderr = run("eval", "w*x", "--at", f"@{tmp_path / 'none.txt'}")
+    assert code == 2 and "cannot read" in stderr
+    code, _, stderr = run("eval", "w*x", "--at", "w=1", "--at", f"@{path}")
+    assert code == 2
+
+
+def test_at_file_holds_more_bindings_than_a_command_line(tmp_path):
+    n = 20000
+    (tmp_path / "b.txt").write_text("\n".join(f"x{i}={i}" for i in range(n)))
+    (tmp_path / "e.txt").write_text(" + ".join(f"x{i}" for i in range(n)))
+    r = subprocess.run([sys.executable, "-m", "gradcli", "eval", "-f", str(tmp_path / "e.txt"),
+                        "--at", f"@{tmp_path / 'b.txt'}", "-o", "json", "--wrt", "x7"],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=SRC))
+    assert r.returncode == 0, r.stderr
+    assert '"value": 199990000.0' in r.stdout and '"x7": 1.0' in r.stdout
+
+
+# ---------------------------------------------------------------- docs/data.md
+
+def test_the_data_page_shows_real_output(tmp_path, monkeypatch):
+    """docs/data.md's python blocks run as one session, and its console blocks print what
+    the page shows (in a folder where the python blocks made the files)."""
+    import doctest
+    import re
+    import shlex
+    text = (Path(__file__).resolve().parent.parent / "docs" / "data.md").read_text()
+    monkeypatch.chdir(tmp_path)
+    runnable = "\n".join(b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S)
+                         if b.lstrip().startswith(">>>"))
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(doctest.DocTestParser().get_doctest(runnable, {}, "data.md", "data.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
+    examples = 0
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+        lines = block.splitlines()
+        command, expected = lines[0], lines[1:]
+        assert command.startswith("$ gradcli ")
+        result = CliRunner().invoke(main, shlex.split(command[2:])[1:])
+        assert result.output.splitlines() == expected
+        examples += 1
+    assert examples == 2
