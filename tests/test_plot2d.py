@@ -261,3 +261,36 @@ def test_save_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
     with pytest.raises(UsageError) as info:
         save_plot(data, str(tmp_path / "f.png"))
     assert "'plot' extra" in info.value.message and "gradcli[plot]" in info.value.hint
+
+
+# ------------------------------------------------------------------ the manual
+
+def _doc_examples():
+    import re
+    import shlex
+    from pathlib import Path
+    page = (Path(__file__).resolve().parents[1] / "docs" / "descend-and-plot.md").read_text(
+        encoding="utf-8")
+    section = page[page.index("## A function of two variables"):]
+    for block in re.findall(r"```console\n(.*?)```", section, flags=re.S):
+        lines = block.rstrip("\n").splitlines()
+        assert lines[0].startswith("$ gradcli ")
+        yield shlex.split(lines[0][2:])[1:], "\n".join(lines[1:])
+
+
+DOC_EXAMPLES = list(_doc_examples())
+
+
+@pytest.mark.parametrize("args, expected", DOC_EXAMPLES, ids=[a[1] for a, _ in DOC_EXAMPLES])
+def test_the_manuals_examples_are_real_output(args, expected):
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    got = "\n".join(line.rstrip() for line in result.output.splitlines())
+    # The title is the expression as read; its power notation is not this page's subject.
+    assert got.replace("**", "^") == expected.replace("**", "^")
+
+
+def test_the_manuals_picture_exists_and_is_a_png():
+    from pathlib import Path
+    picture = Path(__file__).resolve().parents[1] / "docs" / "images" / "plot-contour.png"
+    assert _png_size(picture) == (720, 640)
