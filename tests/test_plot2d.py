@@ -294,3 +294,44 @@ def test_the_manuals_picture_exists_and_is_a_png():
     from pathlib import Path
     picture = Path(__file__).resolve().parents[1] / "docs" / "images" / "plot-contour.png"
     assert _png_size(picture) == (720, 640)
+
+
+@pytest.mark.parametrize("columns, lines", [(60, 40), (120, 45)])
+def test_in_a_terminal_the_map_fits_the_terminals_width(columns, lines):
+    """Run in a pseudo-terminal of the given size, with no --width: nothing is cut."""
+    import fcntl
+    import os
+    import pty
+    import sys
+    import termios
+    pid, fd = pty.fork()
+    if pid == 0:
+        # Sized here, before the command starts, so that it reads this size.
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        # COLUMNS and LINES would override the terminal's size.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        os.execve(sys.executable, [sys.executable, "-m", "gradcli", "plot", "sin(x)cos(y)",
+                                   "--over", "x=-3:3,y=-3:3", "--at", "x=1,y=1"],
+                  {**env, "NO_COLOR": "1"})
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, out
+    text = out.decode().replace("\r\n", "\n")
+    rows = text.splitlines()
+    assert max(len(row) for row in rows) <= columns, text
+    assert len(rows) <= lines  # the title does not scroll away
+    assert rows[0].startswith("f = sin(x)")
+    body = [row for row in rows if row.count("│") == 2]
+    assert len({len(row) for row in body}) == 1 and len(body) >= 20
+    for mark in "LHS@":
+        assert any(mark in row for row in body), mark
+    legend = " ".join(row.strip() for row in rows)
+    assert "H local maximum at (1.5708, 0), f = 1" in legend
