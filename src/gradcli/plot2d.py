@@ -34,7 +34,11 @@ DEFAULT_POINTS = 81        # per axis: 6,561 points, smooth contours, a JSON sti
 MAX_GRID = 4_000_000       # points in the whole grid
 KINDS = {"local minimum": "L", "local maximum": "H", "saddle point": "S", "inconclusive": "?"}
 CELL_ASPECT = 2.1          # a terminal cell is about twice as tall as it is wide
-ARROWS = "→↗↑↖←↙↓↘"        # by octant of the gradient's direction, counter-clockwise from east
+# By octant of the gradient's direction, counter-clockwise from east.
+ARROWS = "→↗↑↖←↙↓↘"
+# Each cell and its neighbour to the right, each cell and its neighbour below.
+NEIGHBOURS = (((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
+              ((slice(None, -1), slice(None)), (slice(1, None), slice(None))))
 
 
 @dataclass
@@ -298,39 +302,29 @@ def terminal_map(data: PlotData2D, width: int = 80) -> str:
     rows, cols = f.shape
     marks = levels(f)
     grid = np.full((rows, cols), " ", dtype="<U1")
-    band = np.searchsorted(marks, np.where(np.isfinite(f), f, np.nan), side="right")
     defined = np.isfinite(f)
+    band = np.searchsorted(marks, np.where(defined, f, np.nan), side="right")
+    letters = np.array([_letter(k) for k in range(len(marks) + 1)])
     # A level runs between two neighbouring cells whose bands differ; it is drawn in the
-    # lower cell, so that each crossing is one character wide.
-    for a, b in (((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
-                 ((slice(None, -1), slice(None)), (slice(1, None), slice(None)))):
-        both = defined[a] & defined[b]
-        lo_band = np.minimum(band[a], band[b])
-        differ = both & (band[a] != band[b])
-        lower_is_a = band[a] <= band[b]
-        for src, pick in ((a, lower_is_a), (b, ~lower_is_a)):
-            on = differ & pick
-            sub = grid[src]
-            sub[on] = np.vectorize(_letter, otypes=["<U1"])(lo_band[on]) if on.any() else []
-            grid[src] = sub
-    grid[~defined] = " "
+    # cell on its lower side, so that each crossing is one character wide. (Basic slices
+    # of grid are views: assigning into them draws on the map.)
+    for a, b in NEIGHBOURS:
+        differ = defined[a] & defined[b] & (band[a] != band[b])
+        lower = np.minimum(band[a], band[b])
+        for cell, own in ((a, band[a] < band[b]), (b, band[b] < band[a])):
+            on = differ & own
+            grid[cell][on] = letters[lower[on]]
     legend = []
     if marks:
         legend.append("levels of f: " + ", ".join(f"{_letter(k)} {_tick_text(v)}"
                                                   for k, v in enumerate(marks)))
     point = data.point
     if point is not None:
-        level = point.value
-        side = np.where(defined, f > level, False)
-        for a, b in (((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
-                     ((slice(None, -1), slice(None)), (slice(1, None), slice(None)))):
-            cross = defined[a] & defined[b] & (side[a] != side[b])
-            sub = grid[a]
-            sub[cross & ~side[a]] = "*"
-            grid[a] = sub
-            sub = grid[b]
-            sub[cross & ~side[b]] = "*"
-            grid[b] = sub
+        above = defined & (f > point.value)
+        for a, b in NEIGHBOURS:
+            cross = defined[a] & defined[b] & (above[a] != above[b])
+            grid[a][cross & ~above[a]] = "*"
+            grid[b][cross & ~above[b]] = "*"
     for cp in data.critical:
         cell = _cell(data, cp.point)
         if cell is not None:
