@@ -1004,12 +1004,15 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
 
 @main.command("plot", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--over", required=True, metavar="NAME=A:B",
-              help="The variable and its range, e.g. x=-3:3 or t=0:2*pi.")
+@click.option("--over", required=True, metavar="NAME=A:B[,NAME=C:D]",
+              help="The variable and its range, e.g. x=-3:3 or t=0:2*pi; two ranges "
+                   "(x=-2:2,y=-2:2) draw a contour map of f(x, y).")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Values of the other inputs (repeatable).")
-@click.option("--points", type=int, default=201, show_default=True, metavar="N",
-              help="Number of evenly spaced sample points.")
+              help="Values of the other inputs (repeatable); with two ranges, values of "
+                   "both plotted names mark that point, its gradient and its level curve.")
+@click.option("--points", type=int, default=None, metavar="N",
+              help="Number of evenly spaced sample points (default 201); with two ranges, "
+                   "per axis (default 81).")
 @click.option("--output", metavar="FILE.png|FILE.svg",
               help="Write a PNG or SVG (needs matplotlib) instead of drawing in the terminal.")
 @click.option("--width", type=click.IntRange(20, 10000), metavar="W",
@@ -1017,30 +1020,38 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
                    "(default 800).")
 @click.option("--height", type=click.IntRange(10, 10000), metavar="H",
               help="Height: terminal rows (default: fits the terminal), or pixels for --output "
-                   "(default 600).")
+                   "(default 600; 700 for a contour map).")
 @click.option("-o", "--format", "fmt", type=click.Choice(("plot", "json", "csv")),
               default="plot", show_default=True,
               help="Draw the plot, or print the samples as JSON or CSV.")
 @click.option("--debug", is_flag=True, help="Show a Python traceback on errors.")
 def plot_command(expr, file, over, at, points, output, width, height, fmt, debug):
-    """Plot f and its derivative df/dx over a range of x.
+    """Plot f and its derivative df/dx over a range of x, or f(x, y) as a contour map.
 
     Evaluated at every point in one vectorised pass. Points where f is
     undefined are left as gaps; points where the derivative is a convention
-    (kinks, such as abs at 0) are marked.
+    (kinks, such as abs at 0) are marked. With two ranges: contour lines, the
+    gradient field as arrows (in a PNG or SVG) and the critical points marked
+    by kind; in the terminal each level is a letter, L H S mark a minimum, a
+    maximum and a saddle point.
 
     \b
     Examples:
       $ gradcli plot "relu(x) - x**2/4" --over x=-2:3
       $ gradcli plot "sin(a*x)" --over "x=0:2*pi" --at a=2 --output sin.png
+      $ gradcli plot "x^2 - y^2" --over x=-2:2,y=-2:2 --at x=1,y=0.5
     """
     import shutil
     from . import api
-    from .output import formats
-    from .plot import sample, save_plot, terminal_plot
+    from .plot2d import ranges
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
-    data = sample(text, over, bindings, points)
+    if len(ranges(over)) == 2:
+        _plot_2d(text, over, bindings, points, output, width, height, fmt)
+        return
+    from .output import formats
+    from .plot import sample, save_plot, terminal_plot
+    data = sample(text, over, bindings, 201 if points is None else points)
     warn(data.warnings)
     if output is not None:
         kind = save_plot(data, output, width or 800, height or 600)
@@ -1054,6 +1065,35 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         emit(terminal_plot(data, width or size.columns,
                            height or max(16, min(size.lines - 2, 40)), color))
+
+
+def _plot_2d(text, over, bindings, points, output, width, height, fmt):
+    """`plot` over two ranges: a contour map in the terminal or a file, or the grid as data."""
+    import shutil
+    from . import api
+    from .output import formats
+    from .plot2d import label_width, map_shape, parse_box, sample, save_plot, terminal_map
+    shape = None
+    if output is None and fmt == "plot":
+        size = shutil.get_terminal_size((80, 24))
+        columns = width or size.columns
+        rows = height or max(24, min(size.lines, 50) - 4)
+        box = parse_box(over)
+        shape = map_shape(box, columns, rows, label_width(box))
+        if points is not None:
+            warn(["--points is not used by the terminal map (one sample per character)"])
+    data = sample(text, over, bindings, points, shape=shape, evaluate=api.evaluate)
+    warn(data.warnings)
+    if output is not None:
+        w, h = width or 800, height or 700
+        kind = save_plot(data, output, w, h)
+        _stderr(f"wrote {output} ({kind.upper()}, {w}x{h})")
+    elif fmt == "json":
+        emit(formats.dumps(formats.plot2d_record(data)) + "\n")
+    elif fmt == "csv":
+        emit(formats.plot2d_csv(data))
+    else:
+        emit(terminal_map(data, columns))
 
 
 @main.command("repl", cls=GradcliCommand, context_settings=CONTEXT)

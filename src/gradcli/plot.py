@@ -309,11 +309,15 @@ def _view(ys):
 
 
 def title(data: PlotData) -> str:
+    return title_of(data.read_as, data.at)
+
+
+def title_of(formula: str, at: dict) -> str:
     """`f = sin(a*x)  at a = 2`: the formula and the fixed values of the other inputs."""
-    text = f"f = {data.read_as}"
-    if data.at:
+    text = f"f = {formula}"
+    if at:
         text += "  at " + ", ".join(f"{k} = {number_text(v, HUMAN_DIGITS)}"
-                                    for k, v in data.at.items())
+                                    for k, v in at.items())
     return text
 
 

@@ -721,6 +721,47 @@ def plot_record(data) -> dict:
     return record
 
 
+def plot2d_record(data) -> dict:
+    """The grid of `gradcli plot` over two ranges as JSON: f[i][j] is at (x[j], y[i])."""
+    xn, yn = data.names
+    record = {"expression": data.expression, "read_as": data.read_as, "over": [xn, yn],
+              "range": {n: [json_number(lo), json_number(hi)] for n, (lo, hi) in
+                        data.box.items()},
+              "at": {k: json_number(v) for k, v in data.params.items()},
+              xn: json_number(data.xs), yn: json_number(data.ys),
+              "f": json_number(data.f),
+              "gradient": {n: json_number(data.gradient[n]) for n in data.names},
+              "critical_points": [{"at": {n: json_number(v) for n, v in cp.point.items()},
+                                   "value": json_number(cp.value), "kind": cp.kind}
+                                  for cp in data.critical],
+              "critical_note": data.critical_note}
+    if data.point is not None:
+        p = data.point
+        record["point"] = {"at": {n: json_number(v) for n, v in p.at.items()},
+                           "value": json_number(p.value),
+                           "gradient": {n: json_number(v) for n, v in p.gradient.items()}}
+    if data.warnings:
+        record["warnings"] = list(data.warnings)
+    return record
+
+
+def plot2d_csv(data) -> str:
+    """x, y, f, df/dx, df/dy per grid point, x varying fastest; an undefined value is nan."""
+    import csv
+    xn, yn = data.names
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([xn, yn, "f", f"df/d{xn}", f"df/d{yn}"])
+    gx, gy = data.gradient[xn].tolist(), data.gradient[yn].tolist()
+    xs = [number_text(x) for x in data.xs.tolist()]
+    for i, y in enumerate(data.ys.tolist()):
+        yt = number_text(y)
+        for j, f in enumerate(data.f[i].tolist()):
+            writer.writerow([xs[j], yt, number_text(f), number_text(gx[i][j]),
+                             number_text(gy[i][j])])
+    return out.getvalue()
+
+
 def plot_csv(data) -> str:
     """x, f, df/dx per sample; an undefined value is the text nan."""
     import csv  # only for this format: eval -o plain starts without it
