@@ -45,7 +45,7 @@ from .answer_probes import rounded_literals, rounding_slack
 from .autodiff.lower import lower
 from .check import (FORMULA_RTOL_FLOOR, Answer, Verdict, check, close,
                     grade_number, grade_numeric, number_or_why, parse_answer, tolerances)
-from .critical import classify, critical_points, parse_box
+from .critical import classify, critical_points, higher_order_kind, parse_box
 from .errors import DomainError, GradcliError, ParseError, UsageError
 from .evaluation import evaluate
 from .implicit import implicit as implicit_of
@@ -492,33 +492,7 @@ def _same_coordinate(typed: str, mine: float, found: float, rtol, atol) -> bool:
 
 def _probe(text, bindings, names, point, f0):
     """The kind f looks like around a point where the second-derivative test is silent."""
-    rng = _rng(text, "probe", repr(point))
-    dirs = [[1.0] if len(names) == 1 else None, [-1.0] if len(names) == 1 else None]
-    dirs = [d for d in dirs if d]
-    for _ in range(64 if len(names) > 1 else 0):
-        v = [rng.gauss(0, 1) for _ in names]
-        n = math.hypot(*v)
-        dirs.append([x / n for x in v])
-    up = down = 0
-    size = max(1.0, *(abs(x) for x in point))
-    for r in (1e-2 * size, 1e-3 * size):
-        for d in dirs:
-            p = {**bindings, **{n: x + r * e for n, x, e in zip(names, point, d)}}
-            try:
-                f = float(evaluate(text, p).value)
-            except (GradcliError, ArithmeticError):
-                continue
-            if f > f0 + 1e-13 * max(1.0, abs(f0)):
-                up += 1
-            elif f < f0 - 1e-13 * max(1.0, abs(f0)):
-                down += 1
-    if up and down:
-        return "saddle point"
-    if up:
-        return "local minimum"
-    if down:
-        return "local maximum"
-    return None
+    return higher_order_kind(text, bindings, names, list(point), f0, [], [], evaluate)
 
 
 def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
