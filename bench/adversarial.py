@@ -890,6 +890,12 @@ def _book_number(v: sp.Expr) -> str:
     return lang(v)
 
 
+def _book_factor(v: sp.Expr) -> str:
+    """_book_number, in parentheses where it is a sum, to stand before (x - a)."""
+    text = _book_number(v)
+    return f"({text})" if any(ch in text[1:] for ch in "+-") or " " in text else text
+
+
 TANGENT_QS = [("sin x", sp.sin(X), [sp.pi / 4, sp.pi / 6, sp.pi / 3]), ("√x", sp.sqrt(X), [2, 4, 9, 3]),
               ("x^3 - 2x", X ** 3 - 2 * X, [1, 2, -1]), ("ln x", sp.log(X), [1, 2, sp.E]),
               ("e^x", sp.exp(X), [0, 1]), ("2cos x", 2 * sp.cos(X), [sp.pi / 4, sp.pi / 3]),
@@ -919,7 +925,7 @@ def gen_check_tangent(rng) -> Case:
     forms.append(("right-exact", True, f"{lhs} = {lang(f0)} + " + " + ".join(
         f"({lang(g[n])})*({n} - ({lang(subs[n])}))" for n in names)))
     forms.append(("right-book", True, f"{lhs} = {_book_number(f0)} + " + " + ".join(
-        f"{_book_number(g[n])}{shift(n)}" for n in names)))
+        f"{_book_factor(g[n])}{shift(n)}" for n in names)))
     intercept = sp.simplify(f0 - sum(g[n] * subs[n] for n in names))
     forms.append(("right-slope-intercept", True, f"{lhs} = " + " + ".join(
         f"({lang(g[n])})*{n}" for n in names) + f" + ({lang(intercept)})"))

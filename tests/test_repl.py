@@ -496,3 +496,27 @@ def test_the_help_example_is_real(tmp_path):
     assert proc.returncode == 0, proc.stderr
     # Compared by words: the help text shows the tabs as spaces.
     assert [line.split() for line in proc.stdout.splitlines()] == [s.split() for s in shown]
+
+
+@pytest.mark.parametrize("bad,message,code", [
+    ("x = 1/0", "division by zero", 3),
+    ("y = ln(0)", "ln needs a positive argument", 3),
+    ("z = sqrt(-1)", "non-negative", 3),
+    ("w = e^2x", "ambiguous", 2),
+])
+def test_a_definition_without_a_value_is_refused_and_not_remembered(bad, message, code, capsys):
+    s = session("a = 3")
+    assert s.handle(bad) == code
+    err = capsys.readouterr().err
+    assert message in err
+    assert f"  {bad}\n" in err  # the caret under the line typed
+    assert [d.text for d in s.definitions] == ["a = 3"]
+    s.handle(":defs")
+    assert bad not in capsys.readouterr().out
+
+
+def test_the_repl_refuses_x_over_zero_through_the_command():
+    proc = subprocess.run([sys.executable, "-m", "gradcli", "repl"], input="x = 1/0\n:defs\n",
+                          capture_output=True, text=True, timeout=60)
+    assert "division by zero" in proc.stderr
+    assert "(nothing is defined)" in proc.stdout

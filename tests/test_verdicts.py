@@ -240,3 +240,50 @@ def test_generated_answers_get_sympys_verdict_in_full():
     print(counts)
     assert not bad, bad[:5]
     assert sum(c["cases"] for c in counts.values()) >= 2000
+
+
+# ------------------------------------------------------------ found by the adversarial harness
+
+def test_a_bare_direction_follows_the_order_of_at_and_says_so():
+    # atan(y/x) has y first; a book's direction (-5, 12) means x = -5, y = 12.
+    code, out, err = run("eval", "tan^-1(y/x)", "--at", "x=1,y=2", "--direction", "-5,12",
+                         "-o", "json")
+    assert code == 0, err
+    d = json.loads(out)["directional"]["derivative"]
+    assert d == pytest.approx((-0.4 * -5 + 0.2 * 12) / 13)
+    assert "read in the order of --at: x=-5, y=12" in err
+    named = json.loads(run("eval", "tan^-1(y/x)", "--at", "x=1,y=2", "--direction",
+                           "y=12,x=-5", "-o", "json")[1])["directional"]["derivative"]
+    assert named == pytest.approx(d)
+    code, _, err = run("eval", "tan^-1(y/x)", "--at", "x=1,y=2", "--direction", "y=12,z=1")
+    assert code == 2 and "'z'" in err
+
+
+def test_check_directional_reads_the_direction_as_eval_does():
+    code, _, err = run("check", "tan^-1(y/x)", "--at", "x=1,y=2", "--directional", "4.4/13",
+                       "--direction", "-5,12")
+    assert code == 0, err
+    code, _, _ = run("check", "tan^-1(y/x)", "--at", "x=1,y=2", "--directional", "-4.4/13",
+                     "--direction", "-5,12")
+    assert code == 1
+
+
+def test_over_takes_fractions_and_constants():
+    code, out, err = run("check", "x^3 - 3x + (y - 2)^2", "--over", "x=-2:1/2,y=1:3",
+                         "--critical", "(-1, 2) saddle", "-o", "json")
+    assert code == 0, err
+    code, _, err = run("critical", "x^2 + y^2", "--over", "x=-pi/4:pi/4,y=-1:1")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("answer,ok", [
+    ("(27.31) + (27.29)*(x - 4) + (13.65)*(x - 4)^2 + (4.548)*(x - 4)^3 + (1.138)*(x - 4)^4", 0),
+    ("27.31 + 27.29(x - 4) + 13.65(x - 4)^2 + 4.548(x - 4)^3 + 1.138(x - 4)^4", 0),
+    ("(27.31) + (27.29)*(x - 4) + (13.66)*(x - 4)^2 + (4.548)*(x - 4)^3 + (1.138)*(x - 4)^4", 1),
+])
+def test_rounded_coefficients_in_parentheses_keep_the_digits_rule(answer, ok):
+    code, out, err = run("check", "cosh x", "--at", "x=4", "--order", "4", "--taylor", answer,
+                         "-o", "plain")
+    assert code == ok, out + err
+    if ok:
+        assert "the (x - 4)^2 coefficient is 13.66, the right one is 13.654116418" in out

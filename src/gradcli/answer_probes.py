@@ -37,7 +37,8 @@ MAX_EDGE_POINTS = 24  # points returned in all
 
 def _half_unit(text: str) -> float | None:
     """Half a unit in the last typed digit of a plain decimal of DIGITS_MIN+ digits."""
-    t = text.strip()
+    # A literal's span may take in the parentheses and sign folded into it: (27.31), -(1.25).
+    t = "".join(text.split()).replace("(", "").replace(")", "").lstrip("+-")
     try:
         d = Decimal(t)
     except ArithmeticError:

@@ -55,6 +55,7 @@ from .language.expr import Apply, Name, Num, Program, Statement, replace_leaves
 from .language.printer import read_as, to_text
 from .numbers import format_number
 from .reading import given_names, parse
+from .tangent import direction_vector
 from .tangent import directional as directional_of
 from .tangent import tangent as tangent_of
 from .taylor import MAX_ORDER, Term, polynomial_text
@@ -359,16 +360,18 @@ def _grade_tangent(text, answer, plane, t, rtol, atol, digits_rule=False) -> Ans
 
 # ------------------------------------------------------------------ directional
 
-def _direction(direction: str, variables) -> list:
-    """The components of --direction, checked (count, zero length) before any computing."""
-    parts = [constant_value(p, "--direction") for p in split_top_level(direction)]
-    directional_of({n: 0.0 for n in variables}, parts)
-    return parts
+def _direction(direction: str, variables, at) -> tuple:
+    """The order and components of --direction, checked (count, zero length) before any
+    computing."""
+    order, parts, note = direction_vector(direction, variables, list(at))
+    directional_of({n: 0.0 for n in order}, parts)
+    return order, parts, note
 
 
-def _grade_directional(text, at, answer, parts, rtol, atol, digits_rule) -> Answer:
+def _grade_directional(text, at, answer, direction, rtol, atol, digits_rule) -> Answer:
+    order, parts, _ = direction
     result = evaluate(text, at)
-    grad = {n: result.gradient[n] for n in result.inputs}
+    grad = {n: result.gradient[n] for n in order}
     d = directional_of(grad, parts)
     computed = number_or_why(answer, "--directional")
     shown = "[" + ", ".join(_num(v) for v in d.given) + "]"
@@ -615,7 +618,21 @@ def _monomial(powers: dict, at: dict) -> str:
 
 
 def _coef(c) -> str:
+    """The right coefficient: a fraction where it is one (1/2), else 12 digits."""
+    if isinstance(c, float) and math.isfinite(c):
+        near = Fraction(c).limit_denominator(10 ** 4)
+        c = near if abs(float(near) - c) <= 1e-12 * abs(c) else float(f"{c:.12g}")
     return polynomial_text([Term(c, {})], {}) if c != 0 else "0"
+
+
+def _theirs(c) -> str:
+    """The student's coefficient as typed: 13.66, not 683/50."""
+    if isinstance(c, Fraction) and c.denominator >= 10 \
+            and 10 ** 12 % c.denominator == 0:  # a typed decimal
+        return _num(float(c))
+    if isinstance(c, float) and math.isfinite(c) and len(f"{c:.12g}") <= 10:
+        return _num(float(f"{c:.12g}"))
+    return _coef(c)
 
 
 def _coefficients(t) -> dict:
@@ -755,16 +772,16 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol,
         factorial = math.prod(math.factorial(e) for e in powers.values())
         if degree > order:
             keys_found.append(("beyond-order", name))
-            problems.append(f"the {name} term ({_coef(c)}) is beyond order {order}: a Taylor "
+            problems.append(f"the {name} term ({_theirs(c)}) is beyond order {order}: a Taylor "
                             f"polynomial of order {order} stops at degree {order}")
         elif r != 0 and factorial > 1 and same(c, float(r) * factorial):
             bang = "·".join(f"{e}!" for e in powers.values() if e > 1)
             keys_found.append(("factorial", name))
-            problems.append(f"the {name} coefficient is {_coef(c)}, the right one is "
+            problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is "
                             f"{_coef(r)} — did you forget to divide by {bang}?")
         elif r != 0 and same(c, -float(r)):
             keys_found.append(("sign", name))
-            problems.append(f"the {name} coefficient is {_coef(c)}, the right one is "
+            problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is "
                             f"{_coef(r)} (the sign)")
         elif c == 0 or same(c, 0):
             keys_found.append(("missing-term", name))
@@ -772,10 +789,10 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol,
         elif r == 0:
             keys_found.append(("coefficient", name))
             problems.append(f"there is no {name} term (its coefficient is 0), yours is "
-                            f"{_coef(c)}")
+                            f"{_theirs(c)}")
         else:
             keys_found.append(("coefficient", name))
-            problems.append(f"the {name} coefficient is {_coef(c)}, the right one is {_coef(r)}")
+            problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is {_coef(r)}")
     a.mistake, a.mistake_detail = keys_found[0]
     a.reason = "; ".join(problems)
     return a
@@ -1051,7 +1068,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     if directional is not None:
         number_or_why(directional, "--directional")  # a parse error is bad input
         _scalar_point(at, variables, "--directional")
-        parts = _direction(direction, variables)
+        parts = _direction(direction, variables, at)
     items = box = None
     if critical is not None:
         box = parse_box(over, split_top_level)
@@ -1076,6 +1093,8 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     if directional is not None:
         answers.append(_grade_directional(text, at, directional, parts, rtol, atol,
                                           digits_rule))
+        if parts[2] and parts[2] not in verdict.warnings:
+            verdict.warnings.append(parts[2])
     if critical is not None:
         bindings = {k: v for k, v in at.items() if k not in box}
         answers.extend(_grade_critical(text, items, box, bindings, rtol, atol))

@@ -273,9 +273,10 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         checks = finite_differences(result)
     along = None
     if direction is not None:
-        from .tangent import directional
-        parts = [api.constant_value(p, "--direction") for p in api.split_top_level(direction)]
-        along = directional({n: result.gradient[n] for n in result.inputs}, parts)
+        from .tangent import direction_vector, directional
+        order, parts, note = direction_vector(direction, result.inputs, list(bindings))
+        warn([note] if note else [])
+        along = directional({n: result.gradient[n] for n in order}, parts)
         if along.normalised:
             warn([f"--direction normalised to the unit vector u = "
                   f"[{', '.join(format(v, '.6g') for v in along.unit)}]"])
@@ -702,8 +703,8 @@ def _digits_note() -> str:
 @click.option("--directional", metavar="V",
               help="Your directional derivative at --at along --direction.")
 @click.option("--direction", metavar="A,B,...",
-              help="The direction of --directional, one number per input (normalised, as "
-                   "eval --direction does).")
+              help="The direction of --directional, one number per input in the order of "
+                   "--at, or named (x=3,y=4); normalised, as eval --direction does.")
 @click.option("--critical", metavar="POINTS",
               help='Your critical points and their kinds in the box --over: "(0,0) saddle; '
                    '(1,1) min" (coordinates in the order of --over; or "none").')

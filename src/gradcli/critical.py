@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .errors import DomainError, GradcliError, UsageError
 from .language.expr import inputs_of
+from .inputs import parse_over
 from .reading import given_names, parse
 
 MAX_STARTS = 4_096
@@ -53,17 +54,11 @@ def parse_box(spec: str, split) -> dict:
     box = {}
     for item in split(spec):
         name, eq, rng = item.partition("=")
-        lo, colon, hi = rng.partition(":")
         name = name.strip()
-        if not eq or not colon or not name:
+        if not eq or ":" not in rng or not name:
             raise UsageError(f"--over expects NAME=LOW:HIGH, got '{item}'",
                              hint="for example --over x=-3:3,y=-3:3")
-        try:
-            a, b = float(lo), float(hi)
-        except ValueError:
-            raise UsageError(f"--over {name}: the bounds must be numbers, got '{rng}'") from None
-        if not (math.isfinite(a) and math.isfinite(b)) or a >= b:
-            raise UsageError(f"--over {name}: the low bound must be below the high one")
+        name, a, b = parse_over(item)
         if name in box:
             raise UsageError(f"--over gives '{name}' twice")
         box[name] = (a, b)

@@ -6,6 +6,7 @@ with the same messages.
 """
 from __future__ import annotations
 
+import math
 import sys
 
 from . import limits, ops
@@ -13,7 +14,7 @@ from .autodiff.lower import lower
 from .errors import GradcliError, UsageError
 from .language.expr import Program, check_wrt, free_names, inputs_of  # noqa: F401 (re-exported)
 from .language.parser import parse
-from .numbers import format_number
+from .numbers import format_number, number_text
 
 
 def split_top_level(text: str, sep: str = ",", keep_empty: bool = False) -> list[str]:
@@ -172,3 +173,36 @@ def parse_answers(specs) -> dict:
                                  hint=f"keep one answer for {name}")
             answers[name] = answer
     return answers
+
+
+def parse_over(text: str):
+    """`x=A:B` -> ('x', A, B), with A and B constant expressions such as -pi or 2*pi."""
+    name, eq, rest = text.partition("=")
+    name = name.strip()
+    if not eq or not name:
+        raise UsageError(f"--over expects NAME=A:B, got '{text}'", hint="for example --over x=-3:3")
+    if not name.isidentifier():
+        raise UsageError(f"--over: '{name}' is not a valid name")
+    bounds = split_top_level(rest, ":", keep_empty=True)
+    if len(bounds) != 2 or not all(bounds):
+        raise UsageError(f"--over {name}= expects a range A:B, got '{rest}'",
+                         hint=f"for example --over {name}=-pi:pi")
+    lo = _bound(bounds[0], f"--over {name} (start)")
+    hi = _bound(bounds[1], f"--over {name} (end)")
+    if not lo < hi:
+        raise UsageError(f"--over {name}: the range must go from a smaller to a larger number, "
+                         f"got {number_text(lo)}:{number_text(hi)}")
+    if not math.isfinite(hi - lo):
+        raise UsageError(f"--over {name}: the range {number_text(lo)}:{number_text(hi)} is wider than a "
+                         "double can hold (about 1.8e308)", hint="narrow the range")
+    return name, lo, hi
+
+
+def _bound(text, what) -> float:
+    value = constant_value(text.strip(), what)
+    if getattr(value, "ndim", 0) or isinstance(value, list):
+        raise UsageError(f"{what}: expected a number, got a vector")
+    value = float(value)
+    if not math.isfinite(value):
+        raise UsageError(f"{what}: expected a finite number, got {number_text(value)}")
+    return value

@@ -75,8 +75,8 @@ EVAL = (
            takes_value=False),
     Option(("--direction",), "direction",
            "Also the directional derivative D_u f along this direction (normalised to a unit "
-           "vector u; one number per input, in the inputs' order), the direction of steepest "
-           "ascent and its rate |grad f|.", metavar="A,B,..."),
+           "vector u; one number per input in the order of --at, or named: x=3,y=4), the "
+           "direction of steepest ascent and its rate |grad f|.", metavar="A,B,..."),
     Option(("--points",), "points",
            "Evaluate at every row of FILE (CSV with a header, JSON Lines, or with the data "
            "extra Parquet and Arrow IPC; '-' for stdin), vectorised, one output row per "

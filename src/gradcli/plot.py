@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from . import limits, ops
 from .autodiff.lower import missing_input
 from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
-from .inputs import constant_value, inputs_of, split_top_level, unused_bindings
+from .inputs import inputs_of, parse_over, split_top_level, unused_bindings
 from .kinks import kink_text
 from .language.expr import Apply, Vector, first_span, postorder, size
 from .reading import given_names, parse
@@ -55,39 +55,6 @@ class PlotData:
     @property
     def label(self) -> str:
         return f"∂f/∂{self.var}"
-
-
-def parse_over(text: str):
-    """`x=A:B` -> ('x', A, B), with A and B constant expressions such as -pi or 2*pi."""
-    name, eq, rest = text.partition("=")
-    name = name.strip()
-    if not eq or not name:
-        raise UsageError(f"--over expects NAME=A:B, got '{text}'", hint="for example --over x=-3:3")
-    if not name.isidentifier():
-        raise UsageError(f"--over: '{name}' is not a valid name")
-    bounds = split_top_level(rest, ":", keep_empty=True)
-    if len(bounds) != 2 or not all(bounds):
-        raise UsageError(f"--over {name}= expects a range A:B, got '{rest}'",
-                         hint=f"for example --over {name}=-pi:pi")
-    lo = _bound(bounds[0], f"--over {name} (start)")
-    hi = _bound(bounds[1], f"--over {name} (end)")
-    if not lo < hi:
-        raise UsageError(f"--over {name}: the range must go from a smaller to a larger number, "
-                         f"got {_fmt(lo)}:{_fmt(hi)}")
-    if not math.isfinite(hi - lo):
-        raise UsageError(f"--over {name}: the range {_fmt(lo)}:{_fmt(hi)} is wider than a "
-                         "double can hold (about 1.8e308)", hint="narrow the range")
-    return name, lo, hi
-
-
-def _bound(text, what) -> float:
-    value = constant_value(text.strip(), what)
-    if getattr(value, "ndim", 0) or isinstance(value, list):
-        raise UsageError(f"{what}: expected a number, got a vector")
-    value = float(value)
-    if not math.isfinite(value):
-        raise UsageError(f"{what}: expected a finite number, got {_fmt(value)}")
-    return value
 
 
 def _fmt(v) -> str:

@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-from .errors import GradcliError, UsageError
+from .errors import DomainError, GradcliError, UsageError
 from .output.streams import emit, report_failure, stderr
 
 PROMPT = "> "
@@ -198,6 +198,15 @@ class Session:
             try:
                 constant_value(rhs, name)
                 value = rhs
+            except DomainError as exc:
+                # x = 1/0 has no value anywhere: refused like a syntax error, the caret
+                # under the line as typed
+                typed = line.strip()
+                offset = typed.rfind(rhs)
+                if exc.source == rhs and exc.span is not None and offset >= 0:
+                    exc.source = typed
+                    exc.span = (exc.span[0] + offset, exc.span[1] + offset)
+                raise exc from None
             except GradcliError:
                 pass  # not a constant: a statement, checked below as part of the program
         new = Definition(name, params, line.strip(), value)

@@ -112,6 +112,46 @@ def tangent(text: str, at: dict, *, exact: bool = False, estimate: dict | None =
     return out
 
 
+def direction_vector(text: str, inputs, at_order=()) -> tuple[list, list, str | None]:
+    """The names and components of --direction, and a note when the order was a choice.
+
+    `x=3,y=4` names its components. Bare numbers follow the order of --at when --at
+    names every input, since a book's (3, 4) means (x, y) even in tan^-1(y/x), where
+    y appears first; otherwise the inputs' order. The note says which order was taken
+    whenever it differs from the order of first appearance.
+    """
+    from .inputs import constant_value, split_top_level
+    inputs = list(inputs)
+    parts = split_top_level(text)
+    if parts and all("=" in p for p in parts):
+        given = {}
+        for part in parts:
+            name, _, value = part.partition("=")
+            name = name.strip()
+            if name not in inputs:
+                raise UsageError(f"--direction names '{name}', which is not an input of the "
+                                 f"function ({', '.join(inputs)})",
+                                 hint="for example --direction " + ",".join(
+                                     f"{n}=1" for n in inputs))
+            given[name] = constant_value(value.strip(), f"--direction {name}")
+        missing = [n for n in inputs if n not in given]
+        if missing:
+            raise UsageError(f"--direction gives no component for {', '.join(missing)}",
+                             hint="name every input, for example --direction " + ",".join(
+                                 f"{n}=1" for n in inputs))
+        return list(given), list(given.values()), None
+    values = [constant_value(p, "--direction") for p in parts]
+    named = [n for n in at_order if n in inputs]
+    order = named if sorted(named) == sorted(inputs) else inputs
+    note = None
+    if order != inputs and len(values) == len(order):
+        pairs = ", ".join(f"{n}={p}" for n, p in zip(order, parts))
+        note = (f"--direction {','.join(parts)} is read in the order of --at: {pairs} "
+                f"(the function's inputs appear as {', '.join(inputs)}); name the "
+                f"components, --direction {pairs.replace(' ', '')}, to say so")
+    return order, values, note
+
+
 def directional(gradient: dict, direction) -> Directional:
     """D_u f for the direction (one number per input, in the inputs' order)."""
     names = list(gradient)
