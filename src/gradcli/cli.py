@@ -372,6 +372,7 @@ def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
     Example (Stewart 14.4, example 1: the tangent plane of 2x^2 + y^2 at (1, 1, 3)):
       $ gradcli tangent "2x^2 + y^2" --at x=1,y=1 -o plain
       tangent z = 3 + 4*(x - 1) + 2*(y - 1)
+      expanded        z = 4x + 2y - 3
       f       3
       df/dx   4
       df/dy   2

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .errors import DomainError, UsageError
-from .numbers import format_number
+from .numbers import format_number, number_text
 
 
 @dataclass
@@ -31,6 +31,16 @@ class Tangent:
     estimate: object = None          # the linear approximation there
     true_value: object = None        # f there
     warnings: list = field(default_factory=list)
+
+    def equation_to(self, precision=None) -> str:
+        """The point-slope equation, its numbers rounded to `precision` digits when asked."""
+        if precision is None:
+            return self.equation
+        return equation_text(self.lhs, self.value, self.gradient, self.at, precision)
+
+    def expanded_to(self, precision=None) -> str:
+        """The slope-intercept equation a book prints: z = 2x + 4y - 5."""
+        return expanded_text(self.lhs, self.value, self.gradient, self.at, precision)
 
 
 @dataclass
@@ -50,28 +60,63 @@ def _scalar(v) -> bool:
     return isinstance(v, (int, float, Fraction)) and not isinstance(v, bool)
 
 
-def _term(coef, name, point) -> str:
+def _number(v, precision=None) -> str:
+    return format_number(v) if precision is None else number_text(v, precision)
+
+
+def _term(coef, name, point, precision=None) -> str:
     """coef*(name - point), as a book prints it: 4*(x - 1), -3*(y + 2), 2*x."""
-    shift = format_number(abs(point)) if point else ""
+    shift = _number(abs(point), precision) if point else ""
     inner = name if not point else f"({name} {'-' if point > 0 else '+'} {shift})"
     if coef == 1:
         return inner
-    return f"{format_number(coef)}*{inner}"
+    return f"{_number(coef, precision)}*{inner}"
 
 
-def equation_text(lhs: str, value, gradient: dict, at: dict) -> str:
-    """'z = 5 + 4*(x - 1) + 2*(y - 2)': zero slopes are left out, signs folded in."""
-    parts = [format_number(value)]
-    for name, g in gradient.items():
-        if g == 0:
-            continue
-        term = _term(abs(g), name, at[name])
-        parts.append(("- " if g < 0 else "+ ") + term)
+def _signed(parts) -> str:
+    """'a', '+ b', '- c' pieces as one sum; a leading 0 is left out."""
     text = " ".join(parts)
     if parts[0] == "0" and len(parts) > 1:  # 0 + 4*(x - 1) -> 4*(x - 1)
         text = " ".join(parts[1:])
         text = text[2:] if text.startswith("+ ") else "-" + text[2:]
-    return f"{lhs} = {text}"
+    return text
+
+
+def equation_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> str:
+    """'z = 5 + 4*(x - 1) + 2*(y - 2)': zero slopes are left out, signs folded in."""
+    parts = [_number(value, precision)]
+    for name, g in gradient.items():
+        if g == 0:
+            continue
+        term = _term(abs(g), name, at[name], precision)
+        parts.append(("- " if g < 0 else "+ ") + term)
+    return f"{lhs} = {_signed(parts)}"
+
+
+def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> str:
+    """The book's form 'z = 2x + 4y - 5': each slope times its variable, then the intercept."""
+    intercept = value
+    for name, g in gradient.items():
+        intercept = intercept - g * at[name]
+    if isinstance(intercept, float) and abs(intercept) <= 1e-12 * max(
+            [abs(value)] + [abs(g * at[n]) for n, g in gradient.items()]):
+        intercept = 0.0  # cancellation noise: the plane passes through the origin
+    parts = []
+    for name, g in gradient.items():
+        if g == 0:
+            continue
+        coef = "" if abs(g) == 1 else _number(abs(g), precision)
+        if "e" in coef or "/" in coef or "inf" in coef:  # 1e-07*x, (1/2)x would misread
+            coef = f"({coef})" if "/" in coef else coef + "*"
+        if not parts:
+            parts.append(("-" if g < 0 else "") + coef + name)
+        else:
+            parts.append(("- " if g < 0 else "+ ") + coef + name)
+    if intercept != 0 or not parts:
+        shown = _number(abs(intercept), precision)
+        parts.append(("-" if intercept < 0 else "") + shown if not parts
+                     else ("- " if intercept < 0 else "+ ") + shown)
+    return f"{lhs} = {' '.join(parts)}"
 
 
 def tangent(text: str, at: dict, *, exact: bool = False, estimate: dict | None = None,

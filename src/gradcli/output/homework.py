@@ -32,7 +32,7 @@ def tangent_record(t, precision=None) -> dict:
            "at": {k: json_number(v, precision) for k, v in t.at.items()},
            "value": json_number(t.value, precision),
            "gradient": {k: json_number(v, precision) for k, v in t.gradient.items()},
-           "equation": t.equation}
+           "equation": t.equation, "expanded": t.expanded_to()}
     if t.estimate_at is not None:
         rec["estimate"] = {"at": {k: json_number(v, precision) for k, v in t.estimate_at.items()},
                            "linear": json_number(t.estimate, precision),
@@ -44,7 +44,10 @@ def tangent_record(t, precision=None) -> dict:
 
 
 def tangent_rows(t, precision=None) -> list:
-    rows = [("tangent", t.equation), ("f", number_text(t.value, precision))]
+    rows = [("tangent", t.equation_to(precision))]
+    if t.expanded_to(precision) != t.equation_to(precision):
+        rows.append(("expanded", t.expanded_to(precision)))
+    rows.append(("f", number_text(t.value, precision)))
     rows += [(f"df/d{k}", number_text(v, precision)) for k, v in t.gradient.items()]
     if t.estimate_at is not None:
         where = _at_text(t.estimate_at, precision)
@@ -57,7 +60,9 @@ def tangent_rows(t, precision=None) -> list:
 def tangent_markdown(t, precision=None) -> str:
     what = "line" if len(t.at) == 1 else "plane"
     lines = [f"**Tangent {what}** of `{t.read_as}` at {_at_text(t.at, precision)}:", "",
-             f"    {t.equation}", ""]
+             f"    {t.equation_to(precision)}", ""]
+    if t.expanded_to(precision) != t.equation_to(precision):
+        lines += [f"or, expanded, `{t.expanded_to(precision)}`", ""]
     lines += [f"- f = {number_text(t.value, precision)}"]
     lines += [f"- ∂f/∂{k} = {number_text(v, precision)}" for k, v in t.gradient.items()]
     if t.estimate_at is not None:
