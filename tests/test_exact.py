@@ -68,16 +68,19 @@ def test_inexact_operations_are_named(text, at, named):
     assert info.value.exit_code == 2
 
 
-def test_cli_inexact_message_and_exit_code():
-    out = run("eval", "sin(x)", "--at", "x=1", "--exact")
-    assert out.exit_code == 2
-    assert out.stderr.splitlines()[0] == \
-        "error: --exact: sin(1) has no exact rational value (in sin(x))"
-    out = run("eval", "x", "--at", "x=sqrt(2)", "--exact")
-    assert out.exit_code == 2 and "sqrt(2)" in out.stderr
-    out = run("eval", "x**y", "--at", "x=2,y=3", "--exact")
-    assert out.exit_code == 2
-    assert "the derivative of x**y with respect to y needs log(2)" in out.stderr
+def test_cli_exact_gives_closed_forms_where_no_rational_exists():
+    out = run("eval", "sin(x)", "--at", "x=1", "--exact", "-o", "plain")
+    assert out.exit_code == 0 and out.stdout == "f\tsin(1)\ndf/dx\tcos(1)\n"
+    out = run("eval", "x", "--at", "x=sqrt(2)", "--exact", "-o", "plain")
+    assert out.exit_code == 0 and out.stdout.startswith("f\t√2\n")
+    out = run("eval", "x**y", "--at", "x=2,y=3", "--exact", "-o", "json")
+    assert out.exit_code == 0
+    assert json.loads(out.stdout)["gradient"] == {"x": 12, "y": "8ln(2)"}
+
+
+def test_cli_exact_says_plainly_where_it_has_no_closed_form():
+    out = run("eval", "sum(x)", "--at", "x=[1, 2]", "--exact")
+    assert out.exit_code == 2 and "--exact" in out.stderr
 
 
 def test_domain_errors_stay_exit_3():

@@ -106,7 +106,8 @@ def test_linear_approximation_beside_the_true_value():
 
 def test_exact_tangent():
     r = cli("tangent", "x^3/3 + x y", "--at", "x=1/2,y=2", "--exact", "-o", "plain")
-    assert r.exit_code == 0 and "tangent\tz = 25/24 + 9/4*(x - 1/2) + 1/2*(y - 2)" in r.stdout
+    assert r.exit_code == 0 and "tangent\tz = 25/24 + 9(x - 1/2)/4 + (y - 2)/2" in r.stdout
+    assert "expanded\tz = 9x/4 + y/2 - 13/12" in r.stdout
 
 
 def test_negative_point_and_slope_print_as_a_book_does():

@@ -246,7 +246,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     from . import api
     from .output import formats
     text = read_source(expr, file)
-    bindings = api.parse_bindings(at, exact=exact)
+    bindings = _exactly(lambda mode: api.parse_bindings(at, exact=mode), exact)
     wrt_names = api.split_top_level(wrt) if wrt else None
     _check_points_output(output, points, fmt)
     if points is not None:
@@ -262,24 +262,31 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         if points is not None:
             raise UsageError(f"-o {fmt} writes one point; with --points use csv, json, plain "
                              "or table")
-    seed_value = api.constant_value(seed, "--seed", exact) if seed is not None else None
-    result = api.evaluate(text, bindings, wrt=wrt_names, intermediates=show_all,
-                          seed=seed_value, jacobian=jacobian, exact=exact, hessian=hessian,
-                          numerics=True)
+    def compute(mode):
+        point = api.parse_bindings(at, exact=mode) if mode else bindings
+        seed_value = api.constant_value(seed, "--seed", mode) if seed is not None else None
+        result = api.evaluate(text, point, wrt=wrt_names, intermediates=show_all,
+                              seed=seed_value, jacobian=jacobian, exact=mode, hessian=hessian,
+                              numerics=True)
+        along = note = None
+        if direction is not None:
+            from .tangent import direction_vector, directional
+            order, parts, note = direction_vector(direction, result.inputs, list(point), mode)
+            along = directional({n: result.gradient[n] for n in order}, parts, exact=mode)
+        return result, along, note
+
+    result, along, note = _exactly(compute, exact)
     warn(result.warnings)
     checks = None
     if gradcheck:
         from .gradcheck import finite_differences
         checks = finite_differences(result)
-    along = None
-    if direction is not None:
-        from .tangent import direction_vector, directional
-        order, parts, note = direction_vector(direction, result.inputs, list(bindings))
+    if along is not None:
         warn([note] if note else [])
-        along = directional({n: result.gradient[n] for n in order}, parts)
         if along.normalised:
+            from .numbers import number_text
             warn([f"--direction normalised to the unit vector u = "
-                  f"[{', '.join(format(v, '.6g') for v in along.unit)}]"])
+                  f"[{', '.join(number_text(v, 6) for v in along.unit)}]"])
     fmt = output_format(fmt)
     rounding = Rounding(fmt, precision)
     precision = rounding.precision
@@ -384,10 +391,24 @@ def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
     from . import api
     from .tangent import tangent
     text = read_source(expr, file)
-    bindings = api.parse_bindings(at, exact=exact)
-    near = api.parse_bindings([estimate], exact=exact) if estimate else None
-    result = tangent(text, bindings, exact=exact, estimate=near, evaluate=api.evaluate)
-    _emit_homework(result, "tangent", fmt, precision)
+
+    def compute(mode):
+        bindings = api.parse_bindings(at, exact=mode)
+        near = api.parse_bindings([estimate], exact=mode) if estimate else None
+        return tangent(text, bindings, exact=mode, estimate=near, evaluate=api.evaluate)
+    _emit_homework(_exactly(compute, exact), "tangent", fmt, precision)
+
+
+def _exactly(run, exact):
+    """run(mode) for --exact: rationals first; where a value has none, closed forms in π,
+    roots and e (SymPy, loaded only then); without --exact, doubles."""
+    if not exact:
+        return run(False)
+    from .errors import InexactError
+    try:
+        return run(True)
+    except InexactError:
+        return run("closed")
 
 
 @main.command("taylor", cls=GradcliCommand, context_settings=CONTEXT)
@@ -411,10 +432,11 @@ def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
     from . import api
     from .taylor import taylor
     text = read_source(expr, file)
-    bindings = api.parse_bindings(at, exact=exact)
     names = api.split_top_level(wrt) if wrt else None
-    _emit_homework(taylor(text, bindings, order, exact=exact, wrt=names), "taylor", fmt,
-                   precision)
+
+    def compute(mode):
+        return taylor(text, api.parse_bindings(at, exact=mode), order, exact=mode, wrt=names)
+    _emit_homework(_exactly(compute, exact), "taylor", fmt, precision)
 
 
 @main.command("critical", cls=GradcliCommand, context_settings=CONTEXT)

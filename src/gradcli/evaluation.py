@@ -69,7 +69,10 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     program = program or parse(text, given_names(bindings, kw, wrt))
     bindings = dict(bindings or {})
     bindings.update(kw)
-    if exact:
+    if exact == "closed":
+        from .autodiff.closed import to_closed
+        bindings = {k: to_closed(v) for k, v in bindings.items()}
+    elif exact:
         from .autodiff.exact import to_exact
         bindings = {k: to_exact(v) for k, v in bindings.items()}
     else:

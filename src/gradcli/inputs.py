@@ -94,7 +94,10 @@ def parse_bindings(specs, exact: bool = False) -> dict:
             if not text.strip():
                 raise UsageError(f"--at {name}= has no value", hint=f"for example --at {name}=1")
             bindings[name] = constant_value(text.strip(), f"--at {name}", exact)
-    if exact:
+    if exact == "closed":
+        from .autodiff.closed import to_closed
+        bindings = {k: to_closed(v) for k, v in bindings.items()}
+    elif exact:
         from .autodiff.exact import to_exact
         bindings = {k: to_exact(v) for k, v in bindings.items()}
     return bindings

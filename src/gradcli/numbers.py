@@ -9,6 +9,11 @@ import math
 from fractions import Fraction
 
 
+def is_closed(value) -> bool:
+    """A SymPy number: a closed form of --exact (√3/2, π/3, e)."""
+    return type(value).__module__.startswith("sympy")
+
+
 def format_number(value) -> str:
     """The shortest text that reads back as the same number (28, not 28.0)."""
     if isinstance(value, bool):
@@ -17,6 +22,9 @@ def format_number(value) -> str:
         return str(value)
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if type(value).__module__.startswith("sympy"):  # a closed form of --exact
+        from .closedtext import closed_text
+        return closed_text(value)
     if getattr(value, "ndim", 0):
         # NumPy 2.3+ refuses float() of a one-element array; older NumPy (all
         # there is for Python 3.10) only warned and gave the element.
@@ -70,7 +78,7 @@ def number_text(value, precision: int | None = None) -> str:
         value = value.tolist()
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(number_text(v, precision) for v in value) + "]"
-    if isinstance(value, Fraction):
+    if isinstance(value, Fraction) or type(value).__module__.startswith("sympy"):
         return format_number(value)
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -113,6 +121,8 @@ def json_number(value, precision: int | None = None):
         return [json_number(v, precision) for v in value]
     if isinstance(value, Fraction):
         return format_number(value) if value.denominator != 1 else value.numerator
+    if type(value).__module__.startswith("sympy"):
+        return format_number(value) if not value.is_Integer else int(value)
     if isinstance(value, bool):
         return value
     if isinstance(value, int):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .errors import DomainError, UsageError
-from .numbers import format_number, number_text
+from .numbers import format_number, is_closed, number_text
 
 
 @dataclass
@@ -57,7 +57,7 @@ class Directional:
 
 
 def _scalar(v) -> bool:
-    return isinstance(v, (int, float, Fraction)) and not isinstance(v, bool)
+    return isinstance(v, (int, float, Fraction)) and not isinstance(v, bool) or is_closed(v)
 
 
 def _number(v, precision=None) -> str:
@@ -70,6 +70,14 @@ def _term(coef, name, point, precision=None) -> str:
     inner = name if not point else f"({name} {'-' if point > 0 else '+'} {shift})"
     if coef == 1:
         return inner
+    if is_closed(coef) or isinstance(coef, Fraction):
+        # (x - π/3)/2 and √2(x - π/4)/2, as a book prints them
+        num, den = (coef.as_numer_denom() if is_closed(coef)
+                    else (coef.numerator, coef.denominator))
+        top = inner if num == 1 else (
+            f"{format_number(num)}{inner}" if format_number(num)[-1].isdigit()
+            else f"{format_number(num)}*{inner}")
+        return top if den == 1 else f"{top}/{format_number(den)}"
     return f"{_number(coef, precision)}*{inner}"
 
 
@@ -105,13 +113,15 @@ def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> 
     for name, g in gradient.items():
         if g == 0:
             continue
-        coef = "" if abs(g) == 1 else _number(abs(g), precision)
-        if "e" in coef or "/" in coef or "inf" in coef:  # 1e-07*x, (1/2)x would misread
-            coef = f"({coef})" if "/" in coef else coef + "*"
-        if not parts:
-            parts.append(("-" if g < 0 else "") + coef + name)
+        if is_closed(g) or isinstance(g, Fraction):
+            term = _term(abs(g), name, 0)             # x/2, 3√2x/2
         else:
-            parts.append(("- " if g < 0 else "+ ") + coef + name)
+            coef = "" if abs(g) == 1 else _number(abs(g), precision)
+            if "e" in coef or "inf" in coef:          # 1e-07*x would read as 1e-07x
+                coef += "*"
+            term = coef + name
+        parts.append(("-" if g < 0 else "") + term if not parts
+                     else ("- " if g < 0 else "+ ") + term)
     if intercept != 0 or not parts:
         shown = _number(abs(intercept), precision)
         parts.append(("-" if intercept < 0 else "") + shown if not parts
@@ -119,7 +129,7 @@ def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> 
     return f"{lhs} = {' '.join(parts)}"
 
 
-def tangent(text: str, at: dict, *, exact: bool = False, estimate: dict | None = None,
+def tangent(text: str, at: dict, *, exact: bool | str = False, estimate: dict | None = None,
             evaluate=None) -> Tangent:
     """The tangent of the scalar `text` at `at` (every input bound), optionally evaluated."""
     result = evaluate(text, at, exact=exact)
@@ -157,7 +167,7 @@ def tangent(text: str, at: dict, *, exact: bool = False, estimate: dict | None =
     return out
 
 
-def direction_vector(text: str, inputs, at_order=()) -> tuple[list, list, str | None]:
+def direction_vector(text: str, inputs, at_order=(), exact=False) -> tuple[list, list, str | None]:
     """The names and components of --direction, and a note when the order was a choice.
 
     `x=3,y=4` names its components. Bare numbers follow the order of --at when --at
@@ -178,14 +188,14 @@ def direction_vector(text: str, inputs, at_order=()) -> tuple[list, list, str | 
                                  f"function ({', '.join(inputs)})",
                                  hint="for example --direction " + ",".join(
                                      f"{n}=1" for n in inputs))
-            given[name] = constant_value(value.strip(), f"--direction {name}")
+            given[name] = constant_value(value.strip(), f"--direction {name}", exact)
         missing = [n for n in inputs if n not in given]
         if missing:
             raise UsageError(f"--direction gives no component for {', '.join(missing)}",
                              hint="name every input, for example --direction " + ",".join(
                                  f"{n}=1" for n in inputs))
         return list(given), list(given.values()), None
-    values = [constant_value(p, "--direction") for p in parts]
+    values = [constant_value(p, "--direction", exact) for p in parts]
     named = [n for n in at_order if n in inputs]
     order = named if sorted(named) == sorted(inputs) else inputs
     note = None
@@ -197,7 +207,7 @@ def direction_vector(text: str, inputs, at_order=()) -> tuple[list, list, str | 
     return order, values, note
 
 
-def directional(gradient: dict, direction) -> Directional:
+def directional(gradient: dict, direction, exact: bool = False) -> Directional:
     """D_u f for the direction (one number per input, in the inputs' order)."""
     names = list(gradient)
     if not all(_scalar(v) for v in direction):
@@ -214,6 +224,8 @@ def directional(gradient: dict, direction) -> Directional:
                          f"({', '.join(names)})",
                          hint="give one number per input, in that order, e.g. --direction "
                               + ",".join("1" for _ in names))
+    if exact:
+        return _exact_directional(names, direction, gradient)
     norm = math.hypot(*values)
     if norm == 0 or not math.isfinite(norm):
         raise UsageError("--direction has length zero: a direction needs a non-zero vector",
@@ -225,3 +237,20 @@ def directional(gradient: dict, direction) -> Directional:
     steepest = [x / rate for x in g] if rate else []
     return Directional(names, values, unit, math.fsum(a * b for a, b in zip(g, unit)), steepest,
                        rate, abs(norm - 1) > 1e-12)
+
+
+def _exact_directional(names, direction, gradient) -> Directional:
+    """D_u f in closed form: u = v/|v| with its root kept (3√2/2, not 2.1213...)."""
+    import sympy
+
+    from .autodiff.closed import to_closed
+    values = [to_closed(v) for v in direction]
+    norm = sympy.sqrt(sum(v * v for v in values))
+    if norm == 0:
+        raise UsageError("--direction has length zero: a direction needs a non-zero vector")
+    unit = [sympy.radsimp(v / norm) for v in values]
+    g = [to_closed(gradient[n]) for n in names]
+    rate = sympy.sqrt(sum(x * x for x in g))
+    steepest = [sympy.radsimp(x / rate) for x in g] if rate != 0 else []
+    derivative = sympy.radsimp(sympy.simplify(sum(a * b for a, b in zip(g, unit))))
+    return Directional(names, values, unit, derivative, steepest, rate, norm != 1)

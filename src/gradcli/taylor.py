@@ -21,7 +21,7 @@ from .kinks import KinkWarnings
 from .language.expr import Program, Statement, inputs_of
 from .reading import given_names, parse
 from .language.printer import read_as
-from .numbers import format_number
+from .numbers import format_number, is_closed
 from .symbolic.derivative import derivative, inline
 from .symbolic.simplify import Simplifier
 
@@ -57,7 +57,7 @@ class Taylor:
 
 
 def _coefficient_text(c, precision=None) -> str:
-    if isinstance(c, Fraction) or isinstance(c, int):
+    if isinstance(c, Fraction) or isinstance(c, int) or is_closed(c):
         return format_number(c)
     c = float(c)
     if precision is not None:
@@ -73,7 +73,7 @@ def _coefficient_text(c, precision=None) -> str:
 
 
 def _factor(name, point, k, precision=None) -> str:
-    if point and precision is not None and isinstance(point, float):
+    if point and precision is not None and isinstance(point, float) and not is_closed(point):
         from .numbers import number_text
         shown = number_text(abs(point), precision)
     else:
@@ -92,8 +92,8 @@ def polynomial_text(terms, at, precision=None) -> str:
         factors = "*".join(_factor(v, at[v], k, precision) for v, k in term.powers.items())
         text = _coefficient_text(abs(c), precision)
         if factors:
-            if "/" in text:  # 1/6*x^3 -> x^3/6, as a book prints it
-                num, den = text.split("/")
+            if "/" in text and text.rsplit("/", 1)[1].isdigit():  # 1/6*x^3 -> x^3/6
+                num, den = text.rsplit("/", 1)
                 text = (f"{factors}/{den}" if num == "1" else f"{num}*{factors}/{den}")
             else:
                 text = factors if text == "1" else f"{text}*{factors}"
@@ -123,7 +123,7 @@ def _refuse_kinks(program, point, wanted) -> None:
                                "own (for abs(x): x on the right, -x on the left)")
 
 
-def taylor(text: str, at: dict, order: int = 2, *, exact: bool = False,
+def taylor(text: str, at: dict, order: int = 2, *, exact: bool | str = False,
            wrt=None) -> Taylor:
     """The Taylor polynomial of `text` about `at` up to total degree `order`."""
     if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_ORDER:
@@ -140,7 +140,7 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool = False,
                          hint="add --at " + ",".join(f"{v}=…" for v in missing))
     point = {v: at[v] for v in variables}
     for v in wanted:
-        if not isinstance(point[v], (int, float, Fraction)):
+        if not isinstance(point[v], (int, float, Fraction)) and not is_closed(point[v]):
             raise UsageError(f"a Taylor polynomial needs a number for '{v}'")
     count = math.comb(len(wanted) + order, order)
     if count > MAX_TERMS:
@@ -163,7 +163,7 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool = False,
                 which = "f" if not combo else "the derivative by " + ", ".join(combo)
                 exc.message = f"{which} is undefined at the point: {exc.message}"
                 raise
-            if not isinstance(value, (int, float, Fraction)):
+            if not isinstance(value, (int, float, Fraction)) and not is_closed(value):
                 raise UsageError("a Taylor polynomial needs a scalar function",
                                  hint="a vector result has one polynomial per element: "
                                       "expand each element on its own")
@@ -171,7 +171,9 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool = False,
             for v in combo:
                 powers[v] = powers.get(v, 0) + 1
             denominator = math.prod(math.factorial(k) for k in powers.values())
-            if isinstance(value, (int, Fraction)):
+            if is_closed(value):
+                coefficient = value / denominator
+            elif isinstance(value, (int, Fraction)):
                 coefficient = Fraction(value) / denominator
             else:
                 coefficient = float(value) / denominator

@@ -65,8 +65,21 @@ def backend_for(datas):
             continue
         if t is bool:
             continue
+        if t.__module__.startswith("sympy"):
+            return _get_closed_backend()
         return numpy_backend()
     return B
+
+
+_closed_backend = None
+
+
+def _get_closed_backend():
+    global _closed_backend
+    if _closed_backend is None:
+        from .closed import ClosedBackend
+        _closed_backend = ClosedBackend
+    return _closed_backend
 
 
 def _get_exact_backend():
@@ -143,7 +156,10 @@ class Value:
                                   "or reduce the result with sum(...)")
         order, arrays = _backward_order(self)
         if seed is None:
-            seed = Fraction(1) if type(self.data) is Fraction else 1.0
+            t = type(self.data)
+            seed = Fraction(1) if t is Fraction else 1.0 if t is float \
+                else _get_closed_backend().apply_seed() if t.__module__.startswith("sympy") \
+                else 1.0
         if create_graph:
             if not isinstance(seed, Value):
                 seed = Value(seed, requires_grad=False)
@@ -585,6 +601,9 @@ def backend_inputs(B, out, datas):
 
     Done once per node: converting per argument was quadratic in a wide max.
     """
+    if B.name == "closed":
+        from .closed import closed_inputs
+        return closed_inputs(out, datas)
     if B.name != "exact":
         return out, datas
     from .exact import to_exact

@@ -29,13 +29,14 @@ class Graph:
 
 
 def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
-          make_vector=None, exact: bool = False) -> Graph:
+          make_vector=None, exact: bool | str = False) -> Graph:
     """Build the graph for `program` with inputs bound to `bindings` (name -> number/array).
 
     `wrt`: the inputs that need gradients (default: all). `keep_exprs`: remember
     the Expr of every node (for trace and graph), not only of kink-prone ones.
     `exact`: number literals become Fractions read from their source text, so
-    the whole graph computes with exact rationals (pi and e are refused).
+    the whole graph computes with exact rationals (pi and e are refused);
+    `exact="closed"`: with SymPy numbers, pi and e included (autodiff/closed.py).
     The garbage collector is paused meanwhile (see gc_paused): a graph has no cycles.
     """
     with gc_paused():
@@ -137,9 +138,19 @@ def _leaf(node, env, inputs, constants, program, exact) -> Value:
         value = constants.get(node.value)
         if value is None:
             data = _exact_literal(node, program.source) if exact else node.value
+            if exact == "closed":
+                from .closed import to_closed
+                data = to_closed(data)
             value = constants[node.value] = Value(data, requires_grad=False)
         return value
     if t is Const:
+        if exact == "closed":
+            import sympy
+            value = constants.get(node.id)
+            if value is None:
+                data = sympy.pi if node.id == "pi" else sympy.E
+                value = constants[node.id] = Value(data, requires_grad=False, label=node.id)
+            return value
         if exact:
             raise InexactError(f"--exact: {node.id} has no exact rational value",
                                source=program.source, span=node.span,
