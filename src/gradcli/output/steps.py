@@ -202,15 +202,20 @@ def _d_tex(derivation) -> str:
     return rf"\frac{{d}}{{d{v}}}"
 
 
-def _prime_tex(letter: str) -> str:
-    return letter + "'"
-
-
-def _formula_tex(step) -> str:
-    left, right = step.formula
-    body = latex(left)
-    lhs = f"{body}'" if _bare(left) else rf"\left({body}\right)'"
-    return f"{lhs} = {latex(right)}"
+def substituted(step):
+    """The rule's right side with each placeholder and its derivative put back in."""
+    from ..language.expr import make, postorder
+    values = {}
+    for (letter, arg), sub in zip(step.parts, step.part_steps):
+        values[letter] = arg
+        values[letter + "'"] = sub.result
+    done = {}
+    for node in postorder(step.formula[1]):  # the formula is small; its values are not walked
+        if isinstance(node, Apply):
+            done[id(node)] = make(node.op, *(done[id(a)] for a in node.args))  # 1*u is u
+        else:
+            done[id(node)] = values.get(node.id, node) if isinstance(node, Name) else node
+    return done[id(step.formula[1])]
 
 
 def _tex_text(words: str) -> str:
@@ -240,7 +245,7 @@ def latex_solution(result) -> str:
                  "$ with respect to $" + v + "$")
         if held:
             intro += " (" + ", ".join(f"${latex_name(h)}$" for h in held) + " held constant)"
-        out += [f"% gradcli diff --steps of {result.read_as}".replace("\n", " "),
+        out += [f"% gradcli diff --steps of {short(derivation.root)}",
                 intro + r".\\[1ex]", "", r"\[", r"\begin{aligned}"]
         rows = []
         for step in derivation.steps:
@@ -248,12 +253,14 @@ def latex_solution(result) -> str:
             lhs = rf"{d}\left[{_tex(step.expression)}\right]"
             if step.formula is not None and step.parts:
                 where = r",\ ".join(f"{letter} = {_tex(arg)}" for letter, arg in step.parts)
-                rows.append(rf"{lhs} &= {_tex(step.result)} && \text{{({step.number}) {why}}}")
-                rows.append(rf"&& {_formula_tex(step)},\quad {where}")
-                primes = r",\ ".join(
-                    rf"{_prime_tex(letter)} = {_tex(sub.result)}\ \text{{(step {sub.number})}}"
-                    for (letter, _), sub in zip(step.parts, step.part_steps))
-                rows.append(rf"&& {primes}")
+                rows.append(rf"{lhs} &= {latex(step.formula[1])} && \text{{({step.number}) "
+                            rf"{why}, }} {where}")
+                uses = ", ".join(f"{letter}' by step {sub.number}"
+                                 for (letter, _), sub in zip(step.parts, step.part_steps))
+                middle, last = _tex(substituted(step)), _tex(step.result)
+                rows.append(rf"&= {middle} && \text{{{uses}}}")
+                if last != middle:
+                    rows.append(rf"&= {last}")
             else:
                 rows.append(rf"{lhs} &= {_tex(step.result)} && \text{{({step.number}) {why}}}")
         out.append(" \\\\\n".join(rows))
