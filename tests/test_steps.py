@@ -218,6 +218,8 @@ def test_cli_plain_ends_with_diffs_answer():
         "   u' = 2*x (step 2), v' = cos(x) (step 3)\n"
         "   = 2*x*sin(x) + x^2*cos(x)\n"
         "2. d/dx [x^2]: power rule\n"
+        "   n = 2\n"
+        "   (x^n)' = n*x^(n - 1)\n"
         "   = 2*x\n"
         "3. d/dx [sin(x)]: trigonometric rule\n"
         "   = cos(x)\n"

@@ -81,5 +81,8 @@ def steps(text: str, wrt=None):
             derivation.label = diff_label(result.result_name, d.wrt)
             derivation.answer = d.text
             derivation.program = d.program
+            if len(d.program.statements) == 1 and derivation.steps:
+                # The whole expression's step ends with the answer in diff's own form.
+                derivation.steps[0].result = d.program.statements[0].expr
             result.steps.append(derivation)
     return result

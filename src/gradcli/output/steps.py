@@ -44,18 +44,18 @@ def _bare(node) -> bool:
 
 
 def formula_text(step) -> str | None:
-    """The rule over its placeholders, "(u*v)' = u'*v + u*v'" (None where it is the result)."""
-    if step.formula is None or not step.parts:
+    """The rule over its placeholders, "(u*v)' = u'*v + u*v'" (None where it has none)."""
+    if step.formula is None or not (step.parts or step.constants):
         return None
     left, right = step.formula
     return f"{_left(left)} = {text(right)}"
 
 
 def parts_text(step) -> str | None:
-    """'u = x^2, v = sin(x)'."""
-    if not step.parts:
+    """'u = x^2, v = sin(x)', 'n = 3'."""
+    if not (step.parts or step.constants):
         return None
-    return ", ".join(f"{letter} = {short(arg)}" for letter, arg in step.parts)
+    return ", ".join(f"{letter} = {short(arg)}" for letter, arg in step.parts + step.constants)
 
 
 def primes_text(step) -> str | None:
@@ -172,10 +172,9 @@ def markdown(result) -> str:
             formula = formula_text(step)
             if formula:
                 line += f", {_code(formula)}"
-            parts = parts_text(step)
-            if parts:
                 line += " with " + ", ".join(_code(f"{letter} = {short(arg)}")
-                                             for letter, arg in step.parts)
+                                             for letter, arg in step.parts + step.constants)
+            if step.parts:
                 line += "; " + ", ".join(
                     f"{_code(letter + chr(39))} is step {sub.number}"
                     for (letter, _), sub in zip(step.parts, step.part_steps))
@@ -205,7 +204,7 @@ def _d_tex(derivation) -> str:
 def substituted(step):
     """The rule's right side with each placeholder and its derivative put back in."""
     from ..language.expr import make, postorder
-    values = {}
+    values = dict(step.constants)
     for (letter, arg), sub in zip(step.parts, step.part_steps):
         values[letter] = arg
         values[letter + "'"] = sub.result
@@ -251,15 +250,17 @@ def latex_solution(result) -> str:
         for step in derivation.steps:
             why = _tex_text(rule_text(step))
             lhs = rf"{d}\left[{_tex(step.expression)}\right]"
-            if step.formula is not None and step.parts:
-                where = r",\ ".join(f"{letter} = {_tex(arg)}" for letter, arg in step.parts)
+            if step.formula is not None and (step.parts or step.constants):
+                where = r",\ ".join(f"{letter} = {_tex(arg)}"
+                                    for letter, arg in step.parts + step.constants)
                 rows.append(rf"{lhs} &= {latex(step.formula[1])} && \text{{({step.number}) "
                             rf"{why}, }} {where}")
-                uses = ", ".join(f"{letter}' by step {sub.number}"
-                                 for (letter, _), sub in zip(step.parts, step.part_steps))
                 middle, last = _tex(substituted(step)), _tex(step.result)
-                rows.append(rf"&= {middle} && \text{{{uses}}}")
-                if last != middle:
+                if step.parts:
+                    uses = ", ".join(f"{letter}' by step {sub.number}"
+                                     for (letter, _), sub in zip(step.parts, step.part_steps))
+                    rows.append(rf"&= {middle} && \text{{{uses}}}")
+                if last != middle or not step.parts:
                     rows.append(rf"&= {last}")
             else:
                 rows.append(rf"{lhs} &= {_tex(step.result)} && \text{{({step.number}) {why}}}")

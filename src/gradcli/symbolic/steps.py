@@ -43,6 +43,7 @@ class Step:
     uses: list = field(default_factory=list)  # the numbers of the steps this one relies on
     held: list = field(default_factory=list)  # variables the constant rule holds constant
     part_steps: list = field(default_factory=list)  # the step of each placeholder's derivative
+    constants: list = field(default_factory=list)  # [(letter, constant argument)] in the formula
     _plan: tuple = ()  # (op, placeholder arguments, which vary) for the formula, kept until built
 
     @property
@@ -182,8 +183,9 @@ def derive(root: Expr, wrt: str, variables: list, max_steps: int = MAX_STEPS) ->
         step.part_steps = [seen[arg] for _, arg in step.parts]
     _results(root, wrt, steps + [p for s in steps for p in s.part_steps if p.number > max_steps])
     simp = Simplifier()
+    firsts = {v[:1] for v in variables}
     for step in steps:
-        _formula(step, wrt, simp)
+        _formula(step, wrt, simp, firsts)
     held = [v for v in variables if v != wrt]
     return Derivation(wrt, held, steps, total, root=root)
 
@@ -201,8 +203,24 @@ def _prime(letter: str) -> Name:
     return Name(letter + "'")
 
 
-def _formula(step: Step, wrt: str, simp: Simplifier) -> None:
-    """The rule over placeholders, from the op table's own derivative rule."""
+_CONSTANT_LETTERS = "cknabm"
+
+
+def _constant_letter(op: str, index: int, taken: set) -> str | None:
+    """The textbook's letter for a constant argument: x^n, a^u, c*u (one not taken)."""
+    first = "n" if op == "pow" and index == 1 else "a" if op == "pow" else "c"
+    for letter in first + _CONSTANT_LETTERS:
+        if letter not in taken:
+            return letter
+    return None
+
+
+def _formula(step: Step, wrt: str, simp: Simplifier, firsts: set = frozenset()) -> None:
+    """The rule over placeholders, from the op table's own derivative rule.
+
+    Constant arguments of an operation are letters too (x^n with n = 2, c*u with
+    c = 3), so that the line reads as the rule a textbook states.
+    """
     if not step._plan or (step._plan[0] == "sum" and len(step._plan[1]) > MAX_FORMULA_PARTS):
         return
     named = {arg: Name(letter) for letter, arg in step.parts}
@@ -234,6 +252,14 @@ def _formula(step: Step, wrt: str, simp: Simplifier) -> None:
         if not isinstance(op.arity, int) and len(node.args) > MAX_FORMULA_PARTS:
             return
         pairs = [stand_in(a) for a in node.args]
+        taken = set(firsts) | {letter for letter, _ in step.parts} | {wrt[:1]}
+        for i, (shown, moved) in enumerate(pairs):
+            if moved is None and len(node.args) <= 2:
+                letter = _constant_letter(node.op, i, taken)
+                if letter is not None:
+                    taken.add(letter)
+                    step.constants.append((letter, shown))
+                    pairs[i] = (Name(letter), None)
         args = tuple(p[0] for p in pairs)
         left = Apply(node.op, args)
         right, cache = None, {}
