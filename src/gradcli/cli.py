@@ -891,6 +891,7 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, 
       d2f/dxdy        6*x*y^2 24
       d2f/dy2 6*x^2*y 12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
+      $ gradcli diff "x^2 sin x" --steps
     """
     from . import api
     from .output import formats

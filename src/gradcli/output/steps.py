@@ -133,6 +133,8 @@ def records(result) -> list:
                 item["outer"] = step.outer
             if step.parts:
                 item["parts"] = {letter: short(arg) for letter, arg in step.parts}
+            if step.constants:
+                item["constants"] = {letter: short(arg) for letter, arg in step.constants}
             formula = formula_text(step)
             if formula:
                 item["formula"] = formula
