@@ -205,6 +205,26 @@ def test_steps_are_capped_and_the_rest_counted():
     assert shown.left_out(d).startswith(f"{d.total - 100:,} more steps not shown")
 
 
+UNARY = sorted(name for name, op in ops.TABLE.items()
+               if not op.is_operator and op.arity == 1 and op.vjp is None
+               and not op.extra.get("hidden"))
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_every_function_of_the_table_is_a_chain_step_with_its_own_rule(name):
+    """name(x^2/4 + c) by x: the chain rule, the table's rule for name, each result SymPy's."""
+    c = {"acosh": 2, "asec": 2, "acsc": 2, "acoth": 2, "asech": 0.25}.get(name, 0.25)
+    text = f"{name}(x^2/4 + {c})"
+    d = _derivation(text)
+    first = d.steps[0]
+    assert (first.rule, first.outer) == ("chain", ops.TABLE[name].rule_name((True,)))
+    zero = ops.TABLE[name].rule == "step function"  # derivative 0 by the table's convention
+    assert first.formula is not None and ("u'" in to_text(first.formula[1])) != zero
+    entry = {"id": name, "variables": ["x"], "sympy": {"domain": {"x": [0.2, 0.9]}}}
+    result = api.diff_steps(text, ["x"])
+    assert _steps_are_right(result, entry) >= 2
+
+
 # ---------------------------------------------------------------- the CLI
 
 def test_cli_plain_ends_with_diffs_answer():

@@ -380,8 +380,8 @@ def steps_view(result):
         more = shown.left_out(derivation)
         if more:
             parts.append(dim_line(more))
-        parts.append(_hanging(f"{derivation.label}  ",
-                              derivation.answer))
+        label = diff_label(result.result_name, (derivation.wrt,), unicode=True)
+        parts.append(_hanging(f"{label}  ", derivation.answer))
     return Group(*parts)
 
 

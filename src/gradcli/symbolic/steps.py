@@ -114,7 +114,7 @@ class _Planner:
         self.wrt, self.varies, self.letters = wrt, varies, letters
         self.variables = set(variables)
 
-    def plan(self, step: Step) -> list:
+    def plan(self, step: Step, shown: bool = True) -> list:
         """Fill in `step`'s rule and placeholders; return the sub-expressions it needs."""
         node, wrt = step.expression, self.wrt
         if _is_var(node, wrt):
@@ -122,7 +122,8 @@ class _Planner:
             return []
         if id(node) not in self.varies:
             step.rule = "constant"
-            step.held = [v for v in free_names(node) if v in self.variables and v != wrt]
+            if shown:  # a walk over the constant: only for the steps that are printed
+                step.held = [v for v in free_names(node) if v in self.variables and v != wrt]
             return []
         if node.op in _SUMS:
             terms = _terms(node)
@@ -174,7 +175,7 @@ def derive(root: Expr, wrt: str, variables: list, max_steps: int = MAX_STEPS) ->
         seen[node] = step
         if parent is not None:
             parent.uses.append(step.number)
-        subs = planner.plan(step)
+        subs = planner.plan(step, total <= max_steps)
         if total <= max_steps:
             steps.append(step)
         for sub in reversed(subs):
