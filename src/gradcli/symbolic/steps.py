@@ -44,7 +44,8 @@ class Step:
     held: list = field(default_factory=list)  # variables the constant rule holds constant
     part_steps: list = field(default_factory=list)  # the step of each placeholder's derivative
     constants: list = field(default_factory=list)  # [(letter, constant argument)] in the formula
-    _plan: tuple = ()  # (op, placeholder arguments, which vary) for the formula, kept until built
+    # ("sum", signed terms) or ("apply", which arguments vary): what the formula is built from
+    _plan: tuple | None = ()
 
     @property
     def inner(self) -> Expr | None:
