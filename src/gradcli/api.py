@@ -30,6 +30,12 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
     return run(text, wrt, order, bindings)
 
 
+def diff_steps(text: str, wrt=None):
+    """`diff` with each first derivative's derivation, rule by rule (its `steps`)."""
+    from .diff import steps as run
+    return run(text, wrt)
+
+
 def check(text: str, at: dict | None = None, **answers):
     """Grade answers (value=, grad=, derivatives=) for `text` at `at`; see gradcli.check.check.
 
@@ -65,6 +71,6 @@ def __getattr__(name):
     raise AttributeError(f"module 'gradcli.api' has no attribute {name!r}")
 
 
-__all__ = ["EvalResult", "evaluate", "differentiate", "diff", "check", "descend", "trace",
+__all__ = ["EvalResult", "evaluate", "differentiate", "diff", "diff_steps", "check", "descend", "trace",
            "parse_bindings", "split_top_level", "constant_value", "inputs_of", "check_wrt",
            "Name"]

@@ -892,9 +892,13 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                    "stdin), vectorised, one output row per point.")
 @click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
               metavar="N", help="With --points: rows per vectorised pass (default 65536).")
+@click.option("--steps", is_flag=True,
+              help="Show the derivation one rule at a time (sum, product, quotient, chain, "
+                   "...), then diff's answer.")
 @click.option("--output", "output", metavar="FILE", help=options.OUTPUT_HELP)
 @output_options(("table", "plain", "json", "csv", "markdown", "latex"))
-def diff_command(expr, file, wrt, order, at, points, chunk_rows, output, fmt, precision, debug):
+def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, fmt, precision,
+                 debug):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
@@ -911,11 +915,14 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, output, fmt, pr
       d2f/dxdy        6*x*y^2 24
       d2f/dy2 6*x^2*y 12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
+      $ gradcli diff "x^2 sin x" --steps
     """
     from . import api
     from .output import formats
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
+    if steps:
+        return _diff_steps(text, wrt_names, order, at, points, output, fmt)
     bindings = api.parse_bindings(at) if at else None
     _check_points_output(output, points, fmt)
     if points is not None:
@@ -1181,6 +1188,28 @@ def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision, 
     warn(program.warnings)
     job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
     _exit(streamed.eval_points(job, fmt, precision, output))
+
+
+def _diff_steps(text, wrt_names, order, at, points, output, fmt):
+    """diff --steps: each first derivative's derivation, in the chosen format."""
+    from . import api
+    from .output import steps as shown
+    used = [name for name, given in (("--order", order != 1), ("--at", at), ("--points", points),
+                                     ("--output", output)) if given]
+    if used or fmt == "csv":
+        raise UsageError(f"--steps shows first derivatives as formulas; it does not take "
+                         f"{used[0] if used else '-o csv'}",
+                         hint="run diff again without --steps for values at points")
+    result = api.diff_steps(text, wrt_names)
+    warn(result.warnings)
+    fmt = output_format(fmt)
+    writers = {"json": shown.json_lines, "plain": shown.plain, "markdown": shown.markdown,
+               "latex": shown.latex_solution}
+    if fmt in writers:
+        emit(writers[fmt](result))
+    else:
+        from .output import render
+        print_rich(render.steps_view(result))
 
 
 def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision,

@@ -13,7 +13,7 @@ from .inputs import inputs_of
 from .language.expr import first_span
 from .reading import given_names, parse
 from .language.printer import read_as
-from .symbolic.derivative import check_order, differentiate as symbolic_diff, program_source
+from .symbolic.derivative import check_order, differentiate as symbolic_diff, inline, program_source
 
 
 def diff(text: str, wrt=None, order: int = 1, bindings=None):
@@ -63,3 +63,26 @@ def _formula_value(derivative, bindings):
         raise DomainError(f"the derivative by {derivative.key} is undefined here: {exc.message}",
                           op=exc.op, args=exc.args_, reason=exc.reason,
                           overflow=exc.overflow) from None
+
+
+def steps(text: str, wrt=None):
+    """`diff` with the derivation of each first derivative, one rule at a time.
+
+    Each derivation ends with diff's own answer, so the two cannot disagree.
+    """
+    from .language.printer import diff_label
+    from .symbolic.steps import derive
+    result = diff(text, wrt)
+    root, _ = inline(result.program)
+    result.steps = []
+    with gc_paused():
+        for d in result.derivatives:
+            derivation = derive(root, d.wrt[0], result.variables)
+            derivation.label = diff_label(result.result_name, d.wrt)
+            derivation.answer = d.text
+            derivation.program = d.program
+            if len(d.program.statements) == 1 and derivation.steps:
+                # The whole expression's step ends with the answer in diff's own form.
+                derivation.steps[0].result = d.program.statements[0].expr
+            result.steps.append(derivation)
+    return result

@@ -62,6 +62,11 @@ class Op:
     prec: int = ATOM
     latex: str | None = None
     vjp: Callable | None = None  # for reductions whose gradient is not element-wise
+    # The differentiation rule a textbook names for this operation (`diff --steps`): one
+    # name, or for an operator a name for each pattern of which arguments vary with the
+    # variable ((True, False): only the first), since c*u is the constant multiple rule
+    # and u*v the product rule.
+    rule: str | dict | None = None
     extra: dict = field(default_factory=dict)
 
     @property
@@ -79,6 +84,13 @@ class Op:
             return str(self.arity)
         lo, hi = self.arity
         return f"{lo} or more" if hi is None else f"{lo} to {hi}"
+
+    def rule_name(self, varying: tuple) -> str:
+        """The rule's name when the arguments marked True in `varying` depend on the variable."""
+        rule = self.rule
+        if isinstance(rule, dict):
+            rule = rule.get(tuple(varying))
+        return rule or self.category
 
     def partial(self, D, i: int, out, args, cache: dict | None = None):
         """The local derivative d out / d args[i], written in namespace D.
@@ -164,13 +176,15 @@ def _pow_base_partial(D, x, y):
 
 _add(Op("add", 2, lambda B, x, y: x + y,
         (lambda D, out, x, y: 1, lambda D, out, x, y: 1),
-        "arithmetic", "addition", symbol="+", prec=SUM))
+        "arithmetic", "addition", symbol="+", prec=SUM, rule="sum"))
 _add(Op("sub", 2, lambda B, x, y: x - y,
         (lambda D, out, x, y: 1, lambda D, out, x, y: -1),
-        "arithmetic", "subtraction", symbol="-", prec=SUM))
+        "arithmetic", "subtraction", symbol="-", prec=SUM, rule="difference"))
 _add(Op("mul", 2, lambda B, x, y: x * y,
         (lambda D, out, x, y: y, lambda D, out, x, y: x),
-        "arithmetic", "multiplication", symbol="*", prec=PRODUCT, latex=r"\cdot"))
+        "arithmetic", "multiplication", symbol="*", prec=PRODUCT, latex=r"\cdot",
+        rule={(True, True): "product", (True, False): "constant multiple",
+              (False, True): "constant multiple"}))
 _add(Op("div", 2, lambda B, x, y: x / y,
         # d/dx x/y = 1/y ; d/dy x/y = -x/y**2
         (lambda D, out, x, y: 1 / y, lambda D, out, x, y: -x / y ** 2),
@@ -180,11 +194,15 @@ _add(Op("div", 2, lambda B, x, y: x / y,
         # -(x/y)/y: y**2 alone underflows to 0 (y = 1e-200) or overflows where the
         # derivative itself is an ordinary number.
         numeric_partials=(lambda B, out, x, y: 1 / y, lambda B, out, x, y: -(x / y) / y),
+        rule={(True, True): "quotient", (True, False): "constant multiple",
+              (False, True): "quotient"},
         extra=dict(stable_form=True)))
 _add(Op("neg", 1, lambda B, x: -x, (lambda D, out, x: -1,),
-        "arithmetic", "negation", symbol="-", prec=UNARY))
+        "arithmetic", "negation", symbol="-", prec=UNARY,
+        rule="constant multiple"))
 _add(Op("pos", 1, lambda B, x: x, (lambda D, out, x: 1,),
-        "arithmetic", "unary plus", symbol="+", prec=UNARY))
+        "arithmetic", "unary plus", symbol="+", prec=UNARY,
+        rule="constant multiple"))
 _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
         # d/dx x**y = y*x**(y-1) ; d/dy x**y = x**y*log(x)
         # (D.pow, not **, so that exact mode keeps its size limits and exact roots)
@@ -203,7 +221,9 @@ _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
                     "infinite or undefined; using inf/nan as PyTorch does", wrt=0)),
         # PyTorch's convention: at x = 0 (y > 0) x**y is constant 0 in y.
         numeric_partials=(None, lambda B, out, x, y: B.where(x == 0, 0 * out, out * B.log(x))),
-        symbol="**", prec=POWER, extra={"call_name": "pow"}))
+        symbol="**", prec=POWER, extra={"call_name": "pow"},
+        rule={(True, False): "power", (False, True): "exponential",
+              (True, True): "general power"}))
 
 # ---------------------------------------------------------------- functions
 
@@ -221,7 +241,8 @@ _LATEX_NAMED = {"exp", "log", "ln", "sin", "cos", "tan", "sec", "csc", "cot",
                 "sinh", "cosh", "tanh", "coth", "max", "min"}
 
 _fn("exp", 1, lambda B, x: B.exp(x), (lambda D, out, x: out,), "exponential",
-    "e to the power x")
+    "e to the power x",
+    rule="exponential")
 _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.log(b),
     lambda D, i, out, args, cache: (
         1 / args[0] if len(args) == 1
@@ -237,34 +258,45 @@ _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.
     domain=(_POS,
             Check(lambda B, x, b=2.0: (b > 0) & (b != 1) if B.name == "numpy" else b > 0 and b != 1,
                   "the base of a logarithm must be positive and not 1", (1,))),
-    domain_text="x > 0 (base b > 0, b ≠ 1)")
+    domain_text="x > 0 (base b > 0, b ≠ 1)",
+    rule="logarithm")
 _fn("log2", 1, lambda B, x: B.log2(x), (lambda D, out, x: 1 / (x * D.log(2)),),
-    "exponential", "base-2 logarithm", domain=(_POS,), domain_text="x > 0")
+    "exponential", "base-2 logarithm", domain=(_POS,), domain_text="x > 0",
+    rule="logarithm")
 _fn("log10", 1, lambda B, x: B.log10(x), (lambda D, out, x: 1 / (x * D.log(10)),),
-    "exponential", "base-10 logarithm", domain=(_POS,), domain_text="x > 0")
+    "exponential", "base-10 logarithm", domain=(_POS,), domain_text="x > 0",
+    rule="logarithm")
 _fn("sqrt", 1, lambda B, x: B.sqrt(x), (lambda D, out, x: 1 / (2 * out),),
     "exponential", "square root",
     domain=(Check(lambda B, x: x >= 0, "sqrt needs a non-negative argument"),),
     domain_text="x ≥ 0",
     kinks=(Kink(lambda B, x: x == 0, "sqrt at 0: the derivative is +inf (right-sided only); "
-                "using inf as PyTorch does"),))
+                "using inf as PyTorch does"),),
+    rule="root")
 _fn("cbrt", 1, lambda B, x: B.cbrt(x), (lambda D, out, x: 1 / (3 * out ** 2),),
     "exponential", "real cube root (cbrt(-8) = -2)",
     kinks=(Kink(lambda B, x: x == 0, "cbrt at 0: the derivative is +inf from both sides; "
-                "using inf as PyTorch does"),))
-_fn("sin", 1, lambda B, x: B.sin(x), (lambda D, out, x: D.cos(x),), "trigonometric", "sine")
-_fn("cos", 1, lambda B, x: B.cos(x), (lambda D, out, x: -D.sin(x),), "trigonometric", "cosine")
+                "using inf as PyTorch does"),),
+    rule="root")
+_fn("sin", 1, lambda B, x: B.sin(x), (lambda D, out, x: D.cos(x),), "trigonometric", "sine",
+    rule="trigonometric")
+_fn("cos", 1, lambda B, x: B.cos(x), (lambda D, out, x: -D.sin(x),), "trigonometric", "cosine",
+    rule="trigonometric")
 _fn("tan", 1, lambda B, x: B.tan(x), (lambda D, out, x: 1 + out ** 2,), "trigonometric",
-    "tangent", domain_text="cos(x) ≠ 0")
+    "tangent", domain_text="cos(x) ≠ 0",
+    rule="trigonometric")
 _fn("sec", 1, lambda B, x: 1 / B.cos(x), (lambda D, out, x: out * D.tan(x),),
     "trigonometric", "secant, 1/cos(x)", domain_text="cos(x) ≠ 0",
-    domain=(Check(lambda B, x: B.cos(x) != 0, "sec needs cos(x) ≠ 0"),))
+    domain=(Check(lambda B, x: B.cos(x) != 0, "sec needs cos(x) ≠ 0"),),
+    rule="trigonometric")
 _fn("csc", 1, lambda B, x: 1 / B.sin(x), (lambda D, out, x: -out * D.cot(x),),
     "trigonometric", "cosecant, 1/sin(x)", domain_text="sin(x) ≠ 0",
-    domain=(Check(lambda B, x: B.sin(x) != 0, "csc needs sin(x) ≠ 0"),))
+    domain=(Check(lambda B, x: B.sin(x) != 0, "csc needs sin(x) ≠ 0"),),
+    rule="trigonometric")
 _fn("cot", 1, lambda B, x: B.cos(x) / B.sin(x), (lambda D, out, x: -(1 + out ** 2),),
     "trigonometric", "cotangent, cos(x)/sin(x)", domain_text="sin(x) ≠ 0",
-    domain=(Check(lambda B, x: B.sin(x) != 0, "cot needs sin(x) ≠ 0"),))
+    domain=(Check(lambda B, x: B.sin(x) != 0, "cot needs sin(x) ≠ 0"),),
+    rule="trigonometric")
 # Near ±1, 1 - x**2 loses the digits that matter (at x = 1 - 1e-12 only about four
 # are left); (1 - x)*(1 + x) keeps them: 1 - x is exact there. The printed
 # (symbolic) rules keep the textbook forms; `numeric_partials` with
@@ -300,14 +332,16 @@ _fn("asin", 1, lambda B, x: B.asin(x), (lambda D, out, x: 1 / D.sqrt(1 - x ** 2)
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "asin at ±1: the derivative is +inf; "
                 "using inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: 1 / B.sqrt(_one_minus_square(x)),),
-    latex=r"\arcsin", extra=dict(_STABLE))
+    latex=r"\arcsin", extra=dict(_STABLE),
+    rule="inverse trigonometric")
 _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2),),
     "trigonometric", "inverse cosine", aliases=("arccos",), domain_text="-1 ≤ x ≤ 1",
     domain=(Check(lambda B, x: B.abs(x) <= 1, "acos needs an argument between -1 and 1"),),
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "acos at ±1: the derivative is -inf; "
                 "using -inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: -1 / B.sqrt(_one_minus_square(x)),),
-    latex=r"\arccos", extra=dict(_STABLE))
+    latex=r"\arccos", extra=dict(_STABLE),
+    rule="inverse trigonometric")
 def _one_over_one_plus_square(B, x):
     # 1/(1 + x**2) without the overflow of x**2 (x = 1e160): (1/x)/(x + 1/x) beyond 1
     if B.name == "exact":
@@ -329,7 +363,8 @@ def _atan2_partial(B, num, y, x):
 _fn("atan", 1, lambda B, x: B.atan(x), (lambda D, out, x: 1 / (1 + x ** 2),),
     "trigonometric", "inverse tangent", aliases=("arctan",), latex=r"\arctan",
     numeric_partials=(lambda B, out, x: _one_over_one_plus_square(B, x),),
-    extra=dict(stable_form=True))
+    extra=dict(stable_form=True),
+    rule="inverse trigonometric")
 _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
     # d/dy atan2(y, x) = x/(x**2 + y**2) ; d/dx = -y/(x**2 + y**2)
     (lambda D, out, y, x: x / (x ** 2 + y ** 2), lambda D, out, y, x: -y / (x ** 2 + y ** 2)),
@@ -338,7 +373,8 @@ _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
                       lambda B, out, y, x: _atan2_partial(B, -y, y, x)),
     extra=dict(stable_form=True),
     kinks=(Kink(lambda B, y, x: (y == 0) & (x == 0) if B.name == "numpy" else y == 0 and x == 0,
-                "atan2 at (0, 0): the value is 0 but the derivative is undefined (nan)"),))
+                "atan2 at (0, 0): the value is 0 but the derivative is undefined (nan)"),),
+    rule="inverse trigonometric")
 
 _fn("asec", 1,
     # asec(x) = acos(1/x), computed as atan2(sqrt(x**2 - 1), sign(x)): the same angle,
@@ -352,7 +388,8 @@ _fn("asec", 1,
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "asec at ±1: the derivative is +inf "
                 "(one-sided); using inf as PyTorch does for acos(1/x)"),),
     numeric_partials=(lambda B, out, x: 1 / (B.abs(x) * _root_square_minus_one(B, x)),),
-    latex=r"\operatorname{arcsec}", extra=dict(_STABLE))
+    latex=r"\operatorname{arcsec}", extra=dict(_STABLE),
+    rule="inverse trigonometric")
 _fn("acsc", 1,
     # acsc(x) = asin(1/x), computed as atan2(sign(x), sqrt(x**2 - 1)).
     lambda B, x: B.atan2(B.sign(x), _root_square_minus_one(B, x)),
@@ -364,7 +401,8 @@ _fn("acsc", 1,
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "acsc at ±1: the derivative is -inf "
                 "(one-sided); using -inf as PyTorch does for asin(1/x)"),),
     numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * _root_square_minus_one(B, x)),),
-    latex=r"\operatorname{arccsc}", extra=dict(_STABLE))
+    latex=r"\operatorname{arccsc}", extra=dict(_STABLE),
+    rule="inverse trigonometric")
 
 
 def _acot(B, x):
@@ -384,16 +422,20 @@ _fn("acot", 1, _acot,
     extra=dict(stable_form=True),
     kinks=(Kink(lambda B, x: x == 0, "acot at 0: the value jumps from -pi/2 to pi/2 "
                 "(acot(0) = pi/2, as in SymPy); using -1, the derivative on both sides"),),
-    latex=r"\operatorname{arccot}")
+    latex=r"\operatorname{arccot}",
+    rule="inverse trigonometric")
 
 _fn("sinh", 1, lambda B, x: B.sinh(x), (lambda D, out, x: D.cosh(x),), "hyperbolic",
-    "hyperbolic sine")
+    "hyperbolic sine",
+    rule="hyperbolic")
 _fn("cosh", 1, lambda B, x: B.cosh(x), (lambda D, out, x: D.sinh(x),), "hyperbolic",
-    "hyperbolic cosine")
+    "hyperbolic cosine",
+    rule="hyperbolic")
 _fn("tanh", 1, lambda B, x: B.tanh(x), (lambda D, out, x: 1 - out ** 2,), "hyperbolic",
     "hyperbolic tangent",
     # sech(x)**2: 1 - tanh(x)**2 is 1 - 1 = 0 from |x| = 19 on, where it is 4e-17.
-    numeric_partials=(lambda B, out, x: _sech(B, x) ** 2,), extra=dict(stable_form=True))
+    numeric_partials=(lambda B, out, x: _sech(B, x) ** 2,), extra=dict(stable_form=True),
+    rule="hyperbolic")
 
 def _sech(B, x):
     # 1/cosh(x) = 2*e^-|x|/(1 + e^-2|x|): e^-|x| never overflows, so sech(800) is 0.
@@ -412,18 +454,21 @@ _fn("sech", 1, _sech,
     # d/dx sech(x) = -sech(x)*tanh(x)
     (lambda D, out, x: -out * D.tanh(x),),
     "hyperbolic", "hyperbolic secant, 1/cosh(x), computed stably (sech(800) = 0)",
-    latex=r"\operatorname{sech}")
+    latex=r"\operatorname{sech}",
+    rule="hyperbolic")
 _fn("csch", 1, _csch,
     # d/dx csch(x) = -csch(x)*coth(x)
     (lambda D, out, x: -out * D.coth(x),),
     "hyperbolic", "hyperbolic cosecant, 1/sinh(x), computed stably (csch(800) = 0)",
     domain=(Check(lambda B, x: x != 0, "csch needs x ≠ 0"),), domain_text="x ≠ 0",
-    latex=r"\operatorname{csch}")
+    latex=r"\operatorname{csch}",
+    rule="hyperbolic")
 _fn("coth", 1, lambda B, x: 1 / B.tanh(x),
     # d/dx coth(x) = -csch(x)**2 (not 1 - coth(x)**2, which loses every digit for large |x|)
     (lambda D, out, x: -D.csch(x) ** 2,),
     "hyperbolic", "hyperbolic cotangent, cosh(x)/sinh(x) (coth(800) = 1)",
-    domain=(Check(lambda B, x: x != 0, "coth needs x ≠ 0"),), domain_text="x ≠ 0")
+    domain=(Check(lambda B, x: x != 0, "coth needs x ≠ 0"),), domain_text="x ≠ 0",
+    rule="hyperbolic")
 def _root_square_plus_one(B, x):
     # sqrt(x**2 + 1) without the overflow of x**2: beyond |x| = 1e150 it is |x| in doubles
     if B.name == "exact":
@@ -436,7 +481,8 @@ _fn("asinh", 1, lambda B, x: B.asinh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 + 
     "hyperbolic", "inverse hyperbolic sine", aliases=("arsinh", "arcsinh"),
     latex=r"\operatorname{arsinh}",
     numeric_partials=(lambda B, out, x: 1 / _root_square_plus_one(B, x),),
-    extra=dict(_STABLE))
+    extra=dict(_STABLE),
+    rule="inverse hyperbolic")
 _fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 1),),
     "hyperbolic", "inverse hyperbolic cosine", aliases=("arcosh", "arccosh"),
     latex=r"\operatorname{arcosh}",
@@ -445,14 +491,16 @@ _fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 
     kinks=(Kink(lambda B, x: x == 1, "acosh at 1: the derivative is +inf; "
                 "using inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: 1 / _root_square_minus_one(B, x),),
-    extra=dict(_STABLE))
+    extra=dict(_STABLE),
+    rule="inverse hyperbolic")
 _fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
     "hyperbolic", "inverse hyperbolic tangent", aliases=("artanh", "arctanh"),
     latex=r"\operatorname{artanh}",
     domain=(Check(lambda B, x: B.abs(x) < 1, "atanh needs an argument strictly between -1 and 1"),),
     domain_text="-1 < x < 1",
     numeric_partials=(lambda B, out, x: 1 / _one_minus_square(x),),
-    extra=dict(_STABLE))
+    extra=dict(_STABLE),
+    rule="inverse hyperbolic")
 
 
 def _asech(B, x):
@@ -486,7 +534,8 @@ _fn("asech", 1, _asech,
                 "only); using -inf as PyTorch does for acosh(1/x)"),),
     numeric_partials=(lambda B, out, x: -1 / (x * B.sqrt(_one_minus_square(x))),),
     latex=r"\operatorname{arsech}", extra=dict(_STABLE, samples=[
-        (0.05,), (0.3,), (0.5,), (0.75,), (0.9,), (0.97,)]))
+        (0.05,), (0.3,), (0.5,), (0.75,), (0.9,), (0.97,)]),
+    rule="inverse hyperbolic")
 _fn("acsch", 1, _acsch,
     # d/dx acsch(x) = -1/(|x|*sqrt(1 + x**2))
     (lambda D, out, x: -1 / (D.abs(x) * D.sqrt(1 + x ** 2)),),
@@ -494,7 +543,8 @@ _fn("acsch", 1, _acsch,
     aliases=("arcsch", "arccsch"), domain_text="x ≠ 0",
     domain=(Check(lambda B, x: x != 0, "acsch needs x ≠ 0"),),
     numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * _root_square_plus_one(B, x)),),
-    latex=r"\operatorname{arcsch}", extra=dict(_STABLE))
+    latex=r"\operatorname{arcsch}", extra=dict(_STABLE),
+    rule="inverse hyperbolic")
 _fn("acoth", 1, _acoth,
     # d/dx acoth(x) = 1/(1 - x**2)
     (lambda D, out, x: 1 / (1 - x ** 2),),
@@ -502,20 +552,25 @@ _fn("acoth", 1, _acoth,
     aliases=("arcoth", "arccoth"), domain_text="|x| > 1",
     domain=(Check(lambda B, x: B.abs(x) > 1, "acoth needs |x| > 1"),),
     numeric_partials=(lambda B, out, x: 1 / _one_minus_square(x),),
-    latex=r"\operatorname{arcoth}", extra=dict(_STABLE))
+    latex=r"\operatorname{arcoth}", extra=dict(_STABLE),
+    rule="inverse hyperbolic")
 
 _fn("sigmoid", 1, lambda B, x: B.sigmoid(x), (lambda D, out, x: out * (1 - out),),
     "machine learning", "logistic function 1/(1 + e^-x)", latex=r"\sigma",
     # 1 - sigmoid(x) as sigmoid(-x): 1 - out is 1 - 1 = 0 from x = 37 on.
-    numeric_partials=(lambda B, out, x: out * B.sigmoid(-x),), extra=dict(stable_form=True))
+    numeric_partials=(lambda B, out, x: out * B.sigmoid(-x),), extra=dict(stable_form=True),
+    rule="sigmoid")
 _fn("relu", 1, lambda B, x: B.where(x > 0, x, 0.0 * x), (lambda D, out, x: D.step(x),),
     "machine learning", "max(x, 0)",
-    kinks=(Kink(lambda B, x: x == 0, "relu at 0: left 0, right 1; using 0 as PyTorch does"),))
+    kinks=(Kink(lambda B, x: x == 0, "relu at 0: left 0, right 1; using 0 as PyTorch does"),),
+    rule="relu")
 _fn("softplus", 1, lambda B, x: B.softplus(x), (lambda D, out, x: D.sigmoid(x),),
-    "machine learning", "log(1 + e^x), computed stably")
+    "machine learning", "log(1 + e^x), computed stably",
+    rule="softplus")
 _fn("abs", 1, lambda B, x: B.abs(x), (lambda D, out, x: D.sign(x),),
     "machine learning", "absolute value",
-    kinks=(Kink(lambda B, x: x == 0, "abs at 0: left -1, right 1; using 0 as PyTorch does"),))
+    kinks=(Kink(lambda B, x: x == 0, "abs at 0: left -1, right 1; using 0 as PyTorch does"),),
+    rule="absolute value")
 
 
 def _tie_share(B, i, out, args, cache):
@@ -572,16 +627,20 @@ _fn("max", (1, None), lambda B, *xs: B.maximum(*xs), _tie_symbolic(1),
     "machine learning", "largest argument",
     numeric_partials=_tie_share,
     kinks=(Kink(_tie_kink, "max with tied arguments: the gradient is split evenly among "
-                "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),))
+                "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),),
+    rule="maximum")
 _fn("min", (1, None), lambda B, *xs: B.minimum(*xs), _tie_symbolic(-1),
     "machine learning", "smallest argument",
     numeric_partials=_tie_share,
     kinks=(Kink(_tie_kink, "min with tied arguments: the gradient is split evenly among "
-                "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),))
+                "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),),
+    rule="minimum")
 _fn("sign", 1, lambda B, x: B.sign(x), (lambda D, out, x: 0,), "steps",
-    "-1, 0 or 1 (sign(0) = 0); derivative 0", latex=r"\operatorname{sgn}")
+    "-1, 0 or 1 (sign(0) = 0); derivative 0", latex=r"\operatorname{sgn}",
+    rule="step function")
 _fn("step", 1, lambda B, x: B.step(x), (lambda D, out, x: 0,), "steps",
-    "1 for x > 0, else 0; derivative 0", latex=r"\operatorname{H}")
+    "1 for x > 0, else 0; derivative 0", latex=r"\operatorname{H}",
+    rule="step function")
 
 # ---------------------------------------------------------------- vectors
 # Reductions are not element-wise, so the engine runs their `vjp` (upstream

@@ -360,6 +360,31 @@ def diff_table(result, precision=None):
     return Group(*parts)
 
 
+def steps_view(result):
+    """`diff --steps`: each step numbered, its lines wrapping under themselves (never cut)."""
+    from . import steps as shown
+    parts = []
+    for i, derivation in enumerate(result.steps):
+        if i:
+            parts.append(Text(""))
+        parts.append(Text(shown.header(result, derivation), style="bold"))
+        for label, lines in shown.blocks(result, derivation):
+            table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1, 0, 0))
+            table.add_column(no_wrap=True, style="dim")
+            table.add_column(overflow="fold")
+            body = Text(lines[0], style="cyan")
+            for line in lines[1:]:
+                body.append("\n" + line, style="bold" if line.startswith("= ") else "")
+            table.add_row(Text(label), body)
+            parts.append(table)
+        more = shown.left_out(derivation)
+        if more:
+            parts.append(dim_line(more))
+        label = diff_label(result.result_name, (derivation.wrt,), unicode=True)
+        parts.append(_hanging(f"{label}  ", derivation.answer))
+    return Group(*parts)
+
+
 def descend_table(result, every=None, decimals=None, precision=None):
     """`gradcli descend`: the settings, the printed steps, the final point, why it stopped."""
     if precision is None and decimals is None:

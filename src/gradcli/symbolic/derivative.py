@@ -52,10 +52,21 @@ class DiffResult:
     warnings: list = field(default_factory=list)
     at: dict = field(default_factory=dict)
     values: dict | None = None  # derivative key -> value at `at`, when a point was given
+    steps: list | None = None  # with --steps: a steps.Derivation for each derivative
 
 
 def derivative(root: Expr, wrt: str) -> Expr:
     """d(root)/d(wrt) by forward accumulation over the DAG, with the table's rules."""
+    result = node_derivatives(root, wrt)[id(root)]
+    return Num(0) if result is None else result
+
+
+def node_derivatives(root: Expr, wrt: str) -> dict:
+    """id(node) -> d(node)/d(wrt), unsimplified, for every node of the DAG (None: 0).
+
+    One pass gives every sub-expression's derivative, so a derivation that shows
+    many of them (`diff --steps`) costs one pass, not one for each.
+    """
     d: dict = {}
     zero = None
     for node in postorder(root):
@@ -79,8 +90,7 @@ def derivative(root: Expr, wrt: str) -> Expr:
             d[id(node)] = total
         else:
             raise UsageError("diff does not handle vectors and matrices")
-    result = d[id(root)]
-    return Num(0) if result is None else result
+    return d
 
 
 def _check_scalar(root: Expr) -> None:
