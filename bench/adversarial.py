@@ -91,6 +91,16 @@ def real_at(expr, point):
     # evalf with subs= keeps huge exact rationals (a double such as 1e-17) out of
     # SymPy's automatic simplification, which can take minutes on (1 + x)^(1/x)
     subs = {SYM[k]: v for k, v in point.items()}
+    if subs and all(getattr(v, "is_Rational", False) and abs(v.q) < 10 ** 6
+                    for v in subs.values()):
+        # undefined at the point exactly (ln|x - 1| at x = 1): evalf's subs= would
+        # give a large finite number there
+        try:
+            exact = sp.sympify(expr).subs(subs)
+        except (ZeroDivisionError, ValueError, TypeError):
+            exact = None
+        if exact is not None and exact.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+            return None
     try:
         v = num(sp.sympify(expr).evalf(40, subs=subs) if subs else expr)
     except (ZeroDivisionError, ValueError, TypeError):
@@ -125,6 +135,8 @@ def rounded(value: float | sp.Expr, k: int) -> str | None:
     if abs(frac - Decimal("0.5")) < Decimal("1e-6"):
         return None
     s = format(r, "f") if -6 < exp < 12 else format(r, "E")
+    if "." not in s and "E" not in s and r != d:
+        return None  # 2980 for e^8: a whole number is read as exact, not as rounded
     return s
 
 

@@ -287,3 +287,10 @@ def test_rounded_coefficients_in_parentheses_keep_the_digits_rule(answer, ok):
     assert code == ok, out + err
     if ok:
         assert "the (x - 4)^2 coefficient is 13.66, the right one is 13.654116418" in out
+
+
+def test_a_wrong_intercept_at_the_origin_is_wrong_not_a_crash():
+    code, out, err = run("check", "tan x", "--at", "x=0", "--tangent",
+                         "y = 1/1000 + (1)*(x - (0))", "-o", "plain")
+    assert code == 1, err
+    assert "a tangent passes through the point of tangency" in out
