@@ -390,3 +390,23 @@ def test_short_prints_only_the_ends_of_a_long_expression():
     text = steps_mod.short(root)
     assert text.startswith("sin(sin(") and text.endswith("))") and " … " in text
     assert len(text) <= steps_mod.MAX_TEXT + 3
+
+
+@pytest.mark.parametrize("question,answer,number,rule", [
+    ("x^2 sin x", "2x cos x", 1, "product"),
+    ("sin(x^2)", "cos(x^2)", 1, "chain and trigonometric"),
+    ("e^(3x) + x^3", "e^(3x) + 3x^2", 2, "chain and exponential"),
+    ("x/(x+1)", "((x+1) - x)/(x+1)", 1, "quotient"),
+])
+def test_check_points_at_the_step_a_named_mistake_breaks(question, answer, number, rule):
+    r = CliRunner().invoke(main, ["check", question, "--derivative", answer, "-o", "json"])
+    assert r.exit_code == 1, r.output
+    a = json.loads(r.stdout)["answers"][0]
+    assert a["step"]["number"] == number and a["step"]["rule"] == rule
+    # the step is the one diff --steps prints with that number, on that sub-expression
+    d = json.loads(CliRunner().invoke(main, ["diff", question, "--steps", "-o", "json"]).stdout)
+    steps = d["derivations"][0]["steps"] if "derivations" in d else d["steps"]
+    step = steps[number - 1]
+    assert rule.split(" and ")[0] in (step["rule"], step.get("outer"))
+    plain = CliRunner().invoke(main, ["check", question, "--derivative", answer, "-o", "plain"])
+    assert f"step {number} of `gradcli diff" in plain.stdout

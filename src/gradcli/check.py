@@ -88,6 +88,7 @@ class Answer:
     digits: int | None = None          # numbers judged by the digits rule: digits given
     rounded: str | None = None         # ... and the value correctly rounded to them
     key: str | None = None    # the homework answers' own label (tangent, T2, dy/dx, D_u f, ...)
+    step: dict | None = None  # derivatives: the step of diff --steps the named mistake breaks
 
 
 @dataclass
@@ -713,8 +714,31 @@ def _check_formula(text, program, variables, name, formula, answer_program, at, 
     key, detail, sentence = _diagnose(program, answer_program, name, variables, compared,
                                       tol_rtol, atol)
     a.mistake, a.mistake_detail = key, detail
-    a.note = "; ".join(n for n in (sentence, caveat) if n)
+    a.step = _step_of(program, name, variables, detail) if key else None
+    where = ""
+    if a.step is not None:
+        where = (f"step {a.step['number']} of `gradcli diff \"{text}\" --steps` is where the "
+                 f"work leaves the path ({a.step['rule']} rule"
+                 f"{'s' if ' and ' in a.step['rule'] else ''} on {a.step['expression']})")
+    a.note = "; ".join(n for n in (sentence, where, caveat) if n)
     return a
+
+
+def _step_of(program, wrt, variables, detail) -> dict | None:
+    """The step of the derivation (diff --steps) at the sub-expression a mistake concerns."""
+    from .symbolic.steps import derive
+    try:
+        root, _ = inline(program)
+        if size(root) > 400:
+            return None  # the derivation of a large question is not worth a pointer
+        derivation = derive(root, wrt, variables)
+    except GradcliError:
+        return None
+    for step in derivation.steps:
+        if to_text(step.expression) == detail:
+            return {"number": step.number, "rule": " and ".join(step.rules),
+                    "expression": to_text(step.expression)}
+    return None
 
 
 def _undefined_note(undefined, compared, variables) -> str:

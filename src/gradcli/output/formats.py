@@ -18,6 +18,7 @@ from ..language.printer import latex_name, latex_number, to_latex, to_text
 from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits,  # noqa: F401
                        digits_note, display_precision, format_number, json_number,
                        non_finite_text, number_text, rounded_count, summary_text)
+from .streams import carets
 
 
 def label(answer, f: str = "f") -> str:
@@ -330,6 +331,8 @@ def check_record(verdict, precision=None) -> dict:
                 item["points"] = a.points
             item["mistake"] = a.mistake
             item["mistake_detail"] = a.mistake_detail
+            if a.step is not None:
+                item["step"] = a.step
         if a.digits is not None:
             item["digits"] = a.digits
             item["rounded"] = a.rounded
@@ -366,9 +369,9 @@ def check_lines(verdict, precision=None) -> str:
             correct = expected_text(a, precision)
         fields = [label(a, verdict.result_name), "right" if a.ok else "wrong", a.answer, correct]
         if not a.ok:
-            fields.append(a.reason + (f"; {a.note}" if a.note else ""))
+            fields.append(carets(a.reason + (f"; {a.note}" if a.note else "")))
         elif a.note:
-            fields.append(a.note)
+            fields.append(carets(a.note))
         lines.append("\t".join(f.replace("\t", " ").replace("\n", "; ") for f in fields))
     return "".join(line + "\n" for line in lines)
 

@@ -16,6 +16,7 @@ from rich.text import Text
 from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, expected_text, label, number_text, summary_text
 from .graphviz import label_lines
 from .ledger import at_text, contribution_text, definition, local_text, shown_nodes, total_text
+from .streams import carets
 
 
 def dim_line(text: str) -> Text:
@@ -59,7 +60,7 @@ def eval_table(result, precision=None, checks=None):
         for name, j in jacobian.items():
             table.add_row(Text(f"∂{f}/∂{name}"), Text(array_text(j, precision)))
     at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
-    head = Text.assemble(("read as ", "dim"), (result.read_as, "bold"))
+    head = Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))
     parts = [head]
     if at:
         parts.append(Text.assemble(("at      ", "dim"), (at, "")))
@@ -119,7 +120,7 @@ def check_table(verdict, precision=None):
         computed = ("—" if a.expected is None or isinstance(a.expected, str) else "undefined") \
             if a.computed is None else number_text(a.computed, precision)
         table.add_row(Text(name_of(a)), Text(a.answer), Text(expected), Text(computed), mark)
-    head = Text.assemble(("read as ", "dim"), (verdict.read_as, "bold"))
+    head = Text.assemble(("read as ", "dim"), (carets(verdict.read_as), "bold"))
     parts = [head]
     if verdict.at:
         at = ", ".join(f"{k} = {number_text(v)}" for k, v in verdict.at.items())
@@ -129,11 +130,11 @@ def check_table(verdict, precision=None):
         if a.ok:
             if a.note:
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
-                                           (a.note, "yellow")))
+                                           (carets(a.note), "yellow")))
             continue
-        lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", a.reason)]
+        lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", carets(a.reason))]
         if a.note:
-            lines.append(Text.assemble("  ", (a.note, "yellow")))
+            lines.append(Text.assemble("  ", (carets(a.note), "yellow")))
         if a.kind == "derivative" and a.correct is not None:
             lines.append(Text.assemble(("  correct: ", "dim"), (a.correct, "bold")))
         parts.extend(lines)
@@ -351,7 +352,7 @@ def diff_table(result, precision=None):
         if result.values is not None:
             row.append(Text(number_text(result.values[d.key], precision)))
         table.add_row(*row)
-    parts = [Text.assemble(("read as ", "dim"), (result.read_as, "bold"))]
+    parts = [Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))]
     if result.at:
         at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
         parts.append(Text.assemble(("at      ", "dim"), (at, "")))
@@ -406,7 +407,7 @@ def descend_table(result, every=None, decimals=None, precision=None):
         settings += f", momentum = {number_text(result.momentum)}"
     if result.tol is not None:
         settings += f", tol = {number_text(result.tol)}"
-    parts = [Text.assemble(("read as ", "dim"), (result.read_as, "bold")),
+    parts = [Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold")),
              Text.assemble(("train   ", "dim"), (", ".join(result.params), ""))]
     if result.data is not None:
         parts.append(Text.assemble(("data    ", "dim"),
@@ -558,7 +559,7 @@ def _head(t, precision=None):
     read = t.read_as
     if len(read) > HEAD_CHARS:
         read = read[:HEAD_CHARS] + f"… ({len(t.read_as):,} characters)"
-    head = Text.assemble(("read as ", "dim"), (read, "bold"))
+    head = Text.assemble(("read as ", "dim"), (carets(read), "bold"))
     if t.at:
         head.append("\n")
         head.append_text(Text.assemble(("at      ", "dim"), (at_text(t.at, precision), "")))

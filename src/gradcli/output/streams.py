@@ -117,10 +117,19 @@ def stderr(text: str, wrap: bool = True) -> None:
     sys.stderr.flush()
 
 
+def carets(text: str) -> str:
+    """A message or a read-as line in the one notation people read: x^2, not x**2.
+
+    JSON keeps `**` (what Python and the SPEC example print); what a person reads
+    uses `^`, as results do.
+    """
+    return text.replace("**", "^")
+
+
 def warn(messages) -> None:
     """Each warning on stderr as `warning: ...`, capped at limits.MAX_WARNINGS."""
     for m in cap_warnings(messages):
-        stderr(f"warning: {clean(m)}")
+        stderr(f"warning: {carets(clean(m))}")
 
 
 def emit(text: str) -> None:
@@ -142,11 +151,11 @@ def report_error(exc: GradcliError) -> None:
     On a terminal the message and hint wrap to its width; the source line and its
     caret never do (the caret must stay under its column)."""
     width = terminal_width(sys.stderr)
-    lines = [fit(f"error: {exc.message}", width)]
+    lines = [fit(f"error: {carets(exc.message)}", width)]
     if exc.source is not None and exc.span is not None:
         lines.extend(caret_lines(exc.source, exc.span))
     if exc.hint:
-        lines.append(fit(f"hint: {exc.hint}", width))
+        lines.append(fit(f"hint: {carets(exc.hint)}", width))
     stderr("\n".join(lines), wrap=False)
 
 
