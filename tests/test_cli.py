@@ -52,7 +52,7 @@ def test_csv():
 def test_table():
     r = run(*TEXTBOOK, "-o", "table")
     assert r.exit_code == 0
-    assert r.stdout == ("read as (w*x + b)**2\nat      w = 3, x = 2, b = 1\n\n"
+    assert r.stdout == ("read as (w*x + b)^2\nat      w = 3, x = 2, b = 1\n\n"
                         "       value\nf         49\n∂f/∂w     28\n∂f/∂x     42\n∂f/∂b     14\n")
     assert "\x1b[" not in r.stdout
 
@@ -200,7 +200,7 @@ def test_debug_shows_the_traceback():
     ("sqrt(-x)", 3, "error: sqrt(-x) is undefined at -x = -2: sqrt needs a non-negative argument"),
     ("asin(x)", 3, "error: asin(x) is undefined at x = 2: asin needs an argument between -1 and 1"),
     ("exp(1000*x)", 3, "error: exp(1000*x) overflows at 1000*x = 2000"),
-    ("(x - 2)**-1", 3, "error: (x - 2)**(-1) is undefined at x - 2 = 0: zero cannot be raised to a "
+    ("(x - 2)**-1", 3, "error: (x - 2)^(-1) is undefined at x - 2 = 0: zero cannot be raised to a "
                        "negative power"),
 ])
 def test_bad_input_exit_codes_and_messages(expr, code, first):

@@ -69,7 +69,7 @@ def test_table_output(neuron_csv):
             "--lr", "0.1", "--steps", "2", "--round", "4", "-o", "table")
     assert r.exit_code == 0, r.output
     text = " ".join(r.stdout.split())  # rich may wrap the long file name
-    assert "read as mean((sigmoid(w1*x1 + w2*x2 + b) - y)**2)" in text
+    assert "read as mean((sigmoid(w1*x1 + w2*x2 + b) - y)^2)" in text
     assert "3 rows, columns x1, x2, y" in text
     assert "2 0.2942 0.296 0.1036 -0.1425 -0.0167" in text and "ran 2 steps" in text
 

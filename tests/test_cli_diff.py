@@ -140,7 +140,7 @@ def test_helper_names_do_not_look_like_inputs():
 def test_table():
     code, out, _ = run("(w*x+b)**2", "--at", "w=3,x=2,b=1", "-o", "table")
     assert code == 0
-    assert "read as (w*x + b)**2" in out
+    assert "read as (w*x + b)^2" in out
     assert "∂f/∂w  2*x*(w*x + b)     28" in out
 
 

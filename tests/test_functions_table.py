@@ -6,7 +6,7 @@ against mpmath (values, 40 digits) and SymPy (derivatives, symbolic `diff`
 evaluated at the exact double), besides central finite differences; the stable
 forms keep their digits where the textbook formulas lose them (near |x| = 1, at
 |x| = 800); the CLI reports domain errors with exit 3, lists the functions and
-refuses --exact where there is no exact value.
+gives --exact closed forms that read back as the same numbers.
 """
 import json
 import math
@@ -308,22 +308,27 @@ def test_functions_lists_the_new_functions():
 
 
 @pytest.mark.parametrize("name", NEW + ["arcsech", "arccot"])
-def test_exact_mode_says_there_is_no_exact_value(name):
+def test_exact_mode_gives_a_closed_form_that_reads_back_as_the_same_number(name):
+    # No rational value: --exact gives the closed form (docs/numbers.md), and the text
+    # printed is the number the doubles compute, value and derivative.
     x = "2" if name in ("asec", "acsc", "acoth") else "1/2"
-    r = run("eval", f"{name}(x)", "--at", f"x={x}", "--exact")
-    assert r.exit_code != 0
-    shown = ops.lookup_function(name).name
-    assert f"--exact: {shown}({x}) has no exact rational value" in r.stderr
+    exact = run("eval", f"{name}(x)", "--at", f"x={x}", "--exact", "-o", "json")
+    assert exact.exit_code == 0, exact.stderr
+    rec = json.loads(exact.stdout)
+    floats = json.loads(run("eval", f"{name}(x)", "--at", f"x={x}", "-o", "json").stdout)
+    for closed, double in ((rec["value"], floats["value"]),
+                           (rec["gradient"]["x"], floats["gradient"]["x"])):
+        back = run("eval", str(closed), "-o", "json")
+        assert back.exit_code == 0 and "warning" not in back.stderr, (closed, back.stderr)
+        assert json.loads(back.stdout)["value"] == pytest.approx(double, rel=1e-13)
 
 
-def test_exact_sech_at_1_has_no_exact_value_like_sin():
-    r = run("eval", "sech(x)", "--at", "x=1", "--exact")
-    s = run("eval", "sin(x)", "--at", "x=1", "--exact")
-    assert r.exit_code == s.exit_code != 0
-    assert "--exact: sech(1) has no exact rational value" in r.stderr
-    first, *_, hint = r.stderr.splitlines()
-    assert first == s.stderr.splitlines()[0].replace("sin", "sech")
-    assert hint == s.stderr.splitlines()[-1]
+def test_exact_sech_at_1_is_a_closed_form_like_sin():
+    r = run("eval", "sech(x)", "--at", "x=1", "--exact", "-o", "plain")
+    s = run("eval", "sin(x)", "--at", "x=1", "--exact", "-o", "plain")
+    assert r.exit_code == s.exit_code == 0
+    assert s.stdout == "f\tsin(1)\ndf/dx\tcos(1)\n"
+    assert r.stdout.startswith("f\t")
 
 
 def test_exact_values_where_they_are_rational():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 _printer = None
+_SMALL = 10 ** 12  # numbers beyond this are printed as they are, not simplified
 # 3*√2 -> 3√2, 8*ln(2) -> 8ln(2), 2*e^x -> 2e^x: a number times what follows, as printed
 _GLUE = re.compile(r"(?<![\w.^])(\d+)\*(?=[√π(]|[a-df-zA-Z]|e(?![\d+-]))")
 
@@ -55,11 +56,13 @@ def closed_text(value) -> str:
     if _printer is None:
         _printer = _make_printer()
     simpler = S.nsimplify(value) if value.is_Float else value
-    try:
-        # ln(256) back to 8ln(2), as a book leaves it
-        simpler = S.expand_log(S.radsimp(S.simplify(simpler)), force=True)
-    except (TypeError, ValueError, RecursionError):
-        pass
+    big = any(abs(r.p) > _SMALL or r.q > _SMALL for r in value.atoms(S.Rational))
+    if not big:  # simplifying (factoring) a 300-digit number could take minutes
+        try:
+            # ln(256) back to 8ln(2), as a book leaves it
+            simpler = S.expand_log(S.radsimp(S.simplify(simpler)), force=True)
+        except (TypeError, ValueError, RecursionError):
+            pass
     if S.count_ops(simpler) > S.count_ops(value):
         simpler = value
     text = _printer.doprint(simpler).replace("**", "^")

@@ -16,7 +16,8 @@ from fractions import Fraction
 
 import sympy as S
 
-from ..errors import DomainError, InexactError
+from .. import limits
+from ..errors import DomainError, InexactError, LimitError
 from .backends import ScalarPrimitives
 
 MAX_OPS = 400   # a closed form longer than this is no longer what a book prints
@@ -158,6 +159,12 @@ class ClosedBackend(ScalarPrimitives):
             raise DomainError.at(op, datas, None, str(exc)) from None
         if out.has(S.zoo, S.nan, S.oo, -S.oo):
             raise DomainError.at(op, datas, None, "no finite value")
+        if any(max(abs(r.p), r.q).bit_length() > limits.MAX_EXACT_BITS
+               for r in out.atoms(S.Rational)):
+            raise LimitError(f"a number in the closed form of {op.extra.get('call_name', op.name)}"
+                             f" is too large for exact arithmetic (the limit is "
+                             f"{limits.MAX_EXACT_BITS:,} bits)",
+                             hint="drop --exact to compute with doubles")
         if S.count_ops(out) > MAX_OPS:
             raise InexactError("--exact: the closed form grows too long to print",
                                hint="drop --exact to compute with doubles")
