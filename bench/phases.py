@@ -28,14 +28,14 @@ from run import bench_env, build_values, deep_text, wide_text  # noqa: E402
 def text_phases(path: str) -> dict:
     """Seconds of CPU time per phase of the text path, in this process."""
     sys.path.insert(0, SRC)
-    from gradcli.autodiff.engine import gc_paused
+    from gradcli.process import gc_paused
     from gradcli.autodiff.lower import lower
     from gradcli.evaluation import EvalResult
     from gradcli.language.parser import parse
     from gradcli.language.printer import read_as
     from gradcli.output import formats
     clock, t = time.process_time, {}
-    with gc_paused():  # as evaluate runs them
+    with gc_paused():  # as the command runs them
         c = clock()
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -72,7 +72,7 @@ def memory(path: str) -> dict:
     """Bytes held by the AST and the graph, and lowering's peak above the AST (tracemalloc)."""
     import tracemalloc
     sys.path.insert(0, SRC)
-    from gradcli.autodiff.engine import gc_paused
+    from gradcli.process import gc_paused
     from gradcli.autodiff.lower import lower
     from gradcli.language.parser import parse
     with open(path, encoding="utf-8") as f:

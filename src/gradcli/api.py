@@ -58,10 +58,8 @@ def descend(text: str, start: dict, **kw):
 
 def trace(text, bindings=None, *, wrt=None, program=None):
     """The forward and backward pass of `text` at a point, step by step (a trace.Trace)."""
-    from .autodiff.engine import gc_paused
     from .trace import trace as build
-    with gc_paused():
-        return build(text, bindings, wrt=wrt, program=program)
+    return build(text, bindings, wrt=wrt, program=program)
 
 
 def __getattr__(name):

@@ -45,8 +45,12 @@ class GradcliCommand(click.Command):
         return fit_help(super().get_help(ctx), terminal_width(sys.stdout))
 
     def invoke(self, ctx):
+        from .process import gc_paused
         try:
-            return super().invoke(ctx)
+            if self.name == "repl":  # a session lives long: the collector stays on
+                return super().invoke(ctx)
+            with gc_paused():
+                return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:  # input errors, and bugs said plainly: output/streams.py

@@ -5,7 +5,6 @@ numbers `eval` prints; higher orders evaluate the printed formula at the point.
 """
 from __future__ import annotations
 
-from .autodiff.engine import gc_paused
 from .autodiff.lower import lower, missing_input
 from .errors import DomainError
 from .evaluation import evaluate
@@ -29,8 +28,7 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
         for name in inputs_of(program):
             if name not in bindings:
                 raise missing_input(name, program, first_span(program, name), bound=bindings)
-    with gc_paused():
-        result = symbolic_diff(text, wrt, order, program=program)
+    result = symbolic_diff(text, wrt, order, program=program)
     program = result.program
     result.read_as = read_as(program)
     result.warnings = list(program.warnings)
@@ -75,14 +73,13 @@ def steps(text: str, wrt=None):
     result = diff(text, wrt)
     root, _ = inline(result.program)
     result.steps = []
-    with gc_paused():
-        for d in result.derivatives:
-            derivation = derive(root, d.wrt[0], result.variables)
-            derivation.label = diff_label(result.result_name, d.wrt)
-            derivation.answer = d.text
-            derivation.program = d.program
-            if len(d.program.statements) == 1 and derivation.steps:
-                # The whole expression's step ends with the answer in diff's own form.
-                derivation.steps[0].result = d.program.statements[0].expr
-            result.steps.append(derivation)
+    for d in result.derivatives:
+        derivation = derive(root, d.wrt[0], result.variables)
+        derivation.label = diff_label(result.result_name, d.wrt)
+        derivation.answer = d.text
+        derivation.program = d.program
+        if len(d.program.statements) == 1 and derivation.steps:
+            # The whole expression's step ends with the answer in diff's own form.
+            derivation.steps[0].result = d.program.statements[0].expr
+        result.steps.append(derivation)
     return result

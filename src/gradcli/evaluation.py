@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .autodiff.engine import Unformed, gc_paused, topo_order
+from .autodiff.engine import Unformed, topo_order
 from .autodiff.lower import Graph, gradient_of, lower
 from .errors import InexactError, UsageError
 from .inputs import prepare
@@ -52,9 +52,8 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     >>> evaluate("(w*x+b)**2", w=3, x=2, b=1).gradient
     {'w': 28.0, 'x': 42.0, 'b': 14.0}
     """
-    with gc_paused():
-        result = _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
-                           jacobian, kw)
+    result = _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
+                       jacobian, kw)
     if numerics and not exact and seed is None and not jacobian:
         from .precision import warning
         message = warning(result.graph, result.result_name, result.value, result.gradient,

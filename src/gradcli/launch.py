@@ -102,8 +102,10 @@ def _answer(argv) -> bool:
     request = fast_eval_request(argv)
     if request is None:
         return False
+    from .process import gc_paused
     try:
-        warnings, text = fast_eval(request)
+        with gc_paused():
+            warnings, text = fast_eval(request)
     except Exception as exc:  # reported as cli.py reports it (GradcliCommand.invoke)
         if os.environ.get("GRADCLI_DEBUG") and not isinstance(exc, MemoryError):
             raise

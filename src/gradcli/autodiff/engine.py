@@ -6,9 +6,8 @@ or output; it raises DomainError and reports kinks through a callback.
 """
 from __future__ import annotations
 
-import gc
+
 import math
-from contextlib import contextmanager
 from fractions import Fraction
 
 from .. import ops
@@ -125,8 +124,50 @@ class Value:
     def __repr__(self) -> str:
         return f"Value(data={self.data!r}, grad={self.grad!r})"
 
-    # -- arithmetic: each operator is one op-table record (see _operators below)
-    def __pos__(self): return self
+    # -- arithmetic: each operator is the forward rule of one op-table record (_add_rule
+    # and the rest, made below from the table); a plain number is a constant that needs
+    # no gradient. The functions of the table (x.sin(), x.log(2)) are added below too.
+    def __add__(self, o):
+        return _add_rule(self, o if isinstance(o, Value) else Value(o, False))
+
+    def __radd__(self, o):
+        return _add_rule(o if isinstance(o, Value) else Value(o, False), self)
+
+    def __sub__(self, o):
+        return _sub_rule(self, o if isinstance(o, Value) else Value(o, False))
+
+    def __rsub__(self, o):
+        return _sub_rule(o if isinstance(o, Value) else Value(o, False), self)
+
+    def __mul__(self, o):
+        return _mul_rule(self, o if isinstance(o, Value) else Value(o, False))
+
+    def __rmul__(self, o):
+        return _mul_rule(o if isinstance(o, Value) else Value(o, False), self)
+
+    def __truediv__(self, o):
+        return _div_rule(self, o if isinstance(o, Value) else Value(o, False))
+
+    def __rtruediv__(self, o):
+        return _div_rule(o if isinstance(o, Value) else Value(o, False), self)
+
+    def __pow__(self, o):
+        return _pow_rule(self, o if isinstance(o, Value) else Value(o, False))
+
+    def __rpow__(self, o):
+        return _pow_rule(o if isinstance(o, Value) else Value(o, False), self)
+
+    def __matmul__(self, o):
+        return _matmul_rule(self, o if isinstance(o, Value) else Value(o, False))
+
+    def __rmatmul__(self, o):
+        return _matmul_rule(o if isinstance(o, Value) else Value(o, False), self)
+
+    def __neg__(self):
+        return _neg_rule(self)
+
+    def __pos__(self):
+        return self
 
     def backward(self, gradient=None, on_kink=None, on_step=None,
                  create_graph: bool = False, *, seed=None) -> None:
@@ -295,45 +336,33 @@ BINARY = {name: forward_rule(op, 2) for name, op in ops.TABLE.items()
           if op.accepts(2) and name != "stack"}
 
 
-def _operators():
-    # Python's operators, each the forward rule of its op-table record.
-    def binary(forward, reflected):
-        # A plain number is a constant that needs no gradient (as_value, written out).
-        if reflected:
-            def method(self, o):
-                return forward(o if isinstance(o, Value) else Value(o, False), self)
-        else:
-            def method(self, o):
-                return forward(self, o if isinstance(o, Value) else Value(o, False))
-        return method
-    for dunder, name in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"),
-                         ("pow", "pow"), ("matmul", "matmul")):
-        setattr(Value, f"__{dunder}__", binary(BINARY[name], False))
-        setattr(Value, f"__r{dunder}__", binary(BINARY[name], True))
-    neg = UNARY["neg"]
-    Value.__neg__ = lambda self: neg(self)
+# The forward rule of each operator (Value's dunder methods call these).
+_add_rule, _sub_rule, _mul_rule = BINARY["add"], BINARY["sub"], BINARY["mul"]
+_div_rule, _pow_rule, _matmul_rule = BINARY["div"], BINARY["pow"], BINARY["matmul"]
+_neg_rule = UNARY["neg"]
 
 
-def _methods():
-    # Every function of the table is a method too: x.sin(), x.log(2), x.max(y, z).
+def _table_methods() -> None:
+    """x.sin(), x.log(2), x.max(y, z): every function of the op table is a method of Value.
+
+    Made from the table (aliases too), so that the table stays the one list of
+    functions; a __getattr__ would do the same but slow every attribute access.
+    """
     for name, op in ops.TABLE.items():
         if op.is_operator and "call_name" not in op.extra:
             continue
-        method_name = op.extra.get("call_name", name)
 
         def method(self, *others, _op=op, _unary=UNARY.get(name)):
             if not others and _unary is not None:
                 return _unary(self)
             return apply(_op, self, *others)
-        method.__name__ = method_name
+        method.__name__ = op.extra.get("call_name", name)
         method.__doc__ = op.doc
-        setattr(Value, method_name, method)
-        for alias in op.aliases:
-            setattr(Value, alias, method)
+        for method_name in (op.extra.get("call_name", name), *op.aliases):
+            setattr(Value, method_name, method)
 
 
-_operators()
-_methods()
+_table_methods()
 
 
 def _float_rules(op):
@@ -690,43 +719,6 @@ def _fit(g, data):
     if dshape == ():
         return float(g)
     return np.broadcast_to(g, dshape).copy() if g.shape != dshape else g
-
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector while a graph is built.
-
-    A large expression allocates millions of small objects and no cycles; the
-    collector's repeated full scans made a 100,000-term sum several times
-    slower than linear. Reference counting still frees everything.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            _settle()
-            gc.enable()
-
-
-# Objects allocated during a pause beyond which _settle moves them on.
-_SETTLE_AFTER = 100_000
-
-
-def _settle() -> None:
-    """Move what a long pause allocated to the oldest generation, without scanning it.
-
-    All of it (a graph, its AST: no cycles) is still in the youngest generation,
-    so the first collection after the pause would scan it all, and the next two
-    generations again: as long as building it took. freeze() then unfreeze()
-    splices every generation into the oldest in constant time, where only the
-    rare full collections look. Skipped when the program has frozen objects of its
-    own, which unfreeze() would release.
-    """
-    if gc.get_count()[0] > _SETTLE_AFTER and gc.get_freeze_count() == 0:
-        gc.freeze()
-        gc.unfreeze()
 
 
 def graph_nodes(out, inputs=()) -> list:

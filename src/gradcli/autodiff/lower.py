@@ -12,7 +12,7 @@ from ..errors import DomainError, InexactError, ShapeError, UnknownName, UsageEr
 from ..language.expr import Apply, Const, Name, Num, Program, Vector, free_names
 from ..language.printer import quoted
 from ..numbers import format_number
-from .engine import BINARY, UNARY, Value, apply, gc_paused
+from .engine import BINARY, UNARY, Value, apply
 
 
 class Graph:
@@ -37,10 +37,8 @@ def lower(program: Program, bindings: dict, wrt=None, keep_exprs: bool = False,
     `exact`: number literals become Fractions read from their source text, so
     the whole graph computes with exact rationals (pi and e are refused);
     `exact="closed"`: with SymPy numbers, pi and e included (autodiff/closed.py).
-    The garbage collector is paused meanwhile (see gc_paused): a graph has no cycles.
     """
-    with gc_paused():
-        return _lower(program, bindings, wrt, keep_exprs, make_vector, exact)
+    return _lower(program, bindings, wrt, keep_exprs, make_vector, exact)
 
 
 def _lower(program, bindings, wrt, keep_exprs, make_vector, exact) -> Graph:
