@@ -1,13 +1,13 @@
-"""The console entry point: answers the common `eval` without click, hands everything else to cli.py.
+"""The console entry point: answers the common `eval` without click, hands everything else to cli/.
 
 Most calls are `gradcli eval EXPR --at ... -o plain|json|csv`: for exactly
 those, `run` reads argv by the option table of options.py and answers without
 importing click (which costs more than the rest of the start-up together).
 Anything it does not handle — another command, an option the fast path
 leaves to click (options.FAST_DESTS), help, a table on a terminal, a value
-click would refuse — goes to the click application in cli.py. An error in a
+click would refuse — goes to the click application in cli/. An error in a
 request the fast path took is reported here, through output/streams.py as
-cli.py reports it: the same message, caret and exit code.
+cli/ reports it: the same message, caret and exit code.
 tests/test_launch.py checks that both paths print the same bytes.
 """
 from __future__ import annotations
@@ -106,7 +106,7 @@ def _answer(argv) -> bool:
     try:
         with gc_paused():
             warnings, text = fast_eval(request)
-    except Exception as exc:  # reported as cli.py reports it (GradcliCommand.invoke)
+    except Exception as exc:  # reported as cli/ reports it (GradcliCommand.invoke)
         if os.environ.get("GRADCLI_DEBUG") and not isinstance(exc, MemoryError):
             raise
         sys.exit(report_failure(exc))

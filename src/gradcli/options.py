@@ -1,4 +1,4 @@
-"""The options of `gradcli eval`, declared once: cli.py builds click options from them, launch.py parses argv by them.
+"""The options of `gradcli eval`, declared once: cli/ builds click options from them, launch.py parses argv by them.
 
 Each record says what a user may type (the flags), where the value goes (the
 parameter name), whether it takes a value, and what values are allowed. The

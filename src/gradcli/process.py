@@ -4,7 +4,7 @@ A command builds one graph of up to millions of small objects with no cycles, th
 exits; the collector's repeated full scans would make a 100,000-term sum several
 times slower than linear. The pause is the command's own business: library calls
 (`gradcli.evaluate` in someone's threaded program) never switch the collector off.
-cli.py (GradcliCommand.invoke) and launch.py (the fast path) run each command inside
+cli/app.py (GradcliCommand.invoke) and launch.py (the fast path) run each command inside
 `gc_paused()`; bench/ measures the library with the collector on.
 """
 from __future__ import annotations

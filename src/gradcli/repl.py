@@ -12,7 +12,7 @@ A definition whose right side is a constant (`x = 2`) is a point binding, as
 `--at x=2` is: lines evaluated later get the value and the derivative by x.
 Any other definition is a statement put in front of the lines that use it.
 
-Click-free: cli.py passes in `run_command(args, prepare)`, which reads a
+Click-free: cli/ passes in `run_command(args, prepare)`, which reads a
 command's options and calls `prepare(command, params)` for the changes the
 session makes (the definitions put in front of the expression, the bindings
 added to --at) before it runs; library errors come back here to be reported

@@ -774,3 +774,34 @@ def plot_csv(data) -> str:
     for x, f, d in zip(data.xs.tolist(), data.f.tolist(), data.df.tolist()):
         writer.writerow([number_text(x), number_text(f), number_text(d)])
     return out.getvalue()
+
+
+# -- writers of output/writers.py that combine the pieces above
+
+
+def eval_json_record(result, precision=None, checks=None) -> dict:
+    """eval -o json: the record, with the finite-difference check when asked for."""
+    record = eval_record(result, precision)
+    if checks is not None:
+        record["check"] = gradcheck_record(checks, precision)
+    return record
+
+
+def eval_plain_rows(result, precision=None, checks=None) -> list:
+    """eval -o plain: f and each partial (with --check, the estimate beside each)."""
+    rows = eval_rows(result, precision)
+    return rows if checks is None else gradcheck_rows(rows, result, checks, precision)
+
+
+def eval_csv_text(result, precision=None, checks=None) -> str:
+    """eval -o csv: a header row and one row of values."""
+    return eval_csv(result, precision, eval_plain_rows(result, precision, checks))
+
+
+def functions_json(records, precision=None) -> list:
+    return records
+
+
+def functions_plain(records, precision=None) -> str:
+    return "".join(f"{r['form']}\t{r['arity']}\t{r['derivative']}\t{r['domain']}\n"
+                   for r in records)

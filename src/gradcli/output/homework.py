@@ -98,6 +98,43 @@ def directional_rows(d, precision=None) -> list:
             ("steepest ascent", steepest), ("|grad f|", number_text(d.rate, precision))]
 
 
+def eval_direction_rows(pair, precision=None, checks=None) -> list:
+    """eval --direction: eval's rows, then the directional derivative's."""
+    from .formats import eval_plain_rows
+    result, along = pair
+    return eval_plain_rows(result, precision, checks) + directional_rows(along, precision)
+
+
+def eval_direction_record(pair, precision=None, checks=None) -> dict:
+    from .formats import eval_json_record
+    result, along = pair
+    record = eval_json_record(result, precision, checks)
+    record["directional"] = directional_record(along, precision)
+    return record
+
+
+def eval_direction_csv(pair, precision=None, checks=None) -> str:
+    from .formats import eval_csv
+    return eval_csv(pair[0], precision, eval_direction_rows(pair, precision, checks))
+
+
+def _eval_direction_writeup(pair, precision, checks, fmt) -> str:
+    from . import writeup
+    result, along = pair
+    write = writeup.eval_markdown if fmt == "markdown" else writeup.eval_latex
+    extra = "\n".join(f"{'- ' if fmt == 'markdown' else '% '}{k}: {v}"
+                      for k, v in directional_rows(along, precision))
+    return write(result, precision, checks) + extra + "\n"
+
+
+def eval_direction_markdown(pair, precision=None, checks=None) -> str:
+    return _eval_direction_writeup(pair, precision, checks, "markdown")
+
+
+def eval_direction_latex(pair, precision=None, checks=None) -> str:
+    return _eval_direction_writeup(pair, precision, checks, "latex")
+
+
 # ---------------------------------------------------------------- taylor
 
 def _polynomial(t, precision) -> str:

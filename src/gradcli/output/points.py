@@ -3,7 +3,7 @@
 The commands' aggregation over a batch job (batch.run, batch.diff_run,
 check.check_points): header, rows per chunk in the chosen format, row errors
 and warnings capped per kind, a progress bar on a terminal, the summary; it
-returns the exit code and leaves exiting to cli.py.
+returns the exit code and leaves exiting to cli/.
 """
 from __future__ import annotations
 

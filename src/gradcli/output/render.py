@@ -361,7 +361,7 @@ def diff_table(result, precision=None):
     return Group(*parts)
 
 
-def steps_view(result):
+def steps_view(result, precision=None):  # formulas: nothing to round
     """`diff --steps`: each step numbered, its lines wrapping under themselves (never cut)."""
     from . import steps as shown
     parts = []
@@ -645,3 +645,16 @@ def rows_table(rows, title: str | None = None):
     for key, value in rows:
         table.add_row(escape(str(key)), escape(str(value)).replace("\t", "   "))
     return table
+
+
+def eval_direction_tables(pair, precision=None, checks=None):
+    """eval --direction: eval's table, then the directional derivative's rows."""
+    from .homework import directional_rows
+    result, along = pair
+    return Group(eval_table(result, precision, checks=checks),
+                 rows_table(directional_rows(along, precision)))
+
+
+def functions_view(records, precision=None):
+    """`gradcli functions` on a terminal (no numbers to round)."""
+    return functions_table(records)

@@ -102,7 +102,7 @@ def answer_line(result, derivation) -> str:
     return f"{derivation.label}\t{one_line(derivation.answer)}"
 
 
-def plain(result) -> str:
+def plain(result, precision=None) -> str:  # formulas: nothing to round
     out = []
     for i, derivation in enumerate(result.steps):
         if i:
@@ -155,13 +155,13 @@ def records(result) -> list:
     return out
 
 
-def json_lines(result) -> str:
+def json_lines(result, precision=None) -> str:  # formulas: nothing to round
     return "".join(dumps(r) + "\n" for r in records(result))
 
 
 # ---------------------------------------------------------------- Markdown
 
-def markdown(result) -> str:
+def markdown(result, precision=None) -> str:  # formulas: nothing to round
     out = []
     for derivation in result.steps:
         label = diff_label(result.result_name, (derivation.wrt,),
@@ -234,7 +234,7 @@ def _tex_text(words: str) -> str:
     return "".join(out)
 
 
-def latex_solution(result) -> str:
+def latex_solution(result, precision=None) -> str:  # formulas: nothing to round
     """A written solution: one aligned block per derivative, each step's rule on the right."""
     out = []
     for derivation in result.steps:

@@ -1,6 +1,6 @@
 """Standard streams for every command: output, warnings and errors, the same bytes with or without click.
 
-Below both launch.py (the click-free fast path) and cli.py, so that a
+Below both launch.py (the click-free fast path) and cli/, so that a
 GradcliError prints the same message, caret line, hint and exit code whichever
 one answered. Standard library only.
 """

@@ -1,0 +1,8 @@
+"""The click application: options, calling the library, choosing a writer, exit codes.
+
+The only package that imports click. `main` is the group (app.py); each module
+beside it adds one family of commands to it."""
+from .app import main
+from . import checking, evaluate, homework, session, symbolic, training  # noqa: F401,E402 (they add the commands)
+
+__all__ = ["main"]

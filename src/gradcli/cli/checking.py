@@ -1,0 +1,173 @@
+"""`gradcli check`: a student's answers marked right or wrong."""
+from __future__ import annotations
+
+import click
+
+from ..errors import UsageError
+from ..inputs import read_source
+from ..output.writers import write_warned
+from .app import (CONTEXT, GradcliCommand, _exit, expression_options, main, output_options)
+
+
+@main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="The point (repeatable). Optional when only --derivative answers are given.")
+@click.option("--value", "value", metavar="V", help="Your value of the expression.")
+@click.option("--grad", "grad", multiple=True, metavar="NAME=V,...",
+              help="Your partial derivatives at the point (repeatable).")
+@click.option("--derivative", "derivative", multiple=True, metavar="FORMULA",
+              help="Your symbolic derivative (repeatable); the i-th goes with the i-th --wrt.")
+@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
+              help="The variable of each --derivative, in order (repeat it, or list: --wrt w,x). "
+                   "Optional when the expression has one variable.")
+@click.option("--rtol", type=float, metavar="R",
+              help="Relative tolerance: right when |answer - expected| <= atol + "
+                   "rtol*|expected|. Default 1e-6. Given, it overrides the digits rule.")
+@click.option("--atol", type=float, metavar="A",
+              help="Absolute tolerance. Default 1e-9. Given, it overrides the digits rule.")
+@click.option("--points", metavar="FILE",
+              help="Check at every row of FILE (CSV with a header, or JSON Lines; '-' for "
+                   "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).")
+@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
+              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
+@click.option("--tangent", metavar="EQUATION",
+              help="Your tangent line or plane at --at: z = ... (y = ... for one variable), "
+                   "any linear equation in z, or the right-hand side alone.")
+@click.option("--directional", metavar="V",
+              help="Your directional derivative at --at along --direction.")
+@click.option("--direction", metavar="A,B,...",
+              help="The direction of --directional, one number per input in the order of "
+                   "--at, or named (x=3,y=4); normalised, as eval --direction does.")
+@click.option("--critical", metavar="POINTS",
+              help='Your critical points and their kinds in the box --over: "(0,0) saddle; '
+                   '(1,1) min" (coordinates in the order of --over; or "none").')
+@click.option("--over", metavar="NAME=LOW:HIGH,...",
+              help="The box gradcli searches for the critical points of --critical.")
+@click.option("--taylor", metavar="POLYNOMIAL",
+              help="Your Taylor polynomial about --at, of degree --order.")
+@click.option("--order", type=click.IntRange(0, 20), metavar="N",
+              help="The order of the Taylor polynomial of --taylor.")
+@click.option("--implicit", metavar="FORMULA",
+              help="Your dy/dx for the curve EXPR (an equation F = G), as a formula in x and "
+                   "y; --wrt names x when the equation has other variables.")
+@click.option("--of", "of", metavar="Y",
+              help="With --implicit: the dependent variable (default: the other one).")
+@output_options(("table", "plain", "json", "markdown", "latex"))
+def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
+                  tangent, directional, direction, critical, over, taylor, order, implicit, of,
+                  fmt, precision, debug):
+    """Check your answers: value, partial derivatives, symbolic derivatives.
+
+    Each answer is marked right or wrong; a wrong one shows the correct value
+    or formula and, for a formula, a point where yours differs.
+
+    Numbers: one typed with 3 or more significant digits is right when it is
+    the true value correctly rounded to those digits (3.1677 for 3.16770632...;
+    3.1678 and the cut-off 2.9092 for 2.909297... are wrong; trailing zeros
+    typed count; an exact tie may be rounded either way). Fewer digits, or an
+    expression such as 1/3, must match within --rtol/--atol. Giving --rtol or
+    --atol turns the digits rule off.
+
+    Formulas are compared numerically at the given point and at 16 random
+    points (both signs, magnitudes 0.1 to 3; the same points on every run)
+    where both are defined; a point where both are 0 within the tolerance is
+    not counted. A wrong formula gets its mistake named: chain-rule,
+    product-rule, quotient-rule, power-rule, sign, constant-kept,
+    wrong-variable, constant-offset, constant-factor or partial-domain (JSON
+    "mistake", with "mistake_detail"). Exit 0 when every answer is right, 1
+    when any is wrong, 2 for bad input.
+
+    \b
+    Example:
+      $ gradcli check "(w*x+b)**2" --at w=3,x=2,b=1 --grad w=28,x=40 \\
+          --derivative "2*x*(w*x+b)" --wrt w -o plain
+      df/dw   right   28      28
+      df/dx   wrong   40      42      the correct value is 42
+      d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
+
+    \b
+    At every row of a file (answers as constants or as columns value, grad_w, ...):
+      $ gradcli check "(w*x+b)**2" --at b=1 --points answers.csv -o plain
+
+    Homework answers, graded against what gradcli tangent, eval --direction,
+    critical, taylor and implicit compute, each with its mistake named: a
+    tangent (--tangent, a formula: the linearisation identically), a
+    directional derivative (--directional V --direction A,B: not-normalised
+    when V is the dot product with the direction as given), critical points
+    and their kinds (--critical "(0,0) saddle; (1,1) min" --over BOX: a point
+    found by gradcli's search and missing from the list is wrong, and the
+    search never claims to have found every point), a Taylor polynomial
+    (--taylor P --order N: compared coefficient by coefficient, a forgotten
+    factorial named), dy/dx of an equation (--implicit FORMULA, compared with
+    -F_x/F_y as formulas in x and y, and on the curve).
+
+    \b
+    OpenStax Calculus Vol. 3, sections 4.4 and 4.6: the tangent plane of
+    2x^2 - 3xy + 8y^2 + 2x - 4y + 4 at (2, -1) is z = 13x - 26y - 18, and
+    D_u f(-1, 2) = 8 for x^2 - xy + 3y^2 along 3i + 4j (40 is not-normalised):
+      $ gradcli check "2x^2 - 3x y + 8y^2 + 2x - 4y + 4" --at x=2,y=-1 \\
+          --tangent "z = 13x - 26y - 18" -o plain
+      tangent right   z = 13x - 26y - 18      z = 34 + 13*(x - 2) - 26*(y + 1)
+      $ gradcli check "x^2 - x y + 3y^2" --at x=-1,y=2 --directional 8 \\
+          --direction 3,4 -o plain
+      D_u f   right   8       8
+
+    \b
+    More (OpenStax Vol. 3 4.7, Vol. 2 6.3, Vol. 1 3.8):
+      $ gradcli check "x^3/3 + y^2 + 2x y - 6x - 3y + 4" --over x=-4:4,y=-4:4 \\
+          --critical "(-1, 5/2) saddle; (3, -3/2) min"
+      $ gradcli check "e^x" --at x=0 --order 2 --taylor "1 + x + x^2"
+      $ gradcli check "x^2 + y^2 = 25" --implicit "-x/y"
+    """
+    from .. import api
+    from ..check import check, derivative_names
+    from ..inputs import parse_answers
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    grads = parse_answers(grad)
+    homework = {"tangent": tangent, "directional": directional, "direction": direction,
+                "critical": critical, "over": over, "taylor": taylor, "order": order,
+                "implicit": implicit, "of": of}
+    given = {k: v for k, v in homework.items() if v is not None}
+    if implicit is not None and derivative:
+        raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "
+                         "expression: check them in two runs")
+    if implicit is not None:
+        # The question is an equation: --wrt names its independent variable.
+        wrt_names = [n for spec in wrt for n in api.split_top_level(spec)]
+        if len(wrt_names) > 1:
+            raise UsageError("--implicit takes one --wrt, the independent variable",
+                             hint='for example: --implicit "-x/y" --wrt x')
+        given["wrt"] = wrt_names[0] if wrt_names else None
+        names = []
+    else:
+        names = derivative_names(text, bindings, grads, wrt, derivative)
+    tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
+    if points is not None and given:
+        raise UsageError(f"--points checks values and derivatives at every row; "
+                         f"--{next(iter(given))} is checked at one point",
+                         hint="leave --points out, and give the point with --at")
+    if points is not None:
+        if fmt in ("markdown", "latex"):
+            raise UsageError(f"-o {fmt} writes one point; with --points use json, plain or "
+                             "table")
+        if file == "-" and points == "-":
+            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
+                             "come from stdin")
+        from ..check import check_points
+        from ..output import points as streamed
+        job = check_points(text, points, bindings, value, grads, list(zip(names, derivative)),
+                           chunk_rows=chunk_rows, **tolerances)
+        _exit(streamed.check_points(job, fmt, precision))
+        return
+    if given:
+        from ..check_homework import check_homework
+        verdict = check_homework(text, bindings, value=value, grad=grads,
+                                 derivatives=list(zip(names, derivative)), **given, **tolerances)
+    else:
+        verdict = check(text, bindings, value=value, grad=grads,
+                        derivatives=list(zip(names, derivative)), **tolerances)
+    write_warned("check", verdict, fmt, precision)
+    if not verdict.ok:
+        click.get_current_context().exit(1)

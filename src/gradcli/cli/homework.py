@@ -1,0 +1,127 @@
+"""The homework commands: tangent, taylor, critical, implicit."""
+from __future__ import annotations
+
+import click
+
+from ..errors import UsageError
+from ..inputs import read_source
+from ..output.writers import write_warned
+from .app import (CONTEXT, GradcliCommand, _exactly, expression_options, main, output_options)
+
+
+HOMEWORK_FORMATS = ("table", "plain", "json", "markdown", "latex")
+
+
+@main.command("tangent", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="The point of tangency (every input).")
+@click.option("--estimate", metavar="NAME=VALUE,...",
+              help="Also the linear approximation at this point, beside the true value.")
+@click.option("--exact", is_flag=True, help="Exact rational arithmetic where possible.")
+@output_options(HOMEWORK_FORMATS)
+def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
+    """The tangent line or plane of EXPR at a point, and the linear approximation.
+
+    \b
+    Example (Stewart 14.4, example 1: the tangent plane of 2x^2 + y^2 at (1, 1, 3)):
+      $ gradcli tangent "2x^2 + y^2" --at x=1,y=1 -o plain
+      tangent z = 3 + 4*(x - 1) + 2*(y - 1)
+      expanded        z = 4x + 2y - 3
+      f       3
+      df/dx   4
+      df/dy   2
+
+    \b
+    The linear approximation beside the true value:
+      $ gradcli tangent "sqrt(x)" --at x=4 --estimate x=4.1
+    """
+    from .. import api
+    from ..tangent import tangent
+    text = read_source(expr, file)
+
+    def compute(mode):
+        bindings = api.parse_bindings(at, exact=mode)
+        near = api.parse_bindings([estimate], exact=mode) if estimate else None
+        return tangent(text, bindings, exact=mode, estimate=near, evaluate=api.evaluate)
+    write_warned("tangent", _exactly(compute, exact), fmt, precision)
+
+
+@main.command("taylor", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="The point to expand about (every input).")
+@click.option("--order", type=click.IntRange(0, 20), default=2, show_default=True,
+              help="The highest total degree.")
+@click.option("--wrt", metavar="A,B", help="Expand in these inputs only (the others fixed).")
+@click.option("--exact", is_flag=True, help="Exact rational coefficients where possible.")
+@output_options(HOMEWORK_FORMATS)
+def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
+    """The Taylor polynomial of EXPR about a point, in one or more variables.
+
+    \b
+    Example (the Maclaurin polynomial of e^x):
+      $ gradcli taylor "e^x" --at x=0 --order 4 -o plain
+      T4      1 + x + x^2/2 + x^3/6 + x^4/24
+      remainder       O(|x|^5)
+    """
+    from .. import api
+    from ..taylor import taylor
+    text = read_source(expr, file)
+    names = api.split_top_level(wrt) if wrt else None
+
+    def compute(mode):
+        return taylor(text, api.parse_bindings(at, exact=mode), order, exact=mode, wrt=names)
+    write_warned("taylor", _exactly(compute, exact), fmt, precision)
+
+
+@main.command("critical", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--over", "over", required=True, metavar="NAME=LOW:HIGH,...",
+              help="The box to search: a range for every input.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Values for parameters that are not searched.")
+@output_options(("table", "plain", "json", "markdown"))
+def critical_command(expr, file, over, at, fmt, precision, debug):
+    """The critical points of EXPR in a box, each classified by the second-derivative test.
+
+    \b
+    Example (Stewart 14.7, example 3: a saddle at (0, 0), minima at (1, 1) and (-1, -1)):
+      $ gradcli critical "x^4 + y^4 - 4x y + 1" --over x=-3:3,y=-3:3
+    """
+    from .. import api
+    from ..critical import critical_points, parse_box
+    text = read_source(expr, file)
+    box = parse_box(over, api.split_top_level)
+    result = critical_points(text, box, api.parse_bindings(at), evaluate=api.evaluate)
+    if not result.points:
+        raise UsageError("no critical point found in the box",
+                         hint="widen --over, or check that the function has one; "
+                              + result.note)
+    write_warned("critical", result, fmt, precision)
+
+
+@main.command("implicit", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click.option("--wrt", metavar="X", help="The independent variable (default: x, when the "
+              "equation's variables are x and one other).")
+@click.option("--of", "of", metavar="Y",
+              help="The dependent variable (default: the equation's other variable).")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
+              help="Also the value of the derivative at this point of the curve.")
+@output_options(HOMEWORK_FORMATS)
+def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
+    """dy/dx of a curve given implicitly, F(x, y) = G(x, y), as -F_x/F_y.
+
+    \b
+    Example (Stewart 3.5, example 1: the circle):
+      $ gradcli implicit "x^2 + y^2 = 25" --wrt x --at x=3,y=4 -o plain
+      dy/dx   -x/y
+      dy/dx at x = 3, y = 4   -0.75
+    """
+    from .. import api
+    from ..implicit import implicit
+    text = read_source(expr, file)
+    bindings = api.parse_bindings(at) if at else None
+    write_warned("implicit", implicit(text, wrt.strip() if wrt else None,
+                                      of.strip() if of else None, bindings), fmt, precision)
