@@ -18,6 +18,10 @@ moved or misclassified) is not:
   slope there;
 - ``gradient``: every printed partial equals the partial derivative at p.
 
+An entry whose ``sympy.rounded`` is true has a printed decimal for its answer: it
+must be the true number correctly rounded to the significant digits printed
+(leading zeros do not count), and the perturbed decimal must not be.
+
 Equality is decided by ``simplify(difference) == 0`` or, when simplify does not
 reduce the difference to 0 within 20 s, by agreement at 5 random points of the
 entry's ``sympy.domain`` (default [0.3, 1.7]) to a relative tolerance of 1e-12
@@ -35,6 +39,7 @@ import random
 import signal
 import sys
 from collections import Counter
+from decimal import ROUND_HALF_EVEN, Decimal
 
 import sympy
 from sympy.parsing.sympy_parser import parse_expr
@@ -146,6 +151,17 @@ class Entry:
             if abs(va - vb) > WRONG_REL * max(abs(va), abs(vb), 1):
                 return True
         return False
+
+
+def rounds_to(value, printed):
+    """True when the printed decimal is the value correctly rounded to its digits."""
+    shown = Decimal(printed.strip())
+    digits = len(shown.as_tuple().digits)
+    if digits < 3:
+        raise ValueError("%r has fewer than 3 significant digits" % printed)
+    exact = Decimal(str(sympy.N(value, 40)))
+    quantum = Decimal(1).scaleb(exact.adjusted() - digits + 1)
+    return exact.quantize(quantum, rounding=ROUND_HALF_EVEN) == shown
 
 
 # ---------------------------------------------------------------- one solver per kind
@@ -275,6 +291,14 @@ def verify_entry(entry, rng=None):
         return method
     solve = {"tangent-line": _tangent, "tangent-plane": _tangent, "directional": _directional,
              "taylor": _taylor, "implicit": _implicit}[kind]
+    if e.spec.get("rounded"):
+        truth, _ = solve(e, "0")
+        if not rounds_to(truth, e.spec["answer"]):
+            raise ValueError("printed %s is not %s correctly rounded"
+                             % (e.spec["answer"], sympy.N(truth, 15)))
+        if rounds_to(truth, e.spec["wrong"]):
+            raise ValueError("the perturbed decimal is also right")
+        return "rounded"
     truth, printed = solve(e, e.spec["answer"])
     if not e.equal(truth, printed, rng):
         raise ValueError("printed answer %s is not %s" % (printed, sympy.simplify(truth)))
@@ -310,11 +334,11 @@ def main():
                                                                            least)))
     for ident, why in failures:
         print("FAIL %s: %s" % (ident, why))
-    print("%d/%d entries pass (%s); printed answers confirmed %d exactly, %d numerically; "
-          "every perturbed answer refuted"
+    print("%d/%d entries pass (%s); printed answers confirmed %d exactly, %d numerically, "
+          "%d as rounded decimals; every perturbed answer refuted"
           % (len(corpus) - sum(1 for i, _ in failures if i != "<corpus>"), len(corpus),
              ", ".join("%d %s" % (kinds[k], k) for k in KINDS), methods["exact"],
-             methods["numeric"]))
+             methods["numeric"], methods["rounded"]))
     return 1 if failures else 0
 
 
