@@ -51,18 +51,18 @@ XFAIL = {
         a="'(0, 0) saddle, (1, 1.001) min, (-1, -1) min'", want=1,
         rest="saddle, (1, 1.001) min, (-1, -1) min",
         a2="(0, 0) saddle, (1, 1.001) min, (-1, -1) min"),
-    ("paul-c3-relative-extrema-example-2", "right"): _COMMA.format(
+    ("paul-c3-14.3-example-saddle-and-minimum", "right"): _COMMA.format(
         q="'4 + x^3 + y^3 - 3xy'", box="x=-3:3,y=-3:3", a="'(0,0) saddle, (1,1) min'", want=0,
         rest="saddle, (1,1) min", a2="(0,0) saddle, (1,1) min"),
-    ("paul-c3-relative-extrema-example-2", "wrong"): _COMMA.format(
+    ("paul-c3-14.3-example-saddle-and-minimum", "wrong"): _COMMA.format(
         q="'4 + x^3 + y^3 - 3xy'", box="x=-3:3,y=-3:3", a="'(0,0) saddle, (1.001,1) min'",
         want=1, rest="saddle, (1.001,1) min", a2="(0,0) saddle, (1.001,1) min"),
-    ("paul-c3-relative-extrema-example-3", "right"): _COMMA.format(
+    ("paul-c3-14.3-example-four-critical-points", "right"): _COMMA.format(
         q="'3x^2y + y^3 - 3x^2 - 3y^2 + 2'", box="x=-3:3,y=-3:3",
         a="'(0,0) max, (0,2) min, (1,1) saddle, (-1,1) saddle'", want=0,
         rest="max, (0,2) min, (1,1) saddle, (-1,1) saddle",
         a2="(0,0) max, (0,2) min, (1,1) saddle, (-1,1) saddle"),
-    ("paul-c3-relative-extrema-example-3", "wrong"): _COMMA.format(
+    ("paul-c3-14.3-example-four-critical-points", "wrong"): _COMMA.format(
         q="'3x^2y + y^3 - 3x^2 - 3y^2 + 2'", box="x=-3:3,y=-3:3",
         a="'(0,0) max, (0,2) min, (1,1) saddle, (-1,1) max'", want=1,
         rest="max, (0,2) min, (1,1) saddle, (-1,1) max",
