@@ -11,7 +11,8 @@ moved or misclassified) is not:
 - ``directional``: the answer equals grad f(p) . v/|v|;
 - ``critical``: the listed points are exactly the real solutions of grad f = 0
   inside the box, each with the kind given by the second-derivative test
-  (``inconclusive`` where the Hessian is singular);
+  (``inconclusive`` where the Hessian is singular; for one variable,
+  ``neither`` where the first derivative that is not 0 there has odd order);
 - ``taylor``: the answer equals the degree-n Taylor polynomial of f about p;
 - ``implicit``: with F = lhs - rhs, the answer equals -F_x/F_y identically, or,
   when a point is given, the point lies on the curve and the answer is the
@@ -58,7 +59,7 @@ REL_TOL = sympy.Float("1e-12")
 WRONG_REL = sympy.Float("1e-6")
 ABS_FLOOR = sympy.Float("1e-20")
 SIMPLIFY_SECONDS = 20
-KIND_WORDS = {"min": "min", "max": "max", "saddle": "saddle", "inconclusive": "inconclusive"}
+KINDS_OF_POINTS = ("min", "max", "saddle", "inconclusive", "neither")
 
 
 class _Timeout(Exception):
@@ -219,6 +220,19 @@ def classify(f, symbols, at):
     return "min" if sympy.simplify(h[0, 0]) > 0 else "max"
 
 
+def no_extremum(e, coords):
+    """One variable: the first derivative that is not 0 at the point has odd order."""
+    if len(e.names) != 1:
+        raise ValueError("'neither' is a kind for one variable only")
+    f = e.parse(e.spec["function"])
+    s = e.symbols[e.names[0]]
+    for order in range(2, 12):
+        value = sympy.simplify(sympy.diff(f, s, order).subs(s, coords[0]))
+        if value != 0:
+            return order % 2 == 1
+    raise ValueError("every derivative up to order 11 is 0 at %s" % coords)
+
+
 def critical_points(e):
     """SymPy's critical points of the question inside the box, with their kinds."""
     f = e.parse(e.spec["function"])
@@ -246,8 +260,14 @@ def _critical_matches(e, points):
                       if all(_simplifies_to_zero(a - b) for a, b in zip(p[0], coords))), None)
         if match is None:
             return "%s is not a critical point in the box (SymPy: %s)" % (item["at"], found)
-        if KIND_WORDS[item["kind"]] != match[1]:
-            return "%s is a %s, not a %s" % (item["at"], match[1], item["kind"])
+        kind = item["kind"]
+        if kind not in KINDS_OF_POINTS:
+            raise ValueError("unknown kind of point %r" % kind)
+        if kind == "neither":
+            if not no_extremum(e, coords):
+                return "%s is an extremum, not 'neither'" % item["at"]
+        elif kind != match[1]:
+            return "%s is a %s, not a %s" % (item["at"], match[1], kind)
         unmatched.remove(match)
     if unmatched:
         return "missed %s" % unmatched
