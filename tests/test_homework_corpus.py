@@ -197,3 +197,56 @@ def test_the_installed_command_grades_a_corpus_entry():
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == code, done.stdout + done.stderr
         assert done.stdout.startswith("tangent\t" + ("right" if code == 0 else "wrong"))
+
+
+# ---------------------------------------------------------------- every coefficient perturbed
+
+_SOLVERS = {"tangent-line": verify_homework._tangent, "tangent-plane": verify_homework._tangent,
+            "directional": verify_homework._directional, "taylor": verify_homework._taylor,
+            "implicit": verify_homework._implicit}
+
+
+def _perturbations(entry):
+    """The SymPy answer with each of its numbers, in turn, multiplied by 1.001, as text."""
+    e = verify_homework.Entry(entry)
+    answer = e.parse(entry["sympy"]["answer"])
+    numbers = sorted({a for a in answer.atoms(sympy.Number) if a not in (0, 1, -1)}, key=str)
+    for number in numbers:
+        wrong = answer.xreplace({number: number * sympy.Rational(1001, 1000)})
+        if wrong != answer:
+            # SymPy prints Euler's number as E; the expression language spells it e.
+            yield str(wrong).replace("E", "e"), wrong
+
+
+# A wrong horizontal tangent whose constant has large integers in it crashes the grader:
+# the "not-centred" test compares with a tolerance scaled by the answer's own numbers
+# (1001*e), passes, then looks for a non-zero slope that a horizontal tangent lacks.
+_CRASH = ("`gradcli check 'e^x/(1 + x^2)' --at x=1 --tangent '1001*e/2000'` (also "
+          "'y = 1001e/2000') exits 4 (expected 1): error: internal error (StopIteration) ... "
+          "in _grade_tangent, n = next(n for g, n in zip(grad, names) if g * point[n] != 0)")
+
+
+def _coefficient_param(entry):
+    marks = ([pytest.mark.xfail(strict=True, reason=_CRASH)]
+             if entry["id"] == "stewart-3.2-example-5" else [])
+    return pytest.param(entry, id=entry["id"], marks=marks)
+
+
+@pytest.mark.parametrize("entry", [_coefficient_param(e) for e in CORPUS
+                                   if e["kind"] in _SOLVERS and not e["sympy"].get("rounded")])
+def test_check_refuses_each_coefficient_of_the_answer_changed_by_1e_3(entry):
+    e = verify_homework.Entry(entry)
+    truth, _ = _SOLVERS[entry["kind"]](e, "0")
+    rng = random.Random(entry["id"])
+    tried = 0
+    for text, wrong in _perturbations(entry):
+        if entry["kind"] == "implicit" and "at" in entry["sympy"]:
+            wrong = wrong.subs(e.point())
+        if not e.differ(truth, wrong, rng):
+            continue
+        args = [text if a == entry["answer"] else a for a in entry["check"]]
+        code, out, err = _check(args)
+        assert code == 1, (text, out, err)
+        tried += 1
+    # Answers such as x + y or x - y + 1 have no number but 1 to change.
+    assert tried or not list(_perturbations(entry)) or entry["kind"] == "implicit"
