@@ -327,7 +327,7 @@ def _grade_tangent(text, answer, plane, t, rtol, atol, digits_rule=False) -> Ans
     f_at = f"f({', '.join(_num(point[n]) for n in names)})"
     if all(slope_ok) and any(g * point[n] != 0 for g, n in zip(grad, names)):
         shifted = fa + sum(g * point[n] for g, n in zip(grad, names))
-        if _near(z0, shifted, tol, atol, m0, *(abs(g * point[n]) for g, n in zip(grad, names))):
+        if _near(z0, shifted, tol, atol, q_scale, *(abs(g * point[n]) for g, n in zip(grad, names))):
             n = next(n for g, n in zip(grad, names) if g * point[n] != 0)
             g = grad[names.index(n)]
             a.mistake, a.mistake_detail = "not-centred", n
