@@ -227,6 +227,10 @@ _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
 
 # ---------------------------------------------------------------- functions
 
+from .stable import (acot, acoth, acsch, asech, atan2_partial, csch,  # noqa: E402
+                     one_minus_square, one_over_one_plus_square, root_square_minus_one,
+                     root_square_plus_one, sech)
+
 _POS = Check(lambda B, x, *_: x > 0, "{name} needs a positive argument")
 
 
@@ -297,31 +301,6 @@ _fn("cot", 1, lambda B, x: B.cos(x) / B.sin(x), (lambda D, out, x: -(1 + out ** 
     "trigonometric", "cotangent, cos(x)/sin(x)", domain_text="sin(x) ≠ 0",
     domain=(Check(lambda B, x: B.sin(x) != 0, "cot needs sin(x) ≠ 0"),),
     rule="trigonometric")
-# Near ±1, 1 - x**2 loses the digits that matter (at x = 1 - 1e-12 only about four
-# are left); (1 - x)*(1 + x) keeps them: 1 - x is exact there. The printed
-# (symbolic) rules keep the textbook forms; `numeric_partials` with
-# extra["stable_form"] are the same functions, rearranged for doubles.
-
-
-def _one_minus_square(x):
-    # 1 - x**2, accurate near |x| = 1
-    return (1 - x) * (1 + x)
-
-
-def _root_square_minus_one(B, x):
-    # sqrt(x**2 - 1) for |x| >= 1: accurate near |x| = 1, and no overflow of x**2 for
-    # large |x|; on exact numbers one root, exact whenever x**2 - 1 is a square.
-    a = B.abs(x)
-    if B.name == "exact":
-        return B.sqrt((a - 1) * (a + 1))
-    return B.sqrt(a - 1) * B.sqrt(a + 1)
-
-
-def _piecewise(B, cond, then, otherwise):
-    """then() where cond holds, else otherwise(): both on arrays, one of them on a scalar."""
-    if B.name == "numpy":
-        return B.where(cond, then(), otherwise())
-    return then() if cond else otherwise()
 
 
 _STABLE = {"stable_form": True}
@@ -331,7 +310,7 @@ _fn("asin", 1, lambda B, x: B.asin(x), (lambda D, out, x: 1 / D.sqrt(1 - x ** 2)
     domain=(Check(lambda B, x: B.abs(x) <= 1, "asin needs an argument between -1 and 1"),),
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "asin at ±1: the derivative is +inf; "
                 "using inf as PyTorch does"),),
-    numeric_partials=(lambda B, out, x: 1 / B.sqrt(_one_minus_square(x)),),
+    numeric_partials=(lambda B, out, x: 1 / B.sqrt(one_minus_square(x)),),
     latex=r"\arcsin", extra=dict(_STABLE),
     rule="inverse trigonometric")
 _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2),),
@@ -339,38 +318,22 @@ _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2
     domain=(Check(lambda B, x: B.abs(x) <= 1, "acos needs an argument between -1 and 1"),),
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "acos at ±1: the derivative is -inf; "
                 "using -inf as PyTorch does"),),
-    numeric_partials=(lambda B, out, x: -1 / B.sqrt(_one_minus_square(x)),),
+    numeric_partials=(lambda B, out, x: -1 / B.sqrt(one_minus_square(x)),),
     latex=r"\arccos", extra=dict(_STABLE),
     rule="inverse trigonometric")
-def _one_over_one_plus_square(B, x):
-    # 1/(1 + x**2) without the overflow of x**2 (x = 1e160): (1/x)/(x + 1/x) beyond 1
-    if B.name == "exact":
-        return 1 / (1 + x * x)
-    return _piecewise(B, B.abs(x) <= 1, lambda: 1 / (1 + x * x),
-                      lambda: (1 / x) / (x + 1 / x))
-
-
-def _atan2_partial(B, num, y, x):
-    # num/(x**2 + y**2), scaled by the larger of |x|, |y| so that neither square
-    # overflows nor underflows (atan2 at (1e200, 1e200) or (1e-200, 1e-200)).
-    if B.name == "exact":
-        return num / (x ** 2 + y ** 2)
-    s = B.maximum(B.abs(x), B.abs(y))
-    s = B.where(s == 0, 1.0, s)
-    return (num / s) / ((x / s) ** 2 + (y / s) ** 2) / s
 
 
 _fn("atan", 1, lambda B, x: B.atan(x), (lambda D, out, x: 1 / (1 + x ** 2),),
     "trigonometric", "inverse tangent", aliases=("arctan",), latex=r"\arctan",
-    numeric_partials=(lambda B, out, x: _one_over_one_plus_square(B, x),),
+    numeric_partials=(lambda B, out, x: one_over_one_plus_square(B, x),),
     extra=dict(stable_form=True),
     rule="inverse trigonometric")
 _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
     # d/dy atan2(y, x) = x/(x**2 + y**2) ; d/dx = -y/(x**2 + y**2)
     (lambda D, out, y, x: x / (x ** 2 + y ** 2), lambda D, out, y, x: -y / (x ** 2 + y ** 2)),
     "trigonometric", "angle of the point (x, y): atan2(y, x)",
-    numeric_partials=(lambda B, out, y, x: _atan2_partial(B, x, y, x),
-                      lambda B, out, y, x: _atan2_partial(B, -y, y, x)),
+    numeric_partials=(lambda B, out, y, x: atan2_partial(B, x, y, x),
+                      lambda B, out, y, x: atan2_partial(B, -y, y, x)),
     extra=dict(stable_form=True),
     kinks=(Kink(lambda B, y, x: (y == 0) & (x == 0) if B.name == "numpy" else y == 0 and x == 0,
                 "atan2 at (0, 0): the value is 0 but the derivative is undefined (nan)"),),
@@ -379,7 +342,7 @@ _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
 _fn("asec", 1,
     # asec(x) = acos(1/x), computed as atan2(sqrt(x**2 - 1), sign(x)): the same angle,
     # without the rounding of 1/x that acos magnifies near |x| = 1.
-    lambda B, x: B.atan2(_root_square_minus_one(B, x), B.sign(x)),
+    lambda B, x: B.atan2(root_square_minus_one(B, x), B.sign(x)),
     # d/dx asec(x) = 1/(|x|*sqrt(x**2 - 1))
     (lambda D, out, x: 1 / (D.abs(x) * D.sqrt(x ** 2 - 1)),),
     "trigonometric", "inverse secant: asec(x) = acos(1/x) for |x| ≥ 1, in [0, pi]",
@@ -387,12 +350,12 @@ _fn("asec", 1,
     domain=(Check(lambda B, x: B.abs(x) >= 1, "asec needs |x| ≥ 1"),),
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "asec at ±1: the derivative is +inf "
                 "(one-sided); using inf as PyTorch does for acos(1/x)"),),
-    numeric_partials=(lambda B, out, x: 1 / (B.abs(x) * _root_square_minus_one(B, x)),),
+    numeric_partials=(lambda B, out, x: 1 / (B.abs(x) * root_square_minus_one(B, x)),),
     latex=r"\operatorname{arcsec}", extra=dict(_STABLE),
     rule="inverse trigonometric")
 _fn("acsc", 1,
     # acsc(x) = asin(1/x), computed as atan2(sign(x), sqrt(x**2 - 1)).
-    lambda B, x: B.atan2(B.sign(x), _root_square_minus_one(B, x)),
+    lambda B, x: B.atan2(B.sign(x), root_square_minus_one(B, x)),
     # d/dx acsc(x) = -1/(|x|*sqrt(x**2 - 1))
     (lambda D, out, x: -1 / (D.abs(x) * D.sqrt(x ** 2 - 1)),),
     "trigonometric", "inverse cosecant: acsc(x) = asin(1/x) for |x| ≥ 1, in [-pi/2, pi/2]",
@@ -400,25 +363,18 @@ _fn("acsc", 1,
     domain=(Check(lambda B, x: B.abs(x) >= 1, "acsc needs |x| ≥ 1"),),
     kinks=(Kink(lambda B, x: B.abs(x) == 1, "acsc at ±1: the derivative is -inf "
                 "(one-sided); using -inf as PyTorch does for asin(1/x)"),),
-    numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * _root_square_minus_one(B, x)),),
+    numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * root_square_minus_one(B, x)),),
     latex=r"\operatorname{arccsc}", extra=dict(_STABLE),
     rule="inverse trigonometric")
 
 
-def _acot(B, x):
-    # atan(1/x) as atan2(s, s*x) with s = ±1 the sign that keeps the angle in
-    # (-pi/2, pi/2]: no division, and acot(0) = atan2(1, 0) = pi/2.
-    s = B.where(x < 0, -1.0, 1.0)
-    return B.atan2(s, s * x)
-
-
-_fn("acot", 1, _acot,
+_fn("acot", 1, acot,
     # d/dx acot(x) = -1/(1 + x**2), on both sides of 0
     (lambda D, out, x: -1 / (1 + x ** 2),),
     "trigonometric", "inverse cotangent, SymPy's convention: acot(x) = atan(1/x), odd, "
     "in (-pi/2, pi/2], acot(0) = pi/2 (a jump at 0); derivative -1/(1 + x^2) everywhere",
     aliases=("arccot",),
-    numeric_partials=(lambda B, out, x: -_one_over_one_plus_square(B, x),),
+    numeric_partials=(lambda B, out, x: -one_over_one_plus_square(B, x),),
     extra=dict(stable_form=True),
     kinks=(Kink(lambda B, x: x == 0, "acot at 0: the value jumps from -pi/2 to pi/2 "
                 "(acot(0) = pi/2, as in SymPy); using -1, the derivative on both sides"),),
@@ -434,29 +390,17 @@ _fn("cosh", 1, lambda B, x: B.cosh(x), (lambda D, out, x: D.sinh(x),), "hyperbol
 _fn("tanh", 1, lambda B, x: B.tanh(x), (lambda D, out, x: 1 - out ** 2,), "hyperbolic",
     "hyperbolic tangent",
     # sech(x)**2: 1 - tanh(x)**2 is 1 - 1 = 0 from |x| = 19 on, where it is 4e-17.
-    numeric_partials=(lambda B, out, x: _sech(B, x) ** 2,), extra=dict(stable_form=True),
+    numeric_partials=(lambda B, out, x: sech(B, x) ** 2,), extra=dict(stable_form=True),
     rule="hyperbolic")
 
-def _sech(B, x):
-    # 1/cosh(x) = 2*e^-|x|/(1 + e^-2|x|): e^-|x| never overflows, so sech(800) is 0.
-    t = B.exp(-B.abs(x))
-    return 2 * t / (1 + t * t)
 
-
-def _csch(B, x):
-    # 1/sinh(x) = sign(x)*2*e^-|x|/(1 - e^-2|x|), with 1 - e^-2|x| as -expm1(-2|x|)
-    # so that it keeps its digits near 0; csch(800) is 0, not an overflow.
-    a = B.abs(x)
-    return B.sign(x) * (2 * B.exp(-a)) / -B.expm1(-2 * a)
-
-
-_fn("sech", 1, _sech,
+_fn("sech", 1, sech,
     # d/dx sech(x) = -sech(x)*tanh(x)
     (lambda D, out, x: -out * D.tanh(x),),
     "hyperbolic", "hyperbolic secant, 1/cosh(x), computed stably (sech(800) = 0)",
     latex=r"\operatorname{sech}",
     rule="hyperbolic")
-_fn("csch", 1, _csch,
+_fn("csch", 1, csch,
     # d/dx csch(x) = -csch(x)*coth(x)
     (lambda D, out, x: -out * D.coth(x),),
     "hyperbolic", "hyperbolic cosecant, 1/sinh(x), computed stably (csch(800) = 0)",
@@ -469,18 +413,12 @@ _fn("coth", 1, lambda B, x: 1 / B.tanh(x),
     "hyperbolic", "hyperbolic cotangent, cosh(x)/sinh(x) (coth(800) = 1)",
     domain=(Check(lambda B, x: x != 0, "coth needs x ≠ 0"),), domain_text="x ≠ 0",
     rule="hyperbolic")
-def _root_square_plus_one(B, x):
-    # sqrt(x**2 + 1) without the overflow of x**2: beyond |x| = 1e150 it is |x| in doubles
-    if B.name == "exact":
-        return B.sqrt(x * x + 1)
-    a = B.abs(x)
-    return _piecewise(B, a < 1e150, lambda: B.sqrt(a * a + 1), lambda: a)
 
 
 _fn("asinh", 1, lambda B, x: B.asinh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 + 1),),
     "hyperbolic", "inverse hyperbolic sine", aliases=("arsinh", "arcsinh"),
     latex=r"\operatorname{arsinh}",
-    numeric_partials=(lambda B, out, x: 1 / _root_square_plus_one(B, x),),
+    numeric_partials=(lambda B, out, x: 1 / root_square_plus_one(B, x),),
     extra=dict(_STABLE),
     rule="inverse hyperbolic")
 _fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 1),),
@@ -490,7 +428,7 @@ _fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 
     domain_text="x ≥ 1",
     kinks=(Kink(lambda B, x: x == 1, "acosh at 1: the derivative is +inf; "
                 "using inf as PyTorch does"),),
-    numeric_partials=(lambda B, out, x: 1 / _root_square_minus_one(B, x),),
+    numeric_partials=(lambda B, out, x: 1 / root_square_minus_one(B, x),),
     extra=dict(_STABLE),
     rule="inverse hyperbolic")
 _fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
@@ -498,33 +436,12 @@ _fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
     latex=r"\operatorname{artanh}",
     domain=(Check(lambda B, x: B.abs(x) < 1, "atanh needs an argument strictly between -1 and 1"),),
     domain_text="-1 < x < 1",
-    numeric_partials=(lambda B, out, x: 1 / _one_minus_square(x),),
+    numeric_partials=(lambda B, out, x: 1 / one_minus_square(x),),
     extra=dict(_STABLE),
     rule="inverse hyperbolic")
 
 
-def _asech(B, x):
-    # acosh(1/x) = log((1 + sqrt(1 - x**2))/x) = log1p(sqrt((1 - x)*(1 + x))) - log(x):
-    # two terms of the same sign (no cancellation), no rounding of 1/x near x = 1,
-    # and no overflow of 1/x for the smallest x.
-    return B.log1p(B.sqrt(_one_minus_square(x))) - B.log(x)
-
-
-def _acsch(B, x):
-    # asinh(1/x), odd. For |x| < 1 as log(1 + sqrt(1 + x**2)) - log|x| (positive terms),
-    # so that 1/x cannot overflow at the smallest x; for |x| >= 1 asinh(1/|x|) itself.
-    a = B.abs(x)
-    return B.sign(x) * _piecewise(B, a < 1, lambda: B.log(1 + B.sqrt(1 + a * a)) - B.log(a),
-                                  lambda: B.asinh(1 / a))
-
-
-def _acoth(B, x):
-    # atanh(1/x) = log((x + 1)/(x - 1))/2 = sign(x)*log1p(2/(|x| - 1))/2: |x| - 1 is
-    # exact near |x| = 1, where atanh(1/x) would magnify the rounding of 1/x.
-    return B.sign(x) * B.log1p(2 / (B.abs(x) - 1)) / 2
-
-
-_fn("asech", 1, _asech,
+_fn("asech", 1, asech,
     # d/dx asech(x) = -1/(x*sqrt(1 - x**2))
     (lambda D, out, x: -1 / (x * D.sqrt(1 - x ** 2)),),
     "hyperbolic", "inverse hyperbolic secant: asech(x) = acosh(1/x) for 0 < x ≤ 1",
@@ -532,26 +449,26 @@ _fn("asech", 1, _asech,
     domain=(Check(lambda B, x: (x > 0) & (x <= 1), "asech needs 0 < x ≤ 1"),),
     kinks=(Kink(lambda B, x: x == 1, "asech at 1: the derivative is -inf (left-sided "
                 "only); using -inf as PyTorch does for acosh(1/x)"),),
-    numeric_partials=(lambda B, out, x: -1 / (x * B.sqrt(_one_minus_square(x))),),
+    numeric_partials=(lambda B, out, x: -1 / (x * B.sqrt(one_minus_square(x))),),
     latex=r"\operatorname{arsech}", extra=dict(_STABLE, samples=[
         (0.05,), (0.3,), (0.5,), (0.75,), (0.9,), (0.97,)]),
     rule="inverse hyperbolic")
-_fn("acsch", 1, _acsch,
+_fn("acsch", 1, acsch,
     # d/dx acsch(x) = -1/(|x|*sqrt(1 + x**2))
     (lambda D, out, x: -1 / (D.abs(x) * D.sqrt(1 + x ** 2)),),
     "hyperbolic", "inverse hyperbolic cosecant: acsch(x) = asinh(1/x) for x ≠ 0",
     aliases=("arcsch", "arccsch"), domain_text="x ≠ 0",
     domain=(Check(lambda B, x: x != 0, "acsch needs x ≠ 0"),),
-    numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * _root_square_plus_one(B, x)),),
+    numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * root_square_plus_one(B, x)),),
     latex=r"\operatorname{arcsch}", extra=dict(_STABLE),
     rule="inverse hyperbolic")
-_fn("acoth", 1, _acoth,
+_fn("acoth", 1, acoth,
     # d/dx acoth(x) = 1/(1 - x**2)
     (lambda D, out, x: 1 / (1 - x ** 2),),
     "hyperbolic", "inverse hyperbolic cotangent: acoth(x) = atanh(1/x) for |x| > 1",
     aliases=("arcoth", "arccoth"), domain_text="|x| > 1",
     domain=(Check(lambda B, x: B.abs(x) > 1, "acoth needs |x| > 1"),),
-    numeric_partials=(lambda B, out, x: 1 / _one_minus_square(x),),
+    numeric_partials=(lambda B, out, x: 1 / one_minus_square(x),),
     latex=r"\operatorname{arcoth}", extra=dict(_STABLE),
     rule="inverse hyperbolic")
 
