@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from gradcli import batch
 from gradcli.cli import main
-from gradcli.output import formats, shortest
+from gradcli.output import batchtext, formats, shortest
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
@@ -92,8 +92,8 @@ def test_eval_points_delimited_text_is_the_row_by_row_text(points, fmt, sep):
     code, out, err = run("eval", EXPR, "--points", points, "--chunk", "64", "-o", fmt)
     assert code == 2  # a row could not be read
     job = batch.run(batch.points_program(EXPR, points), points, chunk_rows=64)
-    want = formats.batch_header(formats.batch_keys(job), sep) + "".join(
-        formats.batch_delimited(formats.batch_table(job, chunk, result), None, sep)
+    want = batchtext.batch_header(batchtext.batch_keys(job), sep) + "".join(
+        batchtext.batch_delimited(batchtext.batch_table(job, chunk, result), None, sep)
         for chunk, result in job)
     assert out == want
     assert "nan" in out

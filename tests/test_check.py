@@ -171,10 +171,10 @@ def test_off_by_a_factor_and_wrong_sign():
     a = one(check(Q, AT, derivatives=[("w", "3*x*(w*x+b)")]))
     assert a.note == "off by a factor: your answer is 1.5 times the derivative"
     a = one(check("sin(x)", None, derivatives=[("x", "-cos(x)")]))
-    assert a.note == "the sign is wrong: your answer is minus the derivative"
+    assert a.note.startswith("the sign is wrong: your answer is minus the derivative")
     assert a.mistake == "sign"
     a = one(check("sin(x)*x", None, derivatives=[("x", "-cos(x)*x - sin(x)")]))
-    assert a.note == "the sign is wrong: your answer is minus the derivative"
+    assert a.note.startswith("the sign is wrong: your answer is minus the derivative")
 
 
 def test_constant_derivative_answered_with_another_constant():

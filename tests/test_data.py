@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from gradcli import arrays
 from gradcli.cli import main
-from gradcli.output import formats, shortest
+from gradcli.output import batchtext, shortest
 
 pa = pytest.importorskip("pyarrow", reason="the data extra (pyarrow) is not installed")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -42,7 +42,7 @@ def neuron_table(n, seed=0):
 
 def write_csv(table, path):
     cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
-    path.write_bytes(formats.batch_header(table.column_names).encode()
+    path.write_bytes(batchtext.batch_header(table.column_names).encode()
                      + shortest.lines(cols, [""] + [","] * (len(cols) - 1) + ["\n"]))
 
 
@@ -259,7 +259,7 @@ def test_csv_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
         expected = shortest.lines(cols, ["", ",", ",", "\n"])
         assert csvtext.lines(cols) == expected
         assert csvtext.lines(cols, "\t") == shortest.lines(cols, ["", "\t", "\t", "\n"])
-    rows = formats.batch_delimited([[v] for v in HARD]).encode()
+    rows = batchtext.batch_delimited([[v] for v in HARD]).encode()
     assert csvtext.lines([hard]) == rows
     assert csvtext.lines([hard]).split(b"\n")[:4] == [b"5e-324", b"-5e-324",
                                                       b"2.2250738585072014e-308",
@@ -268,7 +268,7 @@ def test_csv_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
 
 def test_csv_stdout_through_pyarrow_is_the_same_text(files, monkeypatch):
     expected = run("eval", NEURON, "--at", AT, "--points", str(files["csv"]), "-o", "csv")
-    monkeypatch.setattr(formats, "FAST_TEXT_ROWS", 1)
+    monkeypatch.setattr(batchtext, "FAST_TEXT_ROWS", 1)
     assert run("eval", NEURON, "--at", AT, "--points", str(files["csv"]), "-o", "csv") == expected
 
 

@@ -46,7 +46,10 @@ class GradcliCommand(click.Command):
     def invoke(self, ctx):
         from ..process import gc_paused
         try:
-            if self.name == "repl":  # a session lives long: the collector stays on
+            # A session lives long, and a batch streams chunk after chunk of arrays (few
+            # objects, and garbage to free as it goes): the collector stays on for both.
+            if self.name == "repl" or ctx.params.get("points") is not None \
+                    or ctx.params.get("data_file") is not None:
                 return super().invoke(ctx)
             with gc_paused():
                 return super().invoke(ctx)

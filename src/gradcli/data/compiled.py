@@ -25,7 +25,7 @@ import numpy as np
 from ..arrays import MAX_MESSAGES, elementwise_check, evaluate_arrays
 from ..errors import UsageError
 from ..inputs import constant_value, inputs_of
-from ..output.formats import batch_keys
+from ..output.batchtext import batch_keys
 from ..reading import given_names, parse
 
 

@@ -65,7 +65,7 @@ class Sink:
 
     def _open(self) -> None:
         if self.kind == "csv":
-            from ..output.formats import batch_header
+            from ..output.batchtext import batch_header
             self._fh.write(batch_header(self.keys, ",").encode("utf-8"))
             return
         pa = self._pa

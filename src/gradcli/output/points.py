@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from ..arrays import MAX_MESSAGES
-from . import formats
+from . import batchtext, formats
 from .streams import emit, output_format, stderr, warn
 
 
@@ -23,17 +23,17 @@ def eval_points(job, fmt, precision, output=None) -> int:
     """eval --points: one output row per point (on stdout, or in the file `output`); the
     exit code."""
     name = job.program.statements[-1].name or "f"
-    return stream_points(job, fmt, precision, formats.batch_keys(job, name),
-                         lambda chunk, result: formats.batch_columns(job, chunk, result),
-                         lambda chunk, result, errors: formats.batch_jsonl(
+    return stream_points(job, fmt, precision, batchtext.batch_keys(job, name),
+                         lambda chunk, result: batchtext.batch_columns(job, chunk, result),
+                         lambda chunk, result, errors: batchtext.batch_jsonl(
                              job, chunk, result, precision, name, errors), output)
 
 
 def diff_points(job, fmt, precision, output=None) -> int:
     """diff --points: each derivative at every row; the exit code."""
-    return stream_points(job, fmt, precision, formats.diff_batch_keys(job),
-                         lambda chunk, result: formats.diff_batch_columns(job, chunk, result),
-                         lambda chunk, result, errors: formats.diff_batch_jsonl(
+    return stream_points(job, fmt, precision, batchtext.diff_batch_keys(job),
+                         lambda chunk, result: batchtext.diff_batch_columns(job, chunk, result),
+                         lambda chunk, result, errors: batchtext.diff_batch_jsonl(
                              job, chunk, result, precision, errors), output)
 
 
@@ -55,7 +55,7 @@ def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
     fmt = output_format(fmt)
     if fmt in ("csv", "plain"):
         sep = "," if fmt == "csv" else "\t"
-        emit(formats.batch_header(keys, sep))
+        emit(batchtext.batch_header(keys, sep))
     counts = {"error": 0, "warning": 0}
     start, bar = time.monotonic(), None
     want_bar, wait, terminal = progress_wanted()
@@ -79,11 +79,11 @@ def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
                 emit(jsonl(chunk, result, errors))
             elif fmt == "table":
                 from . import render
-                rows = formats.columns_rows(columns(chunk, result))
+                rows = batchtext.columns_rows(columns(chunk, result))
                 print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1,
                                              chunk.first_row))
             else:
-                emit(formats.columns_delimited(columns(chunk, result), precision,
+                emit(batchtext.columns_delimited(columns(chunk, result), precision,
                                                "," if fmt == "csv" else "\t"))
             if want_bar and bar is None and time.monotonic() - start >= wait:
                 from . import render
@@ -143,7 +143,7 @@ def check_points(job, fmt, precision) -> int:
               "not used by the expression"])
     fmt = output_format(fmt)
     if fmt == "plain":
-        emit(formats.check_points_header())
+        emit(batchtext.check_points_header())
     counts = {"error": 0, "warning": 0}
     for checked in job:
         errors = {}
@@ -156,9 +156,9 @@ def check_points(job, fmt, precision) -> int:
         for message in checked.result.kinks:
             limited(counts, "warning", message)
         if fmt == "json":
-            emit(formats.check_points_jsonl(job, checked, precision, errors))
+            emit(batchtext.check_points_jsonl(job, checked, precision, errors))
         elif fmt == "plain":
-            emit(formats.check_points_lines(job, checked, precision))
+            emit(batchtext.check_points_lines(job, checked, precision))
         else:
             from . import render
             print_rich(render.check_points_rows(job, checked, precision,
@@ -167,8 +167,8 @@ def check_points(job, fmt, precision) -> int:
         hidden = counts[kind] - MAX_MESSAGES
         if hidden > 0:
             stderr(f"{kind}: ... and {hidden} more {limit_name} like these")
-    summary = formats.check_points_summary(job, precision)
-    lines = formats.check_points_summary_lines(summary)
+    summary = batchtext.check_points_summary(job, precision)
+    lines = batchtext.check_points_summary_lines(summary)
     if fmt == "json":
         emit(formats.dumps({"summary": summary}) + "\n")
     elif fmt == "plain":
