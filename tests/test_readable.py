@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from gradcli import api
 from gradcli.cli import main
-from gradcli.output.formats import HUMAN_DIGITS, display_precision, number_text, rounded_count
+from gradcli.output.formats import HUMAN_DIGITS, display_precision, number_text
 
 ENV = {"COLUMNS": "120", "NO_COLOR": "1"}
 NEURON = "z = w*x + b; y = sigmoid(z); loss = (y - t)^2"
@@ -35,13 +35,13 @@ def test_display_precision_depends_on_the_format():
 
 
 def test_only_the_default_precision_counts_as_rounding():
-    before = rounded_count()
-    assert number_text(0.1 + 0.2, 6) == "0.3"
-    assert rounded_count() == before  # an explicit --precision is no surprise
-    assert number_text(0.1 + 0.2, HUMAN_DIGITS) == "0.3"
-    assert rounded_count() == before + 1
-    number_text(0.5, HUMAN_DIGITS)  # nothing lost
-    assert rounded_count() == before + 1
+    # Each output's own Digits counts what it shortened; nothing is counted globally.
+    digits = display_precision("table", None)
+    assert number_text(0.1 + 0.2, 6) == "0.3"  # an explicit --precision is no surprise
+    assert number_text(0.1 + 0.2, digits) == "0.3"
+    assert digits.rounded == 1
+    number_text(0.5, digits)  # nothing lost
+    assert digits.rounded == 1 and display_precision("table", None).rounded == 0
 
 
 def test_trace_table_rounds_and_says_so_once():

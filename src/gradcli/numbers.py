@@ -43,28 +43,28 @@ def non_finite_text(value: float) -> str:
 
 
 class Digits(int):
-    """The default precision of a human format: an int that marks itself as the default,
-    so that the output can say once that its numbers were rounded (see rounded_count)."""
+    """The default precision of a human format: an int that counts the numbers it shortens,
+    so that one output can say once that its numbers were rounded. Each output takes its
+    own (display_precision), so the count is that output's and nothing is global."""
+
+    def __new__(cls, digits: int):
+        self = super().__new__(cls, digits)
+        self.rounded = 0
+        return self
 
 
-HUMAN_DIGITS = Digits(6)
+HUMAN_DIGITS = 6
 # Formats a script reads keep every digit by default; every other format is read by people.
 RAW_FORMATS = frozenset({"plain", "json", "csv"})
-_ROUNDED = [0]  # how many numbers the default precision has rounded so far
 
 
 def display_precision(fmt: str | None, precision: int | None) -> int | None:
-    """`--precision N` if given; else every digit for plain/json/csv and HUMAN_DIGITS
-    (6 significant digits) for the formats people read: table, markdown, latex, the
-    graph's tree, DOT, Mermaid and pictures."""
+    """`--precision N` if given; else every digit for plain/json/csv and a fresh
+    Digits(HUMAN_DIGITS) (6 significant digits, counting what it rounds) for the formats
+    people read: table, markdown, latex, the graph's tree, DOT, Mermaid and pictures."""
     if precision is not None or fmt in RAW_FORMATS:
         return precision
-    return HUMAN_DIGITS
-
-
-def rounded_count() -> int:
-    """Numbers shortened by the default precision so far (compare before and after)."""
-    return _ROUNDED[0]
+    return Digits(HUMAN_DIGITS)
 
 
 def digits_note(precision=HUMAN_DIGITS) -> str:
@@ -86,7 +86,7 @@ def number_text(value, precision: int | None = None) -> str:
         if precision is not None:
             text = f"{value:.{precision}g}"
             if type(precision) is Digits and float(text) != value:
-                _ROUNDED[0] += 1
+                precision.rounded += 1
             return format_number(float(text)) if "e" not in text else text
     return format_number(value)
 

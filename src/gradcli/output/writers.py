@@ -122,7 +122,7 @@ def write_warned(kind: str, result, fmt, precision=None, **options) -> None:
 class Rounding:
     """The precision of one output, and the note it ends with when the default rounded.
 
-    Human formats round to formats.HUMAN_DIGITS unless --precision is given, and
+    Human formats round to numbers.HUMAN_DIGITS unless --precision is given, and
     then say so once: a dim line under a table, a line of Markdown, a comment in
     LaTeX, DOT or Mermaid. Nothing is said when no number lost a digit.
     """
@@ -131,14 +131,12 @@ class Rounding:
              "mermaid": "%% {}\n"}
 
     def __init__(self, fmt, precision):
-        from ..numbers import display_precision, rounded_count
+        from ..numbers import display_precision
         self.precision = display_precision(fmt, precision)
-        self.mark = rounded_count()
 
     @property
     def rounded(self) -> bool:
-        from ..numbers import rounded_count
-        return rounded_count() > self.mark
+        return getattr(self.precision, "rounded", 0) > 0
 
     def note(self, kind: str) -> str:
         """The note in the syntax of `kind`, or '' when nothing was rounded."""
