@@ -13,19 +13,25 @@ class Option:
     start-up to define.)"""
 
     __slots__ = ("flags", "dest", "help", "takes_value", "multiple", "choices", "int_range",
-                 "metavar")
+                 "metavar", "kind", "default", "required", "show_default")
 
     def __init__(self, flags: tuple, dest: str, help: str, takes_value: bool = True,
                  multiple: bool = False, choices: tuple | None = None,
-                 int_range: tuple | None = None, metavar: str | None = None):
+                 int_range: tuple | None = None, metavar: str | None = None,
+                 kind: str = "text", default=None, required: bool = False,
+                 show_default: bool = False):
         self.flags = flags              # ("-o", "--format")
         self.dest = dest                # the parameter the value is passed as
         self.help = help
         self.takes_value = takes_value
         self.multiple = multiple
         self.choices = choices          # allowed values
-        self.int_range = int_range      # (low, high), inclusive: an integer option
+        self.int_range = int_range      # (low, high), inclusive (None: open): an integer option
         self.metavar = metavar
+        self.kind = kind                # "text", "int" or "float": what the value is read as
+        self.default = default
+        self.required = required
+        self.show_default = show_default
 
     def __repr__(self) -> str:
         return f"Option({'/'.join(self.flags)} -> {self.dest})"
@@ -88,3 +94,249 @@ EVAL = (
 # What launch.py answers without click: these options of EVAL, in these formats.
 FAST_DESTS = frozenset({"at", "wrt", "show_all", "fmt", "precision"})
 FAST_FORMATS = ("plain", "json", "csv")
+
+
+# ---------------------------------------------------------------- the other commands
+# Options that several commands share, with the same meaning, are declared once here.
+
+CHUNK = Option(("--chunk",), "chunk_rows",
+           "With --points: rows per vectorised pass (default 65536).",
+           int_range=(1, 10_000_000), metavar="N")
+
+AT = Option(("--at",), "at",
+           "Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.",
+           multiple=True, metavar="NAME=VALUE,...")
+
+WRT = Option(("--wrt",), "wrt",
+           "Only these inputs get gradients.",
+           metavar="A,B")
+
+
+CHECK = (
+    Option(("--at",), "at",
+           "The point (repeatable). Optional when only --derivative answers are given.",
+           multiple=True, metavar="NAME=VALUE,..."),
+    Option(("--value",), "value",
+           "Your value of the expression.",
+           metavar="V"),
+    Option(("--grad",), "grad",
+           "Your partial derivatives at the point (repeatable).",
+           multiple=True, metavar="NAME=V,..."),
+    Option(("--derivative",), "derivative",
+           "Your symbolic derivative (repeatable); the i-th goes with the i-th --wrt.",
+           multiple=True, metavar="FORMULA"),
+    Option(("--wrt",), "wrt",
+           "The variable of each --derivative, in order (repeat it, or list: --wrt w,x). "
+           "Optional when the expression has one variable.",
+           multiple=True, metavar="NAME"),
+    Option(("--rtol",), "rtol",
+           "Relative tolerance: right when |answer - expected| <= atol + "
+           "rtol*|expected|. Default 1e-6. Given, it overrides the digits rule.",
+           kind="float", metavar="R"),
+    Option(("--atol",), "atol",
+           "Absolute tolerance. Default 1e-9. Given, it overrides the digits rule.",
+           kind="float", metavar="A"),
+    Option(("--points",), "points",
+           "Check at every row of FILE (CSV with a header, or JSON Lines; '-' for "
+           "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).",
+           metavar="FILE"),
+    CHUNK,
+    Option(("--tangent",), "tangent",
+           "Your tangent line or plane at --at: z = ... (y = ... for one variable), "
+           "any linear equation in z, or the right-hand side alone.",
+           metavar="EQUATION"),
+    Option(("--directional",), "directional",
+           "Your directional derivative at --at along --direction.",
+           metavar="V"),
+    Option(("--direction",), "direction",
+           "The direction of --directional, one number per input in the order of "
+           "--at, or named (x=3,y=4); normalised, as eval --direction does.",
+           metavar="A,B,..."),
+    Option(("--critical",), "critical",
+           'Your critical points and their kinds in the box --over: "(0,0) saddle; '
+           '(1,1) min" (coordinates in the order of --over; or "none").',
+           metavar="POINTS"),
+    Option(("--over",), "over",
+           "The box gradcli searches for the critical points of --critical.",
+           metavar="NAME=LOW:HIGH,..."),
+    Option(("--taylor",), "taylor",
+           "Your Taylor polynomial about --at, of degree --order.",
+           metavar="POLYNOMIAL"),
+    Option(("--order",), "order",
+           "The order of the Taylor polynomial of --taylor.",
+           int_range=(0, 20), metavar="N"),
+    Option(("--implicit",), "implicit",
+           "Your dy/dx for the curve EXPR (an equation F = G), as a formula in x and "
+           "y; --wrt names x when the equation has other variables.",
+           metavar="FORMULA"),
+    Option(("--of",), "of",
+           "With --implicit: the dependent variable (default: the other one).",
+           metavar="Y"),
+)
+
+
+TANGENT = (
+    Option(("--at",), "at",
+           "The point of tangency (every input).",
+           multiple=True, metavar="NAME=VALUE,..."),
+    Option(("--estimate",), "estimate",
+           "Also the linear approximation at this point, beside the true value.",
+           metavar="NAME=VALUE,..."),
+    Option(("--exact",), "exact",
+           "Exact rational arithmetic where possible.",
+           takes_value=False),
+)
+
+
+TAYLOR = (
+    Option(("--at",), "at",
+           "The point to expand about (every input).",
+           multiple=True, metavar="NAME=VALUE,..."),
+    Option(("--order",), "order",
+           "The highest total degree.",
+           int_range=(0, 20), default=2, show_default=True),
+    Option(("--wrt",), "wrt",
+           "Expand in these inputs only (the others fixed).",
+           metavar="A,B"),
+    Option(("--exact",), "exact",
+           "Exact rational coefficients where possible.",
+           takes_value=False),
+)
+
+
+CRITICAL = (
+    Option(("--over",), "over",
+           "The box to search: a range for every input.",
+           required=True, metavar="NAME=LOW:HIGH,..."),
+    Option(("--at",), "at",
+           "Values for parameters that are not searched.",
+           multiple=True, metavar="NAME=VALUE,..."),
+)
+
+
+IMPLICIT = (
+    Option(("--wrt",), "wrt",
+           "The independent variable (default: x, when the "
+           "equation's variables are x and one other).",
+           metavar="X"),
+    Option(("--of",), "of",
+           "The dependent variable (default: the equation's other variable).",
+           metavar="Y"),
+    Option(("--at",), "at",
+           "Also the value of the derivative at this point of the curve.",
+           multiple=True, metavar="NAME=VALUE,..."),
+)
+
+
+REPL = (
+    Option(("--no-history",), "no_history",
+           "Keep no history file (the history of this session stays in memory).",
+           takes_value=False),
+)
+
+
+DIFF = (
+    Option(("--wrt",), "wrt",
+           "Differentiate by these variables (default: all).",
+           metavar="A,B"),
+    Option(("--order",), "order",
+           "Order of the derivatives: 2 gives every second partial (xx, xy, yy).",
+           kind="int", default=1, show_default=True, metavar="N"),
+    Option(("--at",), "at",
+           "Also evaluate each derivative at this point (repeatable).",
+           multiple=True, metavar="NAME=VALUE,..."),
+    Option(("--points",), "points",
+           "Evaluate each derivative at every row of FILE (CSV with a header, "
+           "JSON Lines, or with the data extra Parquet and Arrow IPC; '-' for "
+           "stdin), vectorised, one output row per point.",
+           metavar="FILE"),
+    CHUNK,
+    Option(("--steps",), "steps",
+           "Show the derivation one rule at a time (sum, product, quotient, chain, "
+           "...), then diff's answer.",
+           takes_value=False),
+    Option(("--output",), "output",
+           OUTPUT_HELP,
+           metavar="FILE"),
+)
+
+
+TRACE = (
+    AT,
+    WRT,
+)
+
+
+GRAPH = (
+    AT,
+    WRT,
+    Option(("--output",), "output",
+           "Write the graph to FILE: .svg, .png or .pdf (drawn by Graphviz's dot), "
+           ".dot/.gv, .mmd (Mermaid) or .json.",
+           metavar="FILE"),
+)
+
+
+DESCEND = (
+    Option(("--at",), "at",
+           "Starting values of the parameters (repeatable).",
+           multiple=True, metavar="NAME=VALUE,..."),
+    Option(("--lr",), "lr",
+           "Learning rate (a positive number).",
+           required=True, metavar="R"),
+    Option(("--steps",), "steps",
+           "Number of steps (epochs).",
+           kind="int", required=True, metavar="N"),
+    Option(("--wrt",), "wrt",
+           "Parameters to train (default: the --at inputs that are not data columns).",
+           metavar="A,B"),
+    Option(("--data",), "data_file",
+           "CSV with a header row (or JSON Lines); each column becomes a vector input "
+           "('-' for stdin).",
+           metavar="FILE"),
+    Option(("--tol",), "tol",
+           "Stop when the gradient norm falls below T.",
+           metavar="T"),
+    Option(("--momentum",), "momentum",
+           "Momentum, as torch.optim.SGD applies it.",
+           default="0", show_default=True, metavar="M"),
+    Option(("--every",), "every",
+           "Print every K-th step (default: about 10 rows; json/csv: every step).",
+           int_range=(1, None), metavar="K"),
+    Option(("--round",), "decimals",
+           "Round losses and parameters to D decimals in the output.",
+           int_range=(0, 17), metavar="D"),
+)
+
+
+PLOT = (
+    Option(("--over",), "over",
+           "The variable and its range, e.g. x=-3:3 or t=0:2*pi; two ranges "
+           "(x=-2:2,y=-2:2) draw a contour map of f(x, y).",
+           required=True, metavar="NAME=A:B[,NAME=C:D]"),
+    Option(("--at",), "at",
+           "Values of the other inputs (repeatable); with two ranges, values of "
+           "both plotted names mark that point, its gradient and its level curve.",
+           multiple=True, metavar="NAME=VALUE,..."),
+    Option(("--points",), "points",
+           "Number of evenly spaced sample points (default 201); with two ranges, "
+           "per axis (default 81).",
+           kind="int", metavar="N"),
+    Option(("--output",), "output",
+           "Write a PNG or SVG (needs matplotlib) instead of drawing in the terminal.",
+           metavar="FILE.png|FILE.svg"),
+    Option(("--width",), "width",
+           "Width: terminal columns (default: the terminal's), or pixels for --output "
+           "(default 800).",
+           int_range=(20, 10000), metavar="W"),
+    Option(("--height",), "height",
+           "Height: terminal rows (default: fits the terminal), or pixels for --output "
+           "(default 600; 700 for a contour map).",
+           int_range=(10, 10000), metavar="H"),
+    Option(("-o", "--format"), "fmt",
+           "Draw the plot, or print the samples as JSON or CSV.",
+           choices=("plot", "json", "csv"), default="plot", show_default=True),
+    Option(("--debug",), "debug",
+           "Show a Python traceback on errors.",
+           takes_value=False),
+)

@@ -159,6 +159,14 @@ def click_options(records):
                 kw["type"] = click.Choice(r.choices)
             elif r.int_range is not None:
                 kw["type"] = click.IntRange(*r.int_range)
+            elif r.kind != "text":
+                kw["type"] = int if r.kind == "int" else float
+            if r.default is not None:
+                kw["default"] = r.default
+            if r.required:
+                kw["required"] = True
+            if r.show_default:
+                kw["show_default"] = True
             f = click.option(*r.flags, r.dest, **kw)(f)
         return f
     return decorate

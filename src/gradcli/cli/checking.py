@@ -3,56 +3,17 @@ from __future__ import annotations
 
 import click
 
+from .. import options
 from ..errors import UsageError
 from ..inputs import read_source
 from ..output.writers import write_warned
-from .app import (CONTEXT, GradcliCommand, _exit, expression_options, main, output_options)
+from .app import (CONTEXT, GradcliCommand, _exit, click_options, expression_options, main,
+                  output_options)
 
 
 @main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="The point (repeatable). Optional when only --derivative answers are given.")
-@click.option("--value", "value", metavar="V", help="Your value of the expression.")
-@click.option("--grad", "grad", multiple=True, metavar="NAME=V,...",
-              help="Your partial derivatives at the point (repeatable).")
-@click.option("--derivative", "derivative", multiple=True, metavar="FORMULA",
-              help="Your symbolic derivative (repeatable); the i-th goes with the i-th --wrt.")
-@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
-              help="The variable of each --derivative, in order (repeat it, or list: --wrt w,x). "
-                   "Optional when the expression has one variable.")
-@click.option("--rtol", type=float, metavar="R",
-              help="Relative tolerance: right when |answer - expected| <= atol + "
-                   "rtol*|expected|. Default 1e-6. Given, it overrides the digits rule.")
-@click.option("--atol", type=float, metavar="A",
-              help="Absolute tolerance. Default 1e-9. Given, it overrides the digits rule.")
-@click.option("--points", metavar="FILE",
-              help="Check at every row of FILE (CSV with a header, or JSON Lines; '-' for "
-                   "stdin). Answers may be columns: value (or f) and grad_NAME (or df/dNAME).")
-@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
-              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
-@click.option("--tangent", metavar="EQUATION",
-              help="Your tangent line or plane at --at: z = ... (y = ... for one variable), "
-                   "any linear equation in z, or the right-hand side alone.")
-@click.option("--directional", metavar="V",
-              help="Your directional derivative at --at along --direction.")
-@click.option("--direction", metavar="A,B,...",
-              help="The direction of --directional, one number per input in the order of "
-                   "--at, or named (x=3,y=4); normalised, as eval --direction does.")
-@click.option("--critical", metavar="POINTS",
-              help='Your critical points and their kinds in the box --over: "(0,0) saddle; '
-                   '(1,1) min" (coordinates in the order of --over; or "none").')
-@click.option("--over", metavar="NAME=LOW:HIGH,...",
-              help="The box gradcli searches for the critical points of --critical.")
-@click.option("--taylor", metavar="POLYNOMIAL",
-              help="Your Taylor polynomial about --at, of degree --order.")
-@click.option("--order", type=click.IntRange(0, 20), metavar="N",
-              help="The order of the Taylor polynomial of --taylor.")
-@click.option("--implicit", metavar="FORMULA",
-              help="Your dy/dx for the curve EXPR (an equation F = G), as a formula in x and "
-                   "y; --wrt names x when the equation has other variables.")
-@click.option("--of", "of", metavar="Y",
-              help="With --implicit: the dependent variable (default: the other one).")
+@click_options(options.CHECK)
 @output_options(("table", "plain", "json", "markdown", "latex"))
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,

@@ -1,12 +1,12 @@
 """The homework commands: tangent, taylor, critical, implicit."""
 from __future__ import annotations
 
-import click
-
+from .. import options
 from ..errors import UsageError
 from ..inputs import read_source
 from ..output.writers import write_warned
-from .app import (CONTEXT, GradcliCommand, _exactly, expression_options, main, output_options)
+from .app import (CONTEXT, GradcliCommand, _exactly, click_options, expression_options, main,
+                  output_options)
 
 
 HOMEWORK_FORMATS = ("table", "plain", "json", "markdown", "latex")
@@ -14,11 +14,7 @@ HOMEWORK_FORMATS = ("table", "plain", "json", "markdown", "latex")
 
 @main.command("tangent", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="The point of tangency (every input).")
-@click.option("--estimate", metavar="NAME=VALUE,...",
-              help="Also the linear approximation at this point, beside the true value.")
-@click.option("--exact", is_flag=True, help="Exact rational arithmetic where possible.")
+@click_options(options.TANGENT)
 @output_options(HOMEWORK_FORMATS)
 def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
     """The tangent line or plane of EXPR at a point, and the linear approximation.
@@ -49,12 +45,7 @@ def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
 
 @main.command("taylor", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="The point to expand about (every input).")
-@click.option("--order", type=click.IntRange(0, 20), default=2, show_default=True,
-              help="The highest total degree.")
-@click.option("--wrt", metavar="A,B", help="Expand in these inputs only (the others fixed).")
-@click.option("--exact", is_flag=True, help="Exact rational coefficients where possible.")
+@click_options(options.TAYLOR)
 @output_options(HOMEWORK_FORMATS)
 def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
     """The Taylor polynomial of EXPR about a point, in one or more variables.
@@ -77,10 +68,7 @@ def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
 
 @main.command("critical", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--over", "over", required=True, metavar="NAME=LOW:HIGH,...",
-              help="The box to search: a range for every input.")
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Values for parameters that are not searched.")
+@click_options(options.CRITICAL)
 @output_options(("table", "plain", "json", "markdown"))
 def critical_command(expr, file, over, at, fmt, precision, debug):
     """The critical points of EXPR in a box, each classified by the second-derivative test.
@@ -103,12 +91,7 @@ def critical_command(expr, file, over, at, fmt, precision, debug):
 
 @main.command("implicit", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--wrt", metavar="X", help="The independent variable (default: x, when the "
-              "equation's variables are x and one other).")
-@click.option("--of", "of", metavar="Y",
-              help="The dependent variable (default: the equation's other variable).")
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Also the value of the derivative at this point of the curve.")
+@click_options(options.IMPLICIT)
 @output_options(HOMEWORK_FORMATS)
 def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
     """dy/dx of a curve given implicitly, F(x, y) = G(x, y), as -F_x/F_y.

@@ -5,10 +5,11 @@ import sys
 
 import click
 
+from .. import options
 from ..errors import UsageError
 from ..output.streams import emit
 from ..output.writers import write
-from .app import (CONTEXT, GradcliCommand, _exit, main, output_options)
+from .app import (CONTEXT, GradcliCommand, _exit, click_options, main, output_options)
 
 
 @main.command("help", cls=GradcliCommand, context_settings=CONTEXT)
@@ -65,8 +66,7 @@ def functions_command(fmt, precision, debug):
 
 
 @main.command("repl", cls=GradcliCommand, context_settings=CONTEXT)
-@click.option("--no-history", is_flag=True,
-              help="Keep no history file (the history of this session stays in memory).")
+@click_options(options.REPL)
 def repl_command(no_history):
     """An interactive session: definitions, expressions and commands, line by line.
 

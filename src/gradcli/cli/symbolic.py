@@ -1,35 +1,19 @@
 """diff (with --steps), trace and graph: derivatives as formulas, and the chain rule shown."""
 from __future__ import annotations
 
-import click
-
 from .. import options
 from ..errors import UsageError
 from ..inputs import read_source
 from ..output.streams import emit, warn
 from ..output.streams import stderr as _stderr
 from ..output.writers import Rounding, write_warned
-from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, expression_options, main,
-                  output_options, print_rich)
+from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, click_options,
+                  expression_options, main, output_options, print_rich)
 
 
 @main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--wrt", metavar="A,B", help="Differentiate by these variables (default: all).")
-@click.option("--order", type=int, default=1, show_default=True, metavar="N",
-              help="Order of the derivatives: 2 gives every second partial (xx, xy, yy).")
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Also evaluate each derivative at this point (repeatable).")
-@click.option("--points", metavar="FILE",
-              help="Evaluate each derivative at every row of FILE (CSV with a header, "
-                   "JSON Lines, or with the data extra Parquet and Arrow IPC; '-' for "
-                   "stdin), vectorised, one output row per point.")
-@click.option("--chunk", "chunk_rows", type=click.IntRange(1, 10_000_000), default=None,
-              metavar="N", help="With --points: rows per vectorised pass (default 65536).")
-@click.option("--steps", is_flag=True,
-              help="Show the derivation one rule at a time (sum, product, quotient, chain, "
-                   "...), then diff's answer.")
-@click.option("--output", "output", metavar="FILE", help=options.OUTPUT_HELP)
+@click_options(options.DIFF)
 @output_options(("table", "plain", "json", "csv", "markdown", "latex"))
 def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, fmt, precision,
                  debug):
@@ -99,9 +83,7 @@ def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, prec
 
 @main.command("trace", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.")
-@click.option("--wrt", metavar="A,B", help="Only these inputs get gradients.")
+@click_options(options.TRACE)
 @output_options(("table", "plain", "markdown", "latex", "json"))
 def trace_command(expr, file, at, wrt, fmt, precision, debug):
     """Show the chain rule step by step: the forward pass, then the backward pass.
@@ -137,12 +119,7 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
 
 @main.command("graph", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.")
-@click.option("--wrt", metavar="A,B", help="Only these inputs get gradients.")
-@click.option("--output", "output", metavar="FILE",
-              help="Write the graph to FILE: .svg, .png or .pdf (drawn by Graphviz's dot), "
-                   ".dot/.gv, .mmd (Mermaid) or .json.")
+@click_options(options.GRAPH)
 @output_options(("tree", "dot", "mermaid", "json"))
 def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
     """Show the computation graph: each node's operation, value and gradient.

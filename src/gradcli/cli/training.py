@@ -4,34 +4,19 @@ from __future__ import annotations
 import os
 import sys
 
-import click
 
+from .. import options
 from ..errors import UsageError
 from ..inputs import read_source
 from ..output.streams import emit, output_format, warn
 from ..output.streams import stderr as _stderr
 from ..output.writers import write_warned
-from .app import (CONTEXT, GradcliCommand, expression_options, main, output_options)
+from .app import (CONTEXT, GradcliCommand, click_options, expression_options, main, output_options)
 
 
 @main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Starting values of the parameters (repeatable).")
-@click.option("--lr", required=True, metavar="R", help="Learning rate (a positive number).")
-@click.option("--steps", required=True, type=int, metavar="N", help="Number of steps (epochs).")
-@click.option("--wrt", metavar="A,B",
-              help="Parameters to train (default: the --at inputs that are not data columns).")
-@click.option("--data", "data_file", metavar="FILE",
-              help="CSV with a header row (or JSON Lines); each column becomes a vector input "
-                   "('-' for stdin).")
-@click.option("--tol", metavar="T", help="Stop when the gradient norm falls below T.")
-@click.option("--momentum", default="0", metavar="M", show_default=True,
-              help="Momentum, as torch.optim.SGD applies it.")
-@click.option("--every", type=click.IntRange(min=1), metavar="K",
-              help="Print every K-th step (default: about 10 rows; json/csv: every step).")
-@click.option("--round", "decimals", type=click.IntRange(0, 17), metavar="D",
-              help="Round losses and parameters to D decimals in the output.")
+@click_options(options.DESCEND)
 @output_options()
 def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, every, decimals,
                     fmt, precision, debug):
@@ -81,27 +66,7 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
 
 @main.command("plot", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click.option("--over", required=True, metavar="NAME=A:B[,NAME=C:D]",
-              help="The variable and its range, e.g. x=-3:3 or t=0:2*pi; two ranges "
-                   "(x=-2:2,y=-2:2) draw a contour map of f(x, y).")
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE,...",
-              help="Values of the other inputs (repeatable); with two ranges, values of "
-                   "both plotted names mark that point, its gradient and its level curve.")
-@click.option("--points", type=int, default=None, metavar="N",
-              help="Number of evenly spaced sample points (default 201); with two ranges, "
-                   "per axis (default 81).")
-@click.option("--output", metavar="FILE.png|FILE.svg",
-              help="Write a PNG or SVG (needs matplotlib) instead of drawing in the terminal.")
-@click.option("--width", type=click.IntRange(20, 10000), metavar="W",
-              help="Width: terminal columns (default: the terminal's), or pixels for --output "
-                   "(default 800).")
-@click.option("--height", type=click.IntRange(10, 10000), metavar="H",
-              help="Height: terminal rows (default: fits the terminal), or pixels for --output "
-                   "(default 600; 700 for a contour map).")
-@click.option("-o", "--format", "fmt", type=click.Choice(("plot", "json", "csv")),
-              default="plot", show_default=True,
-              help="Draw the plot, or print the samples as JSON or CSV.")
-@click.option("--debug", is_flag=True, help="Show a Python traceback on errors.")
+@click_options(options.PLOT)
 def plot_command(expr, file, over, at, points, output, width, height, fmt, debug):
     """Plot f and its derivative df/dx over a range of x, or f(x, y) as a contour map.
 
