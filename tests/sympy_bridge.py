@@ -28,7 +28,10 @@ class Step(sp.Function):
     @classmethod
     def eval(cls, x):
         if x.is_number:
-            return sp.S.One if x.evalf(40) > 0 else sp.S.Zero
+            v = x.evalf(40)
+            if not v.is_extended_real or not v.is_finite:
+                return sp.nan  # step(csc(pi)): undefined, as the argument is
+            return sp.S.One if v > 0 else sp.S.Zero
         return None
 
     def fdiff(self, argindex=1):
@@ -41,7 +44,10 @@ class Sign(sp.Function):
     @classmethod
     def eval(cls, x):
         if x.is_number:
-            return sp.sign(x.evalf(40))
+            v = x.evalf(40)
+            if not v.is_extended_real or not v.is_finite:
+                return sp.nan
+            return sp.sign(v)
         return None
 
     def fdiff(self, argindex=1):

@@ -10,7 +10,6 @@ from click.testing import CliRunner
 
 from gradcli.cli import main
 
-pytest.importorskip("numpy")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = json.load(open(os.path.join(ROOT, "tests", "golden", "torch_descend.json")))["cases"]
@@ -191,7 +190,6 @@ def test_help_has_an_example():
 # ------------------------------------------------------------------ plot
 
 def test_plot_in_the_terminal_at_a_fixed_size():
-    pytest.importorskip("plotext")
     r = run("plot", "relu(x) - x**2/4", "--over", "x=-2:3", "--width", "64", "--height", "26")
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()

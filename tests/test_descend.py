@@ -3,13 +3,12 @@ import json
 import math
 import os
 
+import numpy as np
 import pytest
 
 from gradcli.descend import Diverged, descend, load_data
 from gradcli.errors import GradcliError, ShapeError, UnknownName, UsageError
 from gradcli.output.formats import rounder, shown_steps
-
-np = pytest.importorskip("numpy")
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "torch_descend.json")
 CASES = json.load(open(GOLDEN))["cases"]

@@ -170,10 +170,13 @@ def test_random_hessians_agree_with_sympy(text, at):
             assert got == pytest.approx(number(exact), rel=1e-9, abs=1e-9), (text, a, b)
 
 
-def test_zz_the_deep_examples_were_many_and_varied():
-    """The property above compared many distinct, non-trivial expressions (not a few repeats)."""
-    if not COMPARED:
-        pytest.skip("run with the deep property test")
+def test_the_deep_examples_are_many_and_varied():
+    """The deep property compares many distinct, non-trivial expressions (not a few repeats).
+
+    Self-contained: it runs the property itself (its whole Hypothesis run), so it means
+    the same run alone, first or last."""
+    COMPARED.clear()
+    test_deep_random_expressions_agree_with_sympy()
     sizes = sorted(_operations(t) for t in COMPARED)
     print(f"{len(COMPARED)} distinct expressions; operations: median "
           f"{sizes[len(sizes) // 2]}, 90th percentile {sizes[len(sizes) * 9 // 10]}, "

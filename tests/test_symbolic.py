@@ -214,7 +214,9 @@ def test_second_derivatives_agree_with_sympy(expr, pair):
     fn = sp.lambdify([sp.Symbol("x", real=True), sp.Symbol("y", real=True)], theirs, "math")
     rng = random.Random(len(text))
     checked = 0
-    for _ in range(6):
+    for _ in range(40):
+        if checked == 4:
+            break
         point = {"x": rng.uniform(-2, 2), "y": rng.uniform(-2, 2)}
         try:
             want = float(fn(point["x"], point["y"]))
@@ -225,6 +227,8 @@ def test_second_derivatives_agree_with_sympy(expr, pair):
             continue
         checked += 1
         assert _close(got, want, 1e-7), (text, pair, ours, got, want)
+    # An expression defined nowhere we looked proves nothing: Hypothesis replaces it.
+    assume(checked > 0)
 
 
 # ---------------------------------------------------------------- classic homework
