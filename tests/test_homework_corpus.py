@@ -8,7 +8,6 @@ in tests/textbook/README.md; tests/textbook/verify_homework.py is the SymPy
 side, also runnable on its own.
 """
 import copy
-import json
 import math
 import os
 import random
@@ -23,7 +22,7 @@ from gradcli import api
 from gradcli.cli import main
 from gradcli.language.parser import parse
 
-sympy = pytest.importorskip("sympy")
+import sympy  # noqa: E402
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "textbook")
 sys.path.insert(0, HERE)

@@ -20,7 +20,7 @@ from gradcli.cli import main
 from gradcli.language.printer import to_text
 from gradcli.symbolic import steps as steps_mod
 
-sympy = pytest.importorskip("sympy")
+import sympy  # noqa: E402
 from sympy_bridge import to_sympy  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
