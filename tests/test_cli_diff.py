@@ -78,7 +78,7 @@ def test_latex():
     assert "\\frac{\\partial^{2} f}{\\partial x^{2}} &= 0" in out
 
 
-# SPEC 3.2: the forms a textbook prints, as plain text and as LaTeX.
+# docs/diff.md: the forms a textbook prints, as plain text and as LaTeX.
 TEXTBOOK = [
     ("tan(x)", "sec(x)^2", r"\sec^{2}\left(x\right)"),
     ("cot(x)", "-csc(x)^2", r"-\csc^{2}\left(x\right)"),

@@ -1,6 +1,6 @@
-"""The functions of SPEC 1.3 against independent references.
+"""The functions of docs/language.md against independent references.
 
-Every name the SPEC lists (aliases included) is in the op table and callable;
+Every name the language lists (aliases included) is in the op table and callable;
 the reciprocal and inverse trigonometric and hyperbolic functions are checked
 against mpmath (values, 40 digits) and SymPy (derivatives, symbolic `diff`
 evaluated at the exact double), besides central finite differences; the stable
@@ -23,7 +23,7 @@ from gradcli.autodiff.backends import MathBackend
 from gradcli.cli import main
 from gradcli.autodiff.engine import Value, apply, local_derivative
 
-# SPEC 1.3, written out: every function and alias a user may call.
+# docs/language.md's functions, written out: every function and alias a user may call.
 SPEC_FUNCTIONS = {
     "exponentials": ["exp", "log", "ln", "log2", "log10", "sqrt", "cbrt", "pow"],
     "trigonometric": ["sin", "cos", "tan", "sec", "csc", "cot", "asin", "acos", "atan",
@@ -59,7 +59,7 @@ def _all_spec_names():
 @pytest.mark.parametrize("name", _all_spec_names())
 def test_every_spec_function_is_in_the_table_and_callable(name):
     op = ops.lookup_function(name)
-    assert op is not None, f"{name} (SPEC 1.3) is not in the op table"
+    assert op is not None, f"{name} (docs/language.md) is not in the op table"
     assert name in ops.function_names()
     if op.category == "vectors":
         args = ([1.0, 2.0], [3.0, 4.0]) if op.accepts(2) else ([1.0, 2.0],)
@@ -68,7 +68,7 @@ def test_every_spec_function_is_in_the_table_and_callable(name):
     text = f"{name}({', '.join('abc'[:len(args)])})"
     result = api.evaluate(text, dict(zip("abc", args)))
     assert math.isfinite(result.value)
-    # SPEC 4: every function works on Value as a method too.
+    # docs/library.md: every function works on Value as a method too.
     leaves = [Value(a) for a in args]
     out = getattr(leaves[0], name)(*leaves[1:])
     assert out.data == pytest.approx(result.value)

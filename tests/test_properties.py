@@ -22,7 +22,7 @@ SETTINGS = settings(max_examples=300, derandomize=True, deadline=None,
                     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 NAMES = ("x", "y", "z")
 POINTS = (-2.5, -1.3, -0.6, 0.35, 0.8, 1.7, 2.2)
-# Scalars only (SPEC 1.3): the vector operations have their own tests.
+# Scalars only (docs/language.md): the vector operations have their own tests.
 SCALAR = {name: op for name, op in ops.TABLE.items() if op.category != "vectors"}
 OPERATORS = [op.symbol for op in SCALAR.values() if op.is_operator and op.arity == 2]
 FUNCTIONS = [(op.extra.get("call_name", name), op.arity) for name, op in SCALAR.items()

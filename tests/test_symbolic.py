@@ -282,7 +282,7 @@ def test_classic_derivatives(text, wrt, expected):
     assert differentiate(text, wrt) == expected
 
 
-# What a calculus book prints (SPEC 3.2): the identities and the one-fraction quotient.
+# What a calculus book prints (docs/diff.md): the identities and the one-fraction quotient.
 TEXTBOOK = [
     ("tan(x)", "sec(x)^2"),
     ("cot(x)", "-csc(x)^2"),

@@ -27,12 +27,12 @@ with open(os.path.join(HERE, "exercises.json"), encoding="utf-8") as _f:
     CORPUS = json.load(_f)
 
 # Printed forms that the language reads otherwise, on purpose, and says so:
-# the book's own convention differs from the SPEC's (SPEC 1.2a rules 7 and 8).
+# the book's own convention differs from gradcli's (docs/language.md: brackets and indexing).
 BY_DESIGN = {
     "paul-c1-3.6-3": "log is base 10 in this book; gradcli's log is natural (and warns)",
     "openstax-c1-3.9-343": "log is base 10 in this book; gradcli's log is natural (and warns)",
-    "openstax-c1-3.9-347": "')[' looks like indexing and is refused (SPEC 1.2a rule 7)",
-    "activecalc-2.6.3-b": "')[' looks like indexing and is refused (SPEC 1.2a rule 7)",
+    "openstax-c1-3.9-347": "')[' looks like indexing and is refused (docs/language.md: brackets)",
+    "activecalc-2.6.3-b": "')[' looks like indexing and is refused (docs/language.md: brackets)",
 }
 
 

@@ -1,6 +1,6 @@
 """The documented size limits, in one place.
 
-Each bound sits far above normal use (the SPEC asks that 1,000,000 operations
+Each bound sits far above normal use (docs/limits.md: 1,000,000 operations
 and 100,000 nested parentheses work) and exists so that hostile or accidental
 input gets a clear LimitError (exit 2) instead of exhausting memory or time.
 The parser, the lowering, exact arithmetic and batches read these numbers;

@@ -43,7 +43,7 @@ def dumps(obj) -> str:
 
 
 def eval_record(result, precision=None) -> dict:
-    """The JSON object of an EvalResult (SPEC 3.1)."""
+    """The JSON object of an EvalResult (docs/eval.md)."""
     record = {
         "expression": result.expression,
         "read_as": result.read_as,

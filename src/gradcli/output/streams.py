@@ -120,7 +120,7 @@ def stderr(text: str, wrap: bool = True) -> None:
 def carets(text: str) -> str:
     """A message or a read-as line in the one notation people read: x^2, not x**2.
 
-    JSON keeps `**` (what Python and the SPEC example print); what a person reads
+    JSON keeps `**` (what Python prints, and docs/eval.md's JSON shows); what a person reads
     uses `^`, as results do.
     """
     return text.replace("**", "^")
