@@ -88,6 +88,15 @@ COMMANDS = [
     ["eval", "--help"],
     ["eval", "sinn(x) + 2", "--at", "x=1"],
     ["eval", "x^2", "--at", "x=1,y=2,zeta=3,omega=4,kappa=5"],
+    ["eval", "x^3 - 3x y + 4y^2", "--at", "x=1,y=2", "--direction", "3,4"],
+    ["diff", "x^2 sin x", "--steps"],
+    ["diff", "sin(x^2)/(1 + e^(-x))", "--steps"],
+    ["plot", "x^2 - y^2", "--over", "x=-2:2,y=-2:2", "--at", "x=1,y=0.5"],
+    ["tangent", "sin x", "--at", "x=pi/3", "--exact"],
+    ["taylor", "e^x", "--at", "x=1", "--order", "3", "--exact"],
+    ["check", "x^2 sin x", "--derivative", "2x cos x"],
+    ["check", "x^2 + y^2", "--at", "x=1,y=2", "--tangent", "z = 2x + 4y - 5"],
+    ["check", "x^3 - 3x + y^2", "--over", "x=-2:2,y=-2:2", "--critical", "(1,0) min"],
 ]
 
 # An ellipsis next to a digit is a number rich cut short.
@@ -95,12 +104,13 @@ CUT_NUMBER = re.compile(r"\d…|…\d")
 
 
 @pytest.mark.skipif(not shutil.which("stty") and sys.platform == "win32", reason="POSIX only")
+@pytest.mark.parametrize("width", [WIDTH, 120])
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a)[:50])
-def test_every_screen_fits_sixty_columns(args, points):
-    code, out = on_terminal(args, points)
+def test_every_screen_fits_sixty_columns(args, points, width):
+    code, out = on_terminal(args, points, width=width)
     assert code in (0, 1, 2), out
     for line in out.splitlines():
-        assert len(line) <= WIDTH, f"{len(line)} columns: {line!r}"
+        assert len(line) <= width, f"{len(line)} columns: {line!r}"
     assert not CUT_NUMBER.search(out), out
 
 
