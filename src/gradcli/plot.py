@@ -28,7 +28,7 @@ from .inputs import inputs_of, parse_over, split_top_level, unused_bindings
 from .kinks import kink_text
 from .language.expr import Apply, Vector, first_span, postorder, size
 from .reading import given_names, parse
-from .language.printer import read_as
+from .language.printer import carets, read_as
 from .numbers import HUMAN_DIGITS, number_text
 
 INSTALL_HINT = "pip install 'gradcli[plot]'"
@@ -281,7 +281,7 @@ def title(data: PlotData) -> str:
 
 def title_of(formula: str, at: dict) -> str:
     """`f = sin(a*x)  at a = 2`: the formula and the fixed values of the other inputs."""
-    text = f"f = {formula}"
+    text = f"f = {carets(formula)}"
     if at:
         text += "  at " + ", ".join(f"{k} = {number_text(v, HUMAN_DIGITS)}"
                                     for k, v in at.items())

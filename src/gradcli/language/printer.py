@@ -463,3 +463,12 @@ def diff_label(f: str, wrt, unicode: bool = False) -> str:
     top = "d" + (str(n) if n > 1 else "") + f
     bottom = "".join("d" + v + (str(k) if k > 1 else "") for v, k in _counted(wrt))
     return f"{top}/{bottom}"
+
+
+def carets(text: str) -> str:
+    """A message, title or read-as line in the one notation people read: x^2, not x**2.
+
+    JSON keeps `**` (what Python prints, and docs/eval.md's JSON shows); what a person
+    reads uses `^`, as results do.
+    """
+    return text.replace("**", "^")

@@ -17,7 +17,7 @@ from ..language.printer import latex_name, latex_number, to_latex, to_text
 from ..numbers import (EDGE_ITEMS, HUMAN_DIGITS, RAW_FORMATS, SUMMARY_AT, Digits,  # noqa: F401
                        digits_note, display_precision, format_number, json_number,
                        non_finite_text, number_text, summary_text)
-from .streams import carets
+from ..language.printer import carets
 
 
 def label(answer, f: str = "f") -> str:

@@ -16,7 +16,7 @@ from rich.text import Text
 from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, expected_text, label, number_text, summary_text
 from .graphviz import label_lines
 from .ledger import at_text, contribution_text, definition, local_text, shown_nodes, total_text
-from .streams import carets
+from ..language.printer import carets
 
 
 def dim_line(text: str) -> Text:

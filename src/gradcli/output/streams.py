@@ -117,19 +117,13 @@ def stderr(text: str, wrap: bool = True) -> None:
     sys.stderr.flush()
 
 
-def carets(text: str) -> str:
-    """A message or a read-as line in the one notation people read: x^2, not x**2.
-
-    JSON keeps `**` (what Python prints, and docs/eval.md's JSON shows); what a person reads
-    uses `^`, as results do.
-    """
-    return text.replace("**", "^")
-
-
 def warn(messages) -> None:
     """Each warning on stderr as `warning: ...`, capped at limits.MAX_WARNINGS."""
-    for m in cap_warnings(messages):
-        stderr(f"warning: {carets(clean(m))}")
+    messages = cap_warnings(messages)
+    if messages:
+        from ..language.printer import carets  # only when there is something to say
+        for m in messages:
+            stderr(f"warning: {carets(clean(m))}")
 
 
 def emit(text: str) -> None:
@@ -150,6 +144,7 @@ def report_error(exc: GradcliError) -> None:
 
     On a terminal the message and hint wrap to its width; the source line and its
     caret never do (the caret must stay under its column)."""
+    from ..language.printer import carets
     width = terminal_width(sys.stderr)
     lines = [fit(f"error: {carets(exc.message)}", width)]
     if exc.source is not None and exc.span is not None:
