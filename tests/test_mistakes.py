@@ -1,4 +1,4 @@
-"""Naming the mistake in a wrong derivative, as a teacher would (check.py with mistakes.py).
+"""Naming the mistake in a wrong derivative, as a teacher would (check/diagnose.py).
 
 Each mistake has a case where it is present and a near miss where it is not:
 a right answer in another form, or a different wrong answer that must not get
@@ -8,7 +8,7 @@ import pytest
 
 from gradcli.check import check
 from gradcli.language.expr import Num
-from gradcli.mistakes import candidates, derivative
+from gradcli.check.diagnose import candidates, derivative
 from gradcli.language.parser import parse
 from gradcli.language.printer import to_text
 
@@ -278,7 +278,7 @@ def test_a_zero_derivative_answered_zero():
 
 def test_derivative_without_mistakes_is_the_true_one():
     root = parse("x^2*exp(x)").result
-    from gradcli.check import _true_derivative  # noqa: F401 - the same engine below
+    from gradcli.check.sampling import true_derivative  # noqa: F401 - the same engine below
     from gradcli.language.expr import Program, Statement
     from gradcli.autodiff.lower import lower
     d = derivative(root, "x")
