@@ -217,7 +217,7 @@ def test_points_are_the_same_on_every_run():
 
 
 def test_both_signs_and_moderate_magnitudes_are_sampled():
-    from gradcli.check import WIDE_AFTER, _candidates
+    from gradcli.check.sampling import WIDE_AFTER, sample_points as _candidates
     points = [p for p, _ in zip((p for p, _ in _candidates(["x", "y"], None, 7)), range(40))]
     xs = [p["x"] for p in points]
     assert any(x < 0 for x in xs) and any(x > 0 for x in xs)

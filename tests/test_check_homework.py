@@ -14,7 +14,7 @@ import sympy as sp
 from click.testing import CliRunner
 
 from gradcli import api
-from gradcli.check_homework import check_homework
+from gradcli.check import check_homework
 from gradcli.cli import main
 from gradcli.errors import GradcliError, UsageError
 
@@ -506,7 +506,7 @@ def test_sympy_taylor_polynomials_are_right_and_a_changed_coefficient_is_wrong(p
 # ---------------------------------------------------------------- the answer readers
 
 def test_critical_lists_are_read_in_the_order_of_over():
-    from gradcli.check_homework import _parse_critical
+    from gradcli.check.critical import _parse_critical
     items = _parse_critical("(0, 0) saddle point; x=1,y=-2 local min; (pi, 1/2): Maximum; "
                             "(2,2)", ["x", "y"])
     assert [(v, k) for _, _, v, k in items] == [
@@ -517,10 +517,65 @@ def test_critical_lists_are_read_in_the_order_of_over():
 
 
 def test_answers_may_carry_their_left_hand_side():
-    from gradcli.check_homework import _implicit_answer_text, _taylor_answer_text
+    from gradcli.check.implicit import _implicit_answer_text
+    from gradcli.check.taylor import _taylor_answer_text
     assert _taylor_answer_text("T_2(x) = 1 + x", ["x"]) == "1 + x"
     assert _taylor_answer_text("p = 1 + x", ["x"]) == "1 + x"
     for lhs in ("dy/dx", "y'", "y'(x)", "dy / dx"):
         assert _implicit_answer_text(f"{lhs} = -x/y", "x", "y") == "-x/y"
     with pytest.raises(UsageError):
         _implicit_answer_text("dx/dy = -y/x", "x", "y")
+
+
+# ---------------------------------------------------------------- the grader interface
+
+def test_every_homework_grader_has_the_one_interface_and_is_in_the_table():
+    from gradcli.check import OPTIONS, homework
+    assert OPTIONS == ("tangent", "directional", "critical", "taylor", "implicit")
+    for option, grader in homework.GRADERS.items():
+        assert grader.OPTION == option
+        assert callable(grader.prepare) and callable(grader.grade)
+        assert grader.__name__ == f"gradcli.check.{option}"
+
+
+def test_a_grader_called_through_the_interface_gives_what_check_homework_gives():
+    from gradcli.check import homework
+    from gradcli.check.shared import Context, Graded, Question
+    from gradcli.language.parser import parse
+    program = parse("x^2 y")
+    question = Question("x^2 y", {"x": 1, "y": 2}, program, ["x", "y"])
+    context = Context(1e-6, 1e-9, True)
+    grader = homework.GRADERS["tangent"]
+    given = {"tangent": "z = 2 + 4(x - 1) + (y - 1)"}
+    graded = grader.grade(question, grader.prepare(question, given, context), context)
+    assert isinstance(graded, Graded) and len(graded.answers) == 1
+    direct = check_homework("x^2 y", {"x": 1, "y": 2}, tangent=given["tangent"]).answers[0]
+    assert (graded.answers[0].ok, graded.answers[0].mistake, graded.answers[0].reason) == \
+        (direct.ok, direct.mistake, direct.reason)
+    assert (direct.ok, direct.mistake) == (False, "tangent-value")  # z = 3 at (1, 2), f = 2
+
+
+def test_bad_input_in_a_later_answer_comes_before_grading_an_earlier_one():
+    # Every grader's prepare runs before any grade: a wrong tangent does not hide the
+    # unreadable Taylor answer, which is exit 2.
+    with pytest.raises(GradcliError, match="Taylor polynomial does not parse"):
+        check_homework("x^2 y", {"x": 1, "y": 2}, tangent="z = 0", taylor="1 + + ", order=1)
+    result = CliRunner().invoke(main, ["check", "x^2 y", "--at", "x=1,y=2", "--tangent",
+                                       "z = 0", "--taylor", "1 + +", "--order", "1"])
+    assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize("text, at, order", [("exp(x) * cos(y)", {"x": 0.5, "y": -1.25}, 3),
+                                             ("1/(1 - x)", {"x": -2}, 4),
+                                             ("sqrt(x)", {"x": 4}, 2)])
+def test_the_taylor_polynomial_built_from_the_terms_is_the_printed_one(text, at, order):
+    from gradcli.autodiff.lower import lower
+    from gradcli.check.taylor import _polynomial
+    from gradcli.language.parser import parse
+    from gradcli.taylor import taylor
+    t = taylor(text, at, order)
+    built, printed = _polynomial(t), parse(t.polynomial)
+    for shift in (-0.7, 0.0, 0.3, 1.1):
+        point = {v: float(a) + shift for v, a in at.items()}
+        assert float(lower(built, point, wrt=set()).output.data) == pytest.approx(
+            float(lower(printed, point, wrt=set()).output.data), rel=1e-12, abs=1e-12)

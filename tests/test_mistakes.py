@@ -1,4 +1,4 @@
-"""Naming the mistake in a wrong derivative, as a teacher would (check.py with mistakes.py).
+"""Naming the mistake in a wrong derivative, as a teacher would (check/diagnose.py).
 
 Each mistake has a case where it is present and a near miss where it is not:
 a right answer in another form, or a different wrong answer that must not get
@@ -8,7 +8,7 @@ import pytest
 
 from gradcli.check import check
 from gradcli.language.expr import Num
-from gradcli.mistakes import candidates, derivative
+from gradcli.check.diagnose import candidates, derivative
 from gradcli.language.parser import parse
 from gradcli.language.printer import to_text
 
@@ -16,6 +16,11 @@ from gradcli.language.printer import to_text
 def shown(text):
     """How gradcli prints a sub-expression (the printer's own spelling of powers etc.)."""
     return to_text(parse(text).result)
+
+
+def _sentence(a) -> str:
+    """The mistake's sentence, without the step of diff --steps that follows it."""
+    return a.note.split("; step ")[0]
 
 
 def diagnosis(question, answer, wrt="x", at=None):
@@ -41,7 +46,7 @@ def named(question, answer, wrt="x", at=None):
 def test_chain_rule_inner_derivative_missing(question, answer, factor, inner):
     a = diagnosis(question, answer)
     assert not a.ok and a.mistake == "chain-rule"
-    assert a.note == (f"the chain rule: the factor {factor} (the derivative of {inner}) "
+    assert _sentence(a) == (f"the chain rule: the factor {factor} (the derivative of {inner}) "
                       "is missing")
 
 
@@ -83,7 +88,7 @@ def test_product_rule_product_of_the_derivatives():
 def test_product_rule_a_term_missing():
     a = diagnosis("x^2*sin(x)", "x^2*cos(x)")
     assert a.mistake == "product-rule"
-    assert a.note == ("the product rule: the term 2*x*sin(x) (the derivative of "
+    assert _sentence(a) == ("the product rule: the term 2*x*sin(x) (the derivative of "
                       f"{shown('x^2')} times sin(x)) is missing")
     a = diagnosis("x^2*sin(x)", "2*x*sin(x)")
     assert a.mistake == "product-rule"
@@ -157,7 +162,7 @@ def test_power_rule_near_miss():
 def test_sign_of_a_functions_derivative():
     a = diagnosis("cos(x)", "sin(x)")
     assert a.mistake == "sign" and a.mistake_detail == "cos(x)"
-    assert a.note == "the sign is wrong: your answer is minus the derivative"
+    assert _sentence(a) == "the sign is wrong: your answer is minus the derivative"
     # inside a sum: only the one term's sign is wrong, the answer is not minus the derivative
     a = diagnosis("sin(3*x) + cos(2*x)", "3*cos(3*x) + 2*sin(2*x)")
     assert a.mistake == "sign" and a.mistake_detail == "cos(2*x)"
@@ -166,13 +171,13 @@ def test_sign_of_a_functions_derivative():
 def test_sign_of_the_whole_answer_and_of_a_subtraction():
     a = diagnosis("x*sin(x)", "-sin(x) - x*cos(x)")
     assert a.mistake == "sign"
-    assert a.note == "the sign is wrong: your answer is minus the derivative"
+    assert _sentence(a) == "the sign is wrong: your answer is minus the derivative"
     a = diagnosis("x^2 - sin(x)", "2*x + cos(x)")
     assert (a.mistake, a.mistake_detail) == ("sign", "sin(x)")
-    assert a.note == "a sign error: the derivative of sin(x) is cos(x)"
+    assert _sentence(a) == "a sign error: the derivative of sin(x) is cos(x)"
     a = diagnosis("x^2 - x*y", "2*x + y")
     assert (a.mistake, a.mistake_detail) == ("sign", shown("x^2 - x*y"))
-    assert a.note == (f"a sign error: in the derivative of {shown('x^2 - x*y')} the derivative "
+    assert _sentence(a) == (f"a sign error: in the derivative of {shown('x^2 - x*y')} the derivative "
                       "of x*y must be subtracted, not added")
 
 
@@ -187,11 +192,11 @@ def test_sign_near_miss():
 def test_constant_kept():
     a = diagnosis("x^2 + 3*x + 7", "2*x + 3 + 7")
     assert a.mistake == "constant-kept" and a.mistake_detail == "7"
-    assert a.note == "a constant kept: the derivative of the constant 7 is 0"
+    assert _sentence(a) == "a constant kept: the derivative of the constant 7 is 0"
     assert named("x^2 - 7", "2*x - 7") == "constant-kept"
     a = diagnosis("x^2 + y", "2*x + y")
     assert a.mistake == "constant-kept" and a.mistake_detail == "y"
-    assert a.note == "a constant kept: y does not depend on x, so its derivative by x is 0"
+    assert _sentence(a) == "a constant kept: y does not depend on x, so its derivative by x is 0"
 
 
 def test_constant_kept_near_miss():
@@ -215,7 +220,7 @@ def test_constant_offset_and_factor():
 def test_wrong_variable():
     a = diagnosis("x*y^2", "2*x*y")
     assert (a.mistake, a.mistake_detail) == ("wrong-variable", "y")
-    assert a.note == "the derivative with respect to y, not x"
+    assert _sentence(a) == "the derivative with respect to y, not x"
     assert named("x^2*y", "x^2") == "wrong-variable"
 
 
@@ -278,7 +283,7 @@ def test_a_zero_derivative_answered_zero():
 
 def test_derivative_without_mistakes_is_the_true_one():
     root = parse("x^2*exp(x)").result
-    from gradcli.check import _true_derivative  # noqa: F401 - the same engine below
+    from gradcli.check.sampling import true_derivative  # noqa: F401 - the same engine below
     from gradcli.language.expr import Program, Statement
     from gradcli.autodiff.lower import lower
     d = derivative(root, "x")

@@ -40,9 +40,9 @@ def check(text: str, at: dict | None = None, **answers):
     """Grade answers (value=, grad=, derivatives=) for `text` at `at`; see gradcli.check.check.
 
     The homework answers (tangent=, directional= with direction=, critical= with over=,
-    taylor= with order=, implicit=) go to gradcli.check_homework.check_homework.
+    taylor= with order=, implicit=) go to gradcli.check.check_homework.
     """
-    from .check_homework import check_homework, wanted
+    from .check import check_homework, wanted
     if wanted(**answers) or any(answers.get(k) is not None
                                 for k in ("direction", "over", "order", "of")):
         return check_homework(text, at, **answers)

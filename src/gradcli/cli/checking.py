@@ -123,7 +123,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
         _exit(streamed.check_points(job, fmt, precision))
         return
     if given:
-        from ..check_homework import check_homework
+        from ..check import check_homework
         verdict = check_homework(text, bindings, value=value, grad=grads,
                                  derivatives=list(zip(names, derivative)), **given, **tolerances)
     else:

@@ -55,17 +55,41 @@ class DiffResult:
     steps: list | None = None  # with --steps: a steps.Derivation for each derivative
 
 
-def derivative(root: Expr, wrt: str) -> Expr:
-    """d(root)/d(wrt) by forward accumulation over the DAG, with the table's rules."""
-    result = node_derivatives(root, wrt)[id(root)]
+def derivative(root: Expr, wrt: str, wrong: dict | None = None) -> Expr:
+    """d(root)/d(wrt) by forward accumulation over the DAG, with the table's rules.
+
+    `wrong` (see node_derivatives) puts a mistaken rule at chosen nodes.
+    """
+    result = node_derivatives(root, wrt, wrong)[id(root)]
     return Num(0) if result is None else result
 
 
-def node_derivatives(root: Expr, wrt: str) -> dict:
+def chain_rule(node: Apply, dargs) -> Expr | None:
+    """d(node) from its arguments' derivatives `dargs` (None: 0), unsimplified (None: 0).
+
+    The sum over the arguments of the table's local derivative times the inner one.
+    """
+    op = ops.TABLE[node.op]
+    total = None
+    cache = {}  # shared by this node's arguments (a wide max's count of ties)
+    for i, da in enumerate(dargs):
+        if da is None:
+            continue
+        local = as_expr(op.partial(BUILD, i, node, node.args, cache))
+        if isinstance(local, Num) and local.value == 0:
+            continue
+        term = local * da
+        total = term if total is None else total + term
+    return total
+
+
+def node_derivatives(root: Expr, wrt: str, wrong: dict | None = None) -> dict:
     """id(node) -> d(node)/d(wrt), unsimplified, for every node of the DAG (None: 0).
 
     One pass gives every sub-expression's derivative, so a derivation that shows
-    many of them (`diff --steps`) costs one pass, not one for each.
+    many of them (`diff --steps`) costs one pass, not one for each. `wrong` maps
+    the id of a node to a rule(node, dargs) used there instead of chain_rule:
+    check names a student's mistake by differentiating with one rule done wrongly.
     """
     d: dict = {}
     zero = None
@@ -75,19 +99,8 @@ def node_derivatives(root: Expr, wrt: str) -> dict:
         elif isinstance(node, (Num, Const)):
             d[id(node)] = zero
         elif isinstance(node, Apply):
-            op = ops.TABLE[node.op]
-            total = zero
-            cache = {}  # shared by this node's arguments (a wide max's count of ties)
-            for i, arg in enumerate(node.args):
-                da = d[id(arg)]
-                if da is None:
-                    continue
-                local = as_expr(op.partial(BUILD, i, node, node.args, cache))
-                if isinstance(local, Num) and local.value == 0:
-                    continue
-                term = local * da
-                total = term if total is None else total + term
-            d[id(node)] = total
+            rule = wrong.get(id(node)) if wrong else None
+            d[id(node)] = (rule or chain_rule)(node, [d[id(a)] for a in node.args])
         else:
             raise UsageError("diff does not handle vectors and matrices")
     return d

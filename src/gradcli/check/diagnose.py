@@ -1,11 +1,12 @@
-"""The derivatives that common mistakes produce, built from the question's own tree.
+"""Naming the mistake in a wrong derivative, as a teacher would.
 
-A teacher who sees a wrong derivative asks which rule went wrong. This module
-answers the same way: it differentiates the question again under a rule set
-with one mistake in it, at one node of the question's tree (or, for the chain
-rule, at every node at once), and offers each result as a candidate. The
-checker evaluates the candidates at its sample points; the first one that
-agrees with the student's answer everywhere names the mistake.
+A teacher who sees a wrong derivative asks which rule went wrong. `candidates`
+answers the same way: it differentiates the question again with
+symbolic.derivative's own forward accumulation and the op table's rules, but
+with one rule done wrongly at one node of the question's tree (or, for the
+chain rule, at every node at once), and offers each result as a candidate.
+`diagnose` evaluates the candidates at the points formula.py compared; the
+first one that agrees with the student's answer everywhere names the mistake.
 
 Each Candidate carries a stable key (the JSON "mistake"), the sub-expression
 where the rule was misapplied (the JSON "mistake_detail") and a sentence for
@@ -18,29 +19,33 @@ people. The keys, in the order candidates are offered:
   or the derivatives divided;
 - power-rule: the exponent not lowered (x^3 -> 3*x^3), or the power rule used
   on a variable exponent (2^x -> x*2^(x-1)); an exponent left out as a factor
-  (x^2 -> x) is left to check.py's "off by a factor";
+  (x^2 -> x) is left to "off by a factor" below;
 - constant-kept: an additive constant kept instead of its derivative 0;
 - wrong-variable: the partial with respect to another variable;
 - sign: the sign of one function's derivative (cos -> sin) or of a
-  subtraction reversed (offered last, and by check.py only after it has
-  tested whether the whole answer is minus the derivative).
+  subtraction reversed (offered last, and only after testing whether the whole
+  answer is minus the derivative).
 
-Global mistakes (the whole answer minus, off by a constant or a factor, right
-on part of the domain) need no tree; check.py names those.
-
-Differentiation here is the forward accumulation of symbolic.derivative over
-the op table's own partials, with a hook for the one node done wrongly.
-Nothing here evaluates numbers or prints to the user.
+Global mistakes need no tree: the whole answer minus, off by a constant or a
+factor, or right on part of the domain only (docs/check.md, "How a verdict is
+reached"). Nothing here prints.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from . import ops
-from .language.expr import BUILD, Apply, Const, Expr, Name, Num, Vector, as_expr, postorder
-from .language.printer import to_text
-from .symbolic.simplify import Simplifier
+from .. import ops
+from ..autodiff.lower import lower
+from ..errors import DomainError, GradcliError
+from ..language.expr import BUILD, Apply, Const, Expr, Name, Num, Program, Statement, Vector, \
+    as_expr, postorder
+from ..language.printer import read_as, to_text
+from ..symbolic.derivative import chain_rule, derivative, inline, node_derivatives
+from ..symbolic.simplify import Simplifier
+from .sampling import answer_value, true_derivative
+from .verdict import magnitude, num
 
 # Operators that are arithmetic, not "functions" with an inner argument of their own.
 ARITHMETIC = {"add", "sub", "mul", "div", "neg", "pos", "pow"}
@@ -85,41 +90,6 @@ def _accumulate(parts):
     return total
 
 
-def _chain(node: Apply, dargs) -> Expr | None:
-    """The correct rule: sum over the arguments of local derivative times inner derivative."""
-    terms = []
-    for i, da in enumerate(dargs):
-        if da is None:
-            continue
-        local = _local(node, i)
-        if isinstance(local, Num) and local.value == 0:
-            continue
-        terms.append(local * da)
-    return _accumulate(terms)
-
-
-def derivative(root: Expr, wrt: str, wrong: dict | None = None) -> Expr:
-    """d root / d wrt, except that each node whose id is in `wrong` uses wrong[id](node, dargs).
-
-    `dargs` are the (correct) derivatives of the node's arguments, None for zero.
-    """
-    wrong = wrong or {}
-    d: dict = {}
-    for node in postorder(root):
-        if isinstance(node, Name):
-            d[id(node)] = Num(1) if node.id == wrt else None
-        elif isinstance(node, (Num, Const)):
-            d[id(node)] = None
-        elif isinstance(node, Apply):
-            dargs = [d[id(a)] for a in node.args]
-            rule = wrong.get(id(node))
-            d[id(node)] = rule(node, dargs) if rule is not None else _chain(node, dargs)
-        else:
-            raise TypeError("vectors have no diagnosis")
-    result = d[id(root)]
-    return Num(0) if result is None else result
-
-
 def _is_one(e) -> bool:
     return isinstance(e, Num) and e.value == 1
 
@@ -137,14 +107,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
         if isinstance(n, Apply) and (n.op not in ops.TABLE or ops.TABLE[n.op].vjp is not None):
             return
     # Which nodes depend on wrt, and their correct inner derivatives.
-    d: dict = {}
-    for node in nodes:
-        if isinstance(node, Name):
-            d[id(node)] = Num(1) if node.id == wrt else None
-        elif isinstance(node, Apply):
-            d[id(node)] = _chain(node, [d[id(a)] for a in node.args])
-        else:
-            d[id(node)] = None
+    d = node_derivatives(root, wrt)
     applies = [n for n in nodes if isinstance(n, Apply)]
     count = 0
 
@@ -276,7 +239,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
         if count >= MAX_CANDIDATES:
             return
         if node.op not in ARITHMETIC and any(x is not None for x in (d[id(a)] for a in node.args)):
-            yield offer("sign", node, {id(node): lambda n, da: -_chain(n, da)},
+            yield offer("sign", node, {id(node): lambda n, da: -chain_rule(n, da)},
                         lambda node=node: f"a sign error: the derivative of {_text(node)} is "
                         f"{_simplified_text(d[id(node)])}")
         elif node.op == "sub" and d[id(node.args[1])] is not None:
@@ -309,3 +272,149 @@ def _chain_drops(node: Apply, d: dict):
 def _chain_sentence(inner: Expr, dinner: Expr):
     return lambda: (f"the chain rule: the factor {_simplified_text(dinner)} (the derivative "
                     f"of {_text(inner)}) is missing")
+
+
+# ------------------------------------------------------------ naming the mistake
+
+def diagnose(program, answer_program, name, variables, rows, rtol, atol):
+    """Name the mistake in a wrong formula: (key, detail, sentence), or (None, None, "").
+
+    In this order: a mistake of one rule, found by rebuilding the derivative
+    with that mistake from the question's tree (candidates, above) and comparing
+    with the answer at every point; the whole answer's sign, an additive
+    constant or a constant factor; right only on part of the domain (when the
+    answer is right on a region around each point where it agrees, not merely
+    at isolated points); right at the given point only.
+    """
+    right = [r for r in rows if r.ok]
+    wrong = [r for r in rows if not r.ok]
+    try:
+        found = _named_mistake(program, name, variables, rows, rtol, atol,
+                               lambda key: key != "sign")
+        if found is None and len(rows) >= 3 and _minus_everywhere(rows):
+            found = ("sign", _whole(program),
+                     "the sign is wrong: your answer is minus the derivative")
+        if found is None:
+            found = _named_mistake(program, name, variables, rows, rtol, atol,
+                                   lambda key: key == "sign")
+    except Exception:  # noqa: BLE001 - naming the mistake is an extra; it never costs the verdict
+        found = None
+    if found is not None:
+        return found
+    # A global mistake must also fit the points where the answer agrees: truth + 1 is
+    # "right" where the derivative is 1e9, within the relative tolerance.
+    found = _global_mistake(program, wrong, rtol, atol) if len(wrong) >= 3 else None
+    if found is not None and all(_fits(found[3], r, rtol) for r in right):
+        return found[:3]
+    region = [r for r in right if _right_nearby(program, answer_program, name, r, rtol, atol)]
+    if len(region) >= 2 or (region and len(region) == len(right)):
+        for v in variables:
+            for sign, word, other in ((1, ">", "<"), (-1, "<", ">")):
+                if all(sign * r.point[v] > 0 for r in region) \
+                        and all(sign * r.point[v] < 0 for r in wrong):
+                    return ("partial-domain", f"{v} {word} 0",
+                            f"right only where {v} {word} 0: wrong where {v} {other} 0")
+        if len(region) >= 2:
+            return ("partial-domain", None, f"right on part of the domain only ({len(wrong)} of "
+                    f"{len(rows)} points differ)")
+    if any(r.given for r in right):
+        return (None, None, f"right at the given point but wrong elsewhere ({len(wrong)} of "
+                f"{len(rows)} points differ)")
+    return None, None, ""
+
+
+def _right_nearby(program, answer_program, name, row, rtol, atol) -> bool:
+    """Whether the answer is also right at a point 0.1% away: a region, not a coincidence."""
+    moved = {k: v * (1 + 1e-3) + 1e-4 for k, v in row.point.items()}
+    truth = true_derivative(program, moved, name)
+    if truth is None:
+        return False
+    try:
+        s, s_mag = answer_value(answer_program, moved)
+    except (DomainError, TypeError, ValueError):
+        return False
+    t, t_mag = truth
+    return math.isfinite(s) and abs(s - t) <= atol + rtol * max(abs(t), t_mag)
+
+
+def _whole(program) -> str:
+    """The question as printed: its expression, or its program on one line."""
+    if len(program.statements) == 1:
+        return to_text(program.result)
+    return read_as(program)
+
+
+def _minus_everywhere(rows) -> bool:
+    """Whether the answer is minus the derivative at every row."""
+    if any(r.correct == 0 for r in rows):
+        return False
+    return all(abs(r.yours / r.correct + 1) <= 1e-7 for r in rows)
+
+
+def _global_mistake(program, rows, rtol, atol):
+    """The whole answer off by its sign, a constant or a factor, at every row given.
+
+    (key, detail, sentence, model): model(derivative) is the answer this mistake
+    predicts (None: no prediction).
+    """
+    truths = [r.correct for r in rows]
+    diffs = [r.yours - r.correct for r in rows]
+    spread = max(abs(r.yours) + abs(r.correct) for r in rows)
+    whole = _whole(program)
+    offset = diffs[0]
+    if all(abs(t - truths[0]) <= atol + rtol * spread for t in truths):
+        if all(abs(d - offset) <= atol + rtol * spread for d in diffs):
+            return ("constant-offset", num(offset), f"the derivative is the constant "
+                    f"{num(truths[0])}", lambda t: t + offset)
+        return (None, None, f"the derivative is the constant {num(truths[0])}", None)
+    ratios = [r.yours / r.correct for r in rows] if all(r.correct != 0 for r in rows) else None
+    factor = ratios and ratios[0]
+    same_ratio = ratios is not None and all(abs(q - factor) <= 1e-7 * abs(factor)
+                                            for q in ratios)
+    if same_ratio and abs(factor + 1) <= 1e-9:
+        return ("sign", whole, "the sign is wrong: your answer is minus the derivative",
+                lambda t: -t)
+    if all(abs(d - offset) <= atol + rtol * spread for d in diffs):
+        return ("constant-offset", num(offset), f"off by a constant: your answer minus the "
+                f"derivative is {num(offset)} at every point", lambda t: t + offset)
+    if same_ratio:
+        return ("constant-factor", num(factor), f"off by a factor: your answer is "
+                f"{num(factor)} times the derivative", lambda t: factor * t)
+    return None
+
+
+def _fits(model, row, rtol) -> bool:
+    """Whether a global mistake's prediction is the answer at `row` too."""
+    if model is None:
+        return False
+    predicted = model(row.correct)
+    return abs(row.yours - predicted) <= 2 * row.tol + rtol * abs(predicted)
+
+
+def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key: True):
+    """The first mistake of mistakes.candidates (whose key is `wanted`) that is the answer
+    at every row."""
+    if len(rows) < 3:
+        return None
+    root, _ = inline(program)
+    for cand in candidates(root, name, variables):
+        if not wanted(cand.key):
+            continue
+        mistaken = Program((Statement(None, cand.expr),))
+        for r in rows:
+            try:
+                g = lower(mistaken, r.point, wrt=set())
+                c = float(g.output.data)
+            except (GradcliError, TypeError, ValueError, ArithmeticError):
+                break
+            if not math.isfinite(c):
+                break
+            scale = max(abs(r.yours), abs(c), r.mag, magnitude(g.output))
+            tol = atol + rtol * scale
+            # Where the answer is wrong, the candidate must tell it from the derivative:
+            # a match within a tolerance as wide as the error itself explains nothing.
+            if abs(r.yours - c) > tol or (not r.ok and 4 * tol > abs(r.yours - r.correct)):
+                break
+        else:
+            return cand.key, cand.detail, cand.sentence()
+    return None

@@ -22,12 +22,12 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from . import ops
-from .autodiff.lower import lower
-from .errors import GradcliError
-from .language.expr import Apply, Num, Program, Statement, postorder, replace_leaves
+from .. import ops
+from ..autodiff.lower import lower
+from ..errors import GradcliError
+from ..language.expr import Apply, Num, Program, Statement, postorder, replace_leaves
+from .verdict import DIGITS_MIN  # as the digits rule for a number answer
 
-DIGITS_MIN = 3        # as the digits rule for a number answer
 MAX_ROUNDED = 24      # literals given slack; beyond this the formula is compared as typed
 EDGE_SCAN = (-10.0, 10.0)
 EDGE_GRID = 401

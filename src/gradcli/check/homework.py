@@ -1,0 +1,137 @@
+"""`check_homework()`: check with the homework commands' answers too, in one Verdict.
+
+The answers are a tangent line or plane, a directional derivative, critical
+points and their kinds, a Taylor polynomial and dy/dx of an implicit curve
+(docs/check.md, "Homework answers"). Each becomes a check Answer in a Verdict,
+so that `check`'s writers, exit codes and tally treat it as they treat a value
+or a derivative. The correct answer is always the homework command's own result
+(tangent, directional, critical_points, taylor, implicit): `check` never
+disagrees with what `gradcli tangent` prints.
+
+The graders are read from one table, GRADERS: each is a module with
+`prepare(question, given, context)` and `grade(question, prepared, context)`
+(see shared.py). Every answer is prepared (read, bad input refused) before any
+is graded. Nothing here prints.
+"""
+from __future__ import annotations
+
+from ..errors import UsageError
+from ..implicit import top_equals
+from ..inputs import inputs_of
+from ..language.printer import read_as
+from ..reading import given_names, parse
+from ..taylor import MAX_ORDER
+from . import critical as critical_grader
+from . import directional as directional_grader
+from . import implicit as implicit_grader
+from . import tangent as tangent_grader
+from . import taylor as taylor_grader
+from .answers import check
+from .shared import Context, Question
+from .verdict import Verdict, tolerances
+
+# In the order the answers are read and graded, and their answers listed.
+GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
+                                                critical_grader, taylor_grader,
+                                                implicit_grader)}
+OPTIONS = tuple(GRADERS)
+_EXAMPLES = {
+    "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
+    "directional": "--directional 4.4 --direction 3,4",
+    "direction": "--directional 4.4 --direction 3,4",
+    "critical": '--critical "(0,0) saddle; (1,1) min" (or "none")',
+    "over": "--over x=-3:3,y=-3:3",
+    "taylor": '--taylor "1 + x + x^2/2" --order 2',
+    "implicit": '--implicit "-x/y"',
+}
+
+
+def wanted(**answers) -> bool:
+    """Whether any homework answer is among the keyword arguments given to check."""
+    return any(answers.get(k) is not None for k in OPTIONS)
+
+
+def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
+                   derivatives=None, tangent=None, directional=None, direction=None,
+                   critical=None, over=None, taylor=None, order=None, implicit=None,
+                   wrt=None, of=None, rtol: float | None = None,
+                   atol: float | None = None) -> Verdict:
+    """check() with the homework answers too (see the module doc); one Verdict for all.
+
+    `tangent`: the equation (or its right-hand side); `directional` a number with
+    `direction` ("3,4"); `critical`: "(0,0) saddle; (1,1) min" with `over`
+    ("x=-3:3,y=-3:3"); `taylor`: the polynomial, with `order`; `implicit`: dy/dx
+    for the equation `text`, `wrt` the independent variable and `of` the other.
+
+    >>> check_homework("x^2 y", {"x": 1, "y": 2}, tangent="z = 2 + 4(x - 1) + (y - 2)").ok
+    True
+    """
+    digits_rule, rtol, atol = tolerances(rtol, atol)
+    context = Context(rtol, atol, digits_rule)
+    at = dict(at or {})
+    given = {"tangent": tangent, "directional": directional, "direction": direction,
+             "critical": critical, "over": over, "taylor": taylor, "order": order,
+             "implicit": implicit, "wrt": wrt, "of": of}
+    for option, example in _EXAMPLES.items():
+        answer = given[option]
+        if isinstance(answer, str) and not answer.strip():
+            raise UsageError(f"--{option} is empty", hint=f"for example: {example}")
+    _pairing(directional, direction, "--directional", "--direction",
+             "--directional 4.4 --direction 3,4")
+    _pairing(critical, over, "--critical", "--over",
+             '--critical "(0,0) saddle" --over x=-3:3,y=-3:3')
+    _pairing(taylor, order, "--taylor", "--order", '--taylor "1 + x + x^2/2" --order 2')
+    if of is not None and implicit is None:
+        raise UsageError("--of names the dependent variable of --implicit; give --implicit "
+                         "too, or leave --of out")
+    if implicit is not None:
+        others = [n for n, v in (("--value", value), ("--grad", grad),
+                                 ("--derivative", derivatives), ("--tangent", tangent),
+                                 ("--directional", directional), ("--critical", critical),
+                                 ("--taylor", taylor)) if v]
+        if others:
+            raise UsageError(f"--implicit grades dy/dx of an equation; {others[0]} needs an "
+                             "expression: check them in two runs")
+        if not top_equals(text):
+            raise UsageError("--implicit needs the question to be an equation F = G",
+                             source=text,
+                             hint='for example: gradcli check "x^2 + y^2 = 25" --implicit '
+                                  '"-x/y"')
+        # An equation has no expression of its own: its reading and point are the task's.
+        question = Question(text, at)
+        grader = GRADERS["implicit"]
+        graded = grader.grade(question, grader.prepare(question, given, context), context)
+        return Verdict(expression=text, read_as=graded.read_as, at=graded.at,
+                       answers=graded.answers, rtol=rtol, atol=atol,
+                       warnings=graded.warnings, digits_rule=digits_rule)
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int)
+                              or not 0 <= order <= MAX_ORDER):
+        raise UsageError(f"--order must be a whole number from 0 to {MAX_ORDER}, got {order}")
+
+    program = parse(text, given_names(at, grad))
+    question = Question(text, at, program, inputs_of(program))
+    # Every answer is read before any computing: bad input (exit 2) comes first.
+    prepared = [(grader, grader.prepare(question, given, context))
+                for option, grader in GRADERS.items() if given[option] is not None]
+
+    if value is not None or grad or derivatives:
+        verdict = check(text, at, value=value, grad=grad, derivatives=derivatives,
+                        rtol=None if digits_rule else rtol, atol=None if digits_rule else atol,
+                        program=program)
+    else:
+        verdict = Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=[],
+                          rtol=rtol, atol=atol, result_name=program.statements[-1].name or "f",
+                          warnings=list(program.warnings), digits_rule=digits_rule)
+    for grader, state in prepared:
+        graded = grader.grade(question, state, context)
+        verdict.answers.extend(graded.answers)
+        verdict.warnings += [w for w in graded.warnings if w not in verdict.warnings]
+    return verdict
+
+
+def _pairing(answer, option, answer_name, option_name, example):
+    if answer is not None and option is None:
+        raise UsageError(f"{answer_name} needs {option_name}", hint=f"for example: {example}")
+    if option is not None and answer is None:
+        raise UsageError(f"{option_name} goes with {answer_name}",
+                         hint=f"for example: {example}")

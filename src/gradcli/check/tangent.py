@@ -1,0 +1,215 @@
+"""Grading a tangent line or plane (`check --tangent`).
+
+A tangent is a formula: it must be the linearisation identically. Being linear,
+it is fixed by its value at the point and its slopes, read off the answer at
+the point and one step along each axis; at PROBES more points (the same on
+every run) it must be a plane (else `not-linear`). Then: `not-centred` (the
+slopes multiply x, not x - a), `tangent-value`, `slopes-swapped`,
+`tangent-slope`. The correct tangent is the tangent task's own result: its
+value and gradient at the point, never its printed equation read back.
+"""
+from __future__ import annotations
+
+import math
+
+from ..errors import UsageError
+from ..evaluation import evaluate
+from ..inputs import inputs_of
+from ..language.expr import Apply, Program, Statement
+from ..tangent import tangent as tangent_of
+from .formula import parse_answer
+from .probes import rounded_literals, rounding_slack
+from .shared import PROBES, Graded, close_to, maybe_value, names_a_function_of, random_step, \
+    scalar_point, seeded_rng, shifted_text, split_sides, where_text
+from .verdict import FORMULA_RTOL_FLOOR, Answer, num
+
+OPTION = "tangent"
+
+
+def prepare(question, given, context):
+    """(the tangent task's result, the student's plane, the answer as typed)."""
+    point = scalar_point(question.at, question.variables, "--tangent")
+    t = tangent_of(question.text, point, evaluate=evaluate)
+    answer = given["tangent"]
+    return t, _prepare_tangent(answer, question.program, question.variables, t.lhs), answer
+
+
+def grade(question, prepared, context) -> Graded:
+    t, plane, answer = prepared
+    graded = _grade_tangent(question.text, answer, plane, t, context.rtol, context.atol,
+                            context.digits_rule)
+    return Graded([graded], list(t.warnings))
+
+
+class _Plane:
+    """The student's tangent as a function of the inputs: z = RHS, or solved from G = 0."""
+
+    def __init__(self, explicit: Program | None, implicit: Program | None, dep: str,
+                 literals=()):
+        self.explicit, self.implicit, self.dep = explicit, implicit, dep
+        self.literals = list(literals)  # its rounded decimals, for the digits rule
+
+    def moved(self, program: Program) -> "_Plane":
+        """The same kind of plane from another program (a rounded decimal moved)."""
+        if self.explicit is not None:
+            return _Plane(program, None, self.dep)
+        return _Plane(None, program, self.dep)
+
+    @property
+    def program(self) -> Program:
+        return self.explicit if self.explicit is not None else self.implicit
+
+    def at(self, point):
+        """(z, scale) at the point, or None where the answer is undefined."""
+        if self.explicit is not None:
+            return maybe_value(self.explicit, point)
+        g = [maybe_value(self.implicit, {**point, self.dep: float(z)}) for z in (0, 1, 2)]
+        if any(v is None for v in g):
+            return None
+        (g0, m0), (g1, m1), (g2, m2) = g
+        scale = max(m0, m1, m2, abs(g0), abs(g1), abs(g2))
+        if abs(g2 - 2 * g1 + g0) > 1e-9 * scale + 1e-12:
+            raise UsageError(f"the answer for the tangent is not solved for {self.dep}, and "
+                             f"{self.dep} appears in it other than linearly",
+                             hint=f"write it as {self.dep} = ... (or give the right-hand "
+                                  "side alone)")
+        c = g1 - g0
+        if c == 0:
+            return None
+        return -g0 / c, scale
+
+
+def _prepare_tangent(answer: str, program, variables, dep: str) -> _Plane:
+    what = "the tangent"
+    example = f"{dep} = 3 + 4*(x - 1) + 2*(y - 1)" if len(variables) > 1 \
+        else f"{dep} = 2 + 0.25*({variables[0] if variables else 'x'} - 4)"
+    left, right = split_sides(answer, what, example)
+    if left is not None and (left == dep or names_a_function_of(left, variables)):
+        left = None
+    if left is None:
+        rhs = parse_answer(right, program, variables, what)
+        if dep in inputs_of(rhs) and dep not in variables:
+            raise UsageError(f"the answer for the tangent has {dep} on the right-hand side",
+                             source=answer, hint=f"write it as {dep} = ... with {dep} on the left")
+        return _Plane(rhs, None, dep, rounded_literals(rhs))
+    allowed = list(variables) + ([dep] if dep not in variables else [])
+    sides = [parse_answer(part, program, allowed, what) for part in (left, right)]
+    if not any(dep in inputs_of(s) for s in sides):
+        raise UsageError(f"the answer for the tangent is an equation without {dep}, the "
+                         "graph's own coordinate", source=answer,
+                         hint=f"write it as {dep} = ..., for example {example}")
+    f = Apply("sub", (sides[0].result, sides[1].result))
+    named = tuple(s for s in program.statements if s.name is not None)
+    return _Plane(None, Program(named + (Statement(None, f),), answer), dep,
+                  rounded_literals(sides[0]) + rounded_literals(sides[1]))
+
+
+def _plane_quantities(plane, point, names) -> list:
+    """The plane's height at the point and its slope along each input."""
+    base = plane.at(point)
+    if base is None:
+        return [math.nan] * (1 + len(names))
+    out = [base[0]]
+    for n in names:
+        step = plane.at({**point, n: point[n] + 1.0})
+        out.append(math.nan if step is None else step[0] - base[0])
+    return out
+
+
+def _plane_slack(plane, point, names) -> list:
+    """How far rounding the typed decimals may move the height and each slope."""
+    if not plane.literals:
+        return [0.0] * (1 + len(names))
+    return rounding_slack(plane.program,
+                          lambda p: _plane_quantities(plane.moved(p), point, names),
+                          plane.literals)
+
+
+def _grade_tangent(text, answer, plane, t, rtol, atol, digits_rule=False) -> Answer:
+    names = list(t.at)
+    a = Answer("tangent", "tangent", answer.strip(), key="tangent", expected=t.equation)
+    a.correct = t.equation
+    point = {n: float(v) for n, v in t.at.items()}
+    fa = float(t.value)
+    grad = [float(t.gradient[n]) for n in names]
+    base = plane.at(point)
+    where = where_text(point)
+    if base is None:
+        a.reason = f"your answer is undefined at the point {where}, where f = {num(fa)}"
+        a.mistake = "tangent-value"
+        return a
+    z0, m0 = base
+    slopes = []
+    for n in names:
+        step = plane.at({**point, n: point[n] + 1.0})
+        if step is None:
+            a.reason = f"your answer is undefined at {where_text({**point, n: point[n] + 1})}: " \
+                       "a tangent is defined everywhere"
+            a.mistake = "not-linear"
+            return a
+        slopes.append(step[0] - z0)
+    rng = seeded_rng(text, answer)
+    for _ in range(PROBES):
+        p = {n: float(f"{point[n] + random_step(rng):.3g}") for n in names}
+        got = plane.at(p)
+        linear = z0 + sum(s * (p[n] - point[n]) for s, n in zip(slopes, names))
+        terms = [abs(s * (p[n] - point[n])) for s, n in zip(slopes, names)]
+        if got is None or not close_to(got[0], linear, 1e-9, atol, got[1], m0, *terms):
+            a.mistake = "not-linear"
+            a.counterexample = {"at": p, "yours": None if got is None else got[0],
+                                "correct": fa + sum(g * (p[n] - point[n])
+                                                    for g, n in zip(grad, names))}
+            what = "line" if len(names) == 1 else "plane"
+            a.reason = (f"your answer is not linear in {', '.join(names)}: a tangent {what} "
+                        f"is; at {where_text(p)} it is "
+                        + ("undefined" if got is None else num(got[0]))
+                        + f", off the {what} through the point with the same slopes")
+            return a
+    tol = max(rtol, FORMULA_RTOL_FLOOR)
+    # Scales from the question (f and its gradient at the point), never from numbers
+    # inside the answer; rounded decimals may move each quantity by their half unit.
+    q_scale = max([abs(fa), *map(abs, grad)])
+    slack = _plane_slack(plane, point, names) if digits_rule else [0.0] * (1 + len(names))
+    # Where a quantity carries rounded decimals, their digits decide, not --rtol's default.
+    value_ok = close_to(z0, fa, FORMULA_RTOL_FLOOR if slack[0] else tol, atol + slack[0], q_scale)
+    slope_ok = [close_to(s, g, FORMULA_RTOL_FLOOR if sl else tol, atol + sl, q_scale)
+                for s, g, sl in zip(slopes, grad, slack[1:])]
+    a.computed = None
+    if value_ok and all(slope_ok):
+        a.ok = True
+        return a
+    problems = []
+    f_at = f"f({', '.join(num(point[n]) for n in names)})"
+    if all(slope_ok) and any(g * point[n] != 0 for g, n in zip(grad, names)):
+        shifted = fa + sum(g * point[n] for g, n in zip(grad, names))
+        if close_to(z0, shifted, tol, atol, q_scale,
+                    *(abs(g * point[n]) for g, n in zip(grad, names))):
+            n = next(n for g, n in zip(grad, names) if g * point[n] != 0)
+            g = grad[names.index(n)]
+            a.mistake, a.mistake_detail = "not-centred", n
+            a.reason = (f"the slopes are right, but they multiply {n} instead of "
+                        f"{shifted_text(n, point[n])}: write "
+                        f"{num(g)}*({shifted_text(n, point[n])}), "
+                        f"not {num(g)}*{n} (at the point your {plane.dep} is {num(z0)}, "
+                        f"but {f_at} = {num(fa)})")
+            return a
+    if not value_ok:
+        a.mistake = "tangent-value"
+        problems.append(f"at the point {where} your {plane.dep} is {num(z0)}, but "
+                        f"{f_at} = {num(fa)}: a tangent passes through the point of tangency")
+    if len(names) == 2 and not any(slope_ok) and grad[0] != grad[1] \
+            and all(close_to(s, g, tol, atol, m0) for s, g in zip(slopes, reversed(grad))):
+        a.mistake = a.mistake or "slopes-swapped"
+        problems.append(f"the slopes are swapped: the slope in {names[0]} is ∂f/∂{names[0]} = "
+                        f"{num(grad[0])} and in {names[1]} ∂f/∂{names[1]} = {num(grad[1])}")
+    else:
+        for n, s, g, ok in zip(names, slopes, grad, slope_ok):
+            if ok:
+                continue
+            if a.mistake is None:
+                a.mistake, a.mistake_detail = "tangent-slope", n
+            which = f"∂f/∂{n}" if len(names) > 1 else "f'"
+            problems.append(f"the slope in {n} is {num(s)}, but {which}"
+                            f"({', '.join(num(point[m]) for m in names)}) = {num(g)}")
+    a.reason = "; ".join(problems)
+    return a
