@@ -324,7 +324,7 @@ def test_a_taylor_polynomial_in_two_variables():
     (("--order", "2"), "--order goes with --taylor"),
     (("--taylor", "1 + x + z", "--order", "2"), "'z'"),
     (("--taylor", "", "--order", "2"), "--taylor is empty"),
-    (("--taylor", "x^3/3!", "--order", "3"), "does not parse"),
+    (("--taylor", "x^3/3!!", "--order", "3"), "does not parse"),
     (("--taylor", "x = 1 + x", "--order", "1"), "on the left of '='"),
 ])
 def test_taylor_bad_input(args, words):
@@ -579,3 +579,22 @@ def test_the_taylor_polynomial_built_from_the_terms_is_the_printed_one(text, at,
         point = {v: float(a) + shift for v, a in at.items()}
         assert float(lower(built, point, wrt=set()).output.data) == pytest.approx(
             float(lower(printed, point, wrt=set()).output.data), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("args,code", [
+    # lists as books print them: commas between points, x = -1 with spaces, "neither"
+    (("x^4 + y^4 - 4x*y + 1", "--over", "x=-3:3,y=-3:3", "--critical",
+      "(0, 0) saddle, (1, 1) min, (-1, -1) min"), 0),
+    (("x^4 + y^4 - 4x*y + 1", "--over", "x=-3:3,y=-3:3", "--critical",
+      "(0, 0) saddle, (1, 1.001) min, (-1, -1) min"), 1),
+    (("x^3 - 3x^2 - 9x - 1", "--over", "x=-5:5", "--critical", "x = -1 max; x = 3 min"), 0),
+    (("x^3 - 3x^2 - 9x - 1", "--over", "x=-5:5", "--critical", "x = -1 max; x = 3 max"), 1),
+    (("x^4 - 4x^3", "--over", "x=-2:5", "--critical", "0 neither; 3 min"), 0),
+    (("x^4 - 4x^3", "--over", "x=-2:5", "--critical", "0 min; 3 min"), 1),
+    # factorials, as books print Taylor coefficients
+    (("sin x", "--at", "x=0", "--order", "5", "--taylor", "x - x^3/3! + x^5/5!"), 0),
+    (("cos x", "--at", "x=0", "--order", "4", "--taylor", "1 - x^2/2! + 1.001x^4/4!"), 1),
+])
+def test_printed_lists_and_factorials_are_read_as_books_mean_them(args, code):
+    r = CliRunner().invoke(main, ["check", *args, "-o", "plain"])
+    assert r.exit_code == code, r.output

@@ -33,69 +33,7 @@ CORPUS = verify_homework.load()
 MINIMUMS = {"tangent-line": 8, "tangent-plane": 6, "directional": 6, "critical": 8,
             "taylor": 8, "implicit": 6}
 
-# Printed answers gradcli does not grade as a teacher would. Each is a bug to fix in
-# gradcli, not in the corpus: the answer is the book's, confirmed by SymPy. A list of
-# critical points separated by commas, as books and students write it, is refused
-# (only ';' separates points), so neither the printed list nor its perturbed twin is
-# graded.
-_COMMA = ("`gradcli check {q} --over {box} --critical {a}` exits 2 (expected {want}): "
-          "error: --critical: '{rest}' in '{a2}' is not a kind of critical point")
-XFAIL = {
-    ("stewart-14.7-example-3", "right"): _COMMA.format(
-        q="'x^4 + y^4 - 4xy + 1'", box="x=-3:3,y=-3:3",
-        a="'(0, 0) saddle, (1, 1) min, (-1, -1) min'", want=0,
-        rest="saddle, (1, 1) min, (-1, -1) min", a2="(0, 0) saddle, (1, 1) min, (-1, -1) min"),
-    ("stewart-14.7-example-3", "wrong"): _COMMA.format(
-        q="'x^4 + y^4 - 4xy + 1'", box="x=-3:3,y=-3:3",
-        a="'(0, 0) saddle, (1, 1.001) min, (-1, -1) min'", want=1,
-        rest="saddle, (1, 1.001) min, (-1, -1) min",
-        a2="(0, 0) saddle, (1, 1.001) min, (-1, -1) min"),
-    ("paul-c3-14.3-example-saddle-and-minimum", "right"): _COMMA.format(
-        q="'4 + x^3 + y^3 - 3xy'", box="x=-3:3,y=-3:3", a="'(0,0) saddle, (1,1) min'", want=0,
-        rest="saddle, (1,1) min", a2="(0,0) saddle, (1,1) min"),
-    ("paul-c3-14.3-example-saddle-and-minimum", "wrong"): _COMMA.format(
-        q="'4 + x^3 + y^3 - 3xy'", box="x=-3:3,y=-3:3", a="'(0,0) saddle, (1.001,1) min'",
-        want=1, rest="saddle, (1.001,1) min", a2="(0,0) saddle, (1.001,1) min"),
-    ("paul-c3-14.3-example-four-critical-points", "right"): _COMMA.format(
-        q="'3x^2y + y^3 - 3x^2 - 3y^2 + 2'", box="x=-3:3,y=-3:3",
-        a="'(0,0) max, (0,2) min, (1,1) saddle, (-1,1) saddle'", want=0,
-        rest="max, (0,2) min, (1,1) saddle, (-1,1) saddle",
-        a2="(0,0) max, (0,2) min, (1,1) saddle, (-1,1) saddle"),
-    ("paul-c3-14.3-example-four-critical-points", "wrong"): _COMMA.format(
-        q="'3x^2y + y^3 - 3x^2 - 3y^2 + 2'", box="x=-3:3,y=-3:3",
-        a="'(0,0) max, (0,2) min, (1,1) saddle, (-1,1) max'", want=1,
-        rest="max, (0,2) min, (1,1) saddle, (-1,1) max",
-        a2="(0,0) max, (0,2) min, (1,1) saddle, (-1,1) max"),
-}
-# A one-variable critical point printed as 'x = -1' (spaces around '=') is refused;
-# 'x=-1 max' is accepted.
-_X_EQUALS = ("`gradcli check 'x^3 - 3x^2 - 9x - 1' --over x=-5:5 --critical '{a}'` exits 2 "
-             "(expected {want}): error: --critical x: 'x' is not a constant; a value may use "
-             "numbers, pi, e and functions, but no variables")
-XFAIL[("openstax-c1-4.5-example-first-derivative-test", "right")] = _X_EQUALS.format(
-    a="x = -1 max; x = 3 min", want=0)
-XFAIL[("openstax-c1-4.5-example-first-derivative-test", "wrong")] = _X_EQUALS.format(
-    a="x = -1 max; x = 3.003 min", want=1)
-# A Taylor polynomial printed with factorials (x^3/3!) cannot be typed as printed.
-_FACTORIAL = ("`gradcli check '{q}' --at x=0 --order {n} --taylor '{a}'` exits 2 (expected "
-              "{want}): error: the answer for the Taylor polynomial does not parse: an "
-              "exclamation mark (!) cannot be read here ... hint: factorials and 'not' are not "
-              "part of the language")
-for _id, _q, _n, _right, _wrong in (
-        ("openstax-c2-6.3-example-maclaurin-cos", "cos x", 4, "1 - x^2/2! + x^4/4!",
-         "1 - x^2/2! + 1.001x^4/4!"),
-        ("openstax-c2-6.3-example-maclaurin-sin", "sin x", 5, "x - x^3/3! + x^5/5!",
-         "x - 1.001x^3/3! + x^5/5!")):
-    XFAIL[(_id, "right")] = _FACTORIAL.format(q=_q, n=_n, a=_right, want=0)
-    XFAIL[(_id, "wrong")] = _FACTORIAL.format(q=_q, n=_n, a=_wrong, want=1)
-
-
-# 'neither' (no extremum at a critical number, as books say) is not a kind check reads.
-_NEITHER = ("`gradcli check 'x^4 - 4x^3' --over x=-2:5 --critical '{a}'` exits 2 (expected "
-            "{want}): error: --critical: 'neither' in '0 neither' is not a kind of critical "
-            "point")
-XFAIL[("stewart-4.3-example-6", "right")] = _NEITHER.format(a="0 neither; 3 min", want=0)
-XFAIL[("stewart-4.3-example-6", "wrong")] = _NEITHER.format(a="0 neither; 3.003 min", want=1)
+XFAIL: dict = {}  # (id, 'right' | 'wrong') -> why gradcli fails it (none now)
 
 
 def _param(entry, which):

@@ -40,7 +40,10 @@ _KINDS = {"local minimum": ("min", "minimum", "local min", "local minimum", "rel
                             "relative minimum", "rel min", "minimum point", "local minimum point"),
           "local maximum": ("max", "maximum", "local max", "local maximum", "relative max",
                             "relative maximum", "rel max", "maximum point", "local maximum point"),
-          "saddle point": ("saddle", "saddle point", "saddlepoint"),
+          # In one variable a book says "neither" (no extremum there): the saddle's kind.
+          "saddle point": ("saddle", "saddle point", "saddlepoint", "neither",
+                           "neither max nor min", "neither a max nor a min",
+                           "neither a maximum nor a minimum", "no extremum", "not an extremum"),
           "inconclusive": ("inconclusive", "test inconclusive", "the test is inconclusive",
                            "degenerate")}
 _WORD = {w: kind for kind, words in _KINDS.items() for w in words}
@@ -66,8 +69,8 @@ def _parse_critical(answer: str, names: list):
     if answer.strip().lower() in ("none", "no critical points", "-"):
         return []
     items = []
-    for item in split_top_level(answer, ";"):
-        text = item.strip()
+    for item in _items(answer):
+        text = re.sub(r"\s*=\s*", "=", item.strip())  # x = -1 max, as books print it
         if text[:1] in "([":
             close_at = _matching(text)
             if close_at is None:
@@ -102,6 +105,24 @@ def _parse_critical(answer: str, names: list):
             raise UsageError(f"--critical lists the point {pt_text(names, v)} twice",
                              hint="list each point once")
     return items
+
+
+def _items(answer: str) -> list:
+    """The points of an answer: separated by ';', or by ',' after a kind word, as books
+    print lists: "(0, 0) saddle, (1, 1) min" (a comma inside a point stays in it)."""
+    items = []
+    for part in split_top_level(answer, ";"):
+        pieces = split_top_level(part, ",", keep_empty=True)
+        current = ""
+        for piece in pieces:
+            current = piece if not current else f"{current},{piece}"
+            words = re.sub(r"\s+", " ", current.lower()).rstrip(" .")
+            if any(words.endswith(" " + w) or words.endswith(")" + w) for w in _WORD):
+                items.append(current)
+                current = ""
+        if current.strip():
+            items.append(current)
+    return [i for i in items if i.strip()]
 
 
 def _matching(text: str):

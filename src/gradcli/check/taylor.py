@@ -85,7 +85,13 @@ def _coefficients(t) -> dict:
     return {tuple(sorted(term.powers.items())): term.coefficient for term in t.terms}
 
 
+# n! of a whole number, as books print Taylor coefficients (x^3/3!): only here, where a
+# factorial can mean nothing else; the language itself has no factorial.
+_FACTORIAL = re.compile(r"(?<![\w.)])(\d{1,2})!(?!=)")
+
+
 def _taylor_answer_text(answer: str, variables) -> str:
+    answer = _FACTORIAL.sub(lambda m: f"({math.factorial(int(m.group(1)))})", answer)
     left, right = split_sides(answer, "the Taylor polynomial", "1 + x + x^2/2")
     if left is None:
         return right
