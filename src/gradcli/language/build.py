@@ -257,7 +257,7 @@ class Builder(Transformer):
         groups = self.bracket_groups
         if len(c) == 3 and len(items) == 1 and not isinstance(items[0], Vector) \
                 and id(items[0]) not in groups:
-            # [x] groups like (x) (docs/language.md, brackets), unless it turns out to be a
+            # [x] groups like (x) (docs/language.md, "Grouping"), unless it turns out to be a
             # row of a matrix such as [[1], [2]]: kept aside for that case.
             node = items[0]
             groups[id(node)] = (node, Vector((node,), span))
@@ -341,8 +341,9 @@ def _unit_power_over_integer(source: str, left, right) -> bool:
     if type(left) is not Apply or left.op != "pow" or type(right) is not Num:
         return False
     exponent = left.args[1]
-    if type(exponent) is not Num or exponent.value not in (1, -1) or _bracketed_exponent(source, left) \
-            or exponent.span is None or exponent.span[1] != left.span[1]:
+    if type(exponent) is not Num or exponent.value not in (1, -1) \
+            or _bracketed_exponent(source, left) or exponent.span is None \
+            or exponent.span[1] != left.span[1]:
         return False  # (x^1)/2 is bracketed as meant
     return isinstance(right.value, int) and right.value > 1 and right.span is not None \
         and source[left.span[1]:right.span[0]].strip() == "/"

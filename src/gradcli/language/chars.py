@@ -72,7 +72,7 @@ LOOKALIKES = {
 }
 
 
-# Greek letters' names are names, never glued letters (docs/language.md, glued letters).
+# Greek letters' names are names, never glued letters (docs/language.md, "Glued letters").
 GREEK_NAMES = frozenset({"mu", "xi", "eta", "rho", "tau", "phi", "chi", "psi", "nu"})
 # `sin^-1 x` is the inverse function (with a warning), for these functions only.
 INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",

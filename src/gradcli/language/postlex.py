@@ -458,7 +458,8 @@ def _func_token(tok, fn):
 
 
 def _glued(text: str) -> bool:
-    """Two or three letters that are no name of the input: a product of letters (rule 5)."""
+    """Two or three letters that are no name of the input: a product of letters
+    (docs/language.md, "Glued letters")."""
     return 2 <= len(text) <= 3 and text.isalpha() and text not in GREEK_NAMES
 
 
