@@ -14,12 +14,14 @@ from .. import limits, ops
 from ..errors import ParseError
 from .chars import CONSTANT_ALIASES, SUBSCRIPTS, SUPERSCRIPT_DIGITS, SUPERSCRIPTS
 from .explain import unknown_function
-from .expr import Apply, Call, Const, Expr, Name, Num, Program, Statement, Vector, free_names, postorder
+from .expr import (Apply, Call, Const, Expr, Name, Num, Program, Statement, Vector, free_names,
+                   postorder)
 from .lalr import Transformer
 from .postlex import ParseContext, UserFunction
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "@": "matmul", "**": "pow", "^": "pow"}
 _PREFIX = {"-": "neg", "+": "pos"}
+
 
 class _Span:
     """Helpers for node positions: (start, end) character offsets in the source."""

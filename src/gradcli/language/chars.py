@@ -3,13 +3,17 @@
 Look-alike characters read as ASCII, pasted characters explained, Greek names,
 inverse functions, Python's keywords, radicals, superscripts and subscripts,
 book spellings of function names, and the one pattern that spots a statement
-defining a name or a function (the parser and the REPL both use it). Plain
-data, so that the post-lexer, the builder and the error explanations share
-one copy; docs/language.md shows each reading.
+defining a name or a function (the parser and the REPL both use it), with
+`defined_names`, which reads a program's definitions before it is parsed.
+Mostly plain data, so that the post-lexer, the builder and the error
+explanations share one copy; docs/language.md shows each reading.
 """
 from __future__ import annotations
 
 import re
+
+from .. import ops
+from ..errors import ParseError
 
 # Look-alike characters read as their ASCII meaning, because nothing else could
 # be meant; one character for one, so positions stay those of the source.
@@ -104,3 +108,37 @@ LOG_BASE = re.compile(r"log_(?:(\d+(?:\.\d+)?)([^\W\d]\w*)?|([^\W\d_]))$")
 BOOK_ALIASES = {"cosec": "csc", "arccosec": "acsc", "cosech": "csch", "tg": "tan",
                  "ctg": "cot", "cotg": "cot", "arctg": "atan", "sen": "sin"}
 
+
+def defined_names(plain: str, text: str, names=()) -> tuple:
+    """(the names the program knows, its functions: name -> parameters), found before
+    parsing, so that the post-lexer reads a defined function's name as a function
+    everywhere and a defined name whole.
+
+    `plain` is the text with look-alikes made ASCII, `text` as typed (for errors);
+    `names` are the input's variables known from elsewhere.
+    """
+    functions, values = {}, []
+    for m in DEFINITION.finditer(plain):
+        if m.group(2) is None:
+            values.append(m)
+            continue
+        name = m.group(1)
+        if ops.lookup_function(name) is None and name not in functions:
+            params = tuple(p.strip() for p in m.group(2).split(","))
+            if name in params:
+                same = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", m.group(2))
+                start = m.start(2) + same.start()
+                raise ParseError(f"the parameter '{name}' has its function's own name",
+                                 source=text, span=(start, start + len(name)),
+                                 hint=f"name the parameter otherwise: {name}(x) = …")
+            functions[name] = tuple(p for p in params if p.isidentifier())
+    if functions:
+        for m in values:
+            if m.group(1) in functions:
+                raise ParseError(f"'{m.group(1)}' is defined twice, as a function and as a "
+                                 "value", source=text, span=m.span(1),
+                                 hint="a program's names are defined once each; use another "
+                                      "name for one of them")
+    known = frozenset(names) | {m.group(1) for m in values} \
+        | {p for params in functions.values() for p in params}
+    return known, functions

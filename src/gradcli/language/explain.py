@@ -95,6 +95,20 @@ def unknown_function(name, span, args, inner_text=""):
 
 
 
+def call_example(op) -> str:
+    examples = {"atan2": "atan2(y, x)", "pow": "pow(x, y)", "dot": "dot(a, b)",
+                "max": "max(a, b)", "min": "min(a, b)"}
+    return examples.get(op.name, f"{op.name}(…)")
+
+
+def inverse_hint(name: str) -> str:
+    if name == "exp":
+        return "the inverse of exp is ln: write ln(x); for 1/exp(x) write exp(-x)"
+    if name in ("log", "ln"):
+        return "the inverse of ln is exp: write exp(x); for 1/ln(x) write 1/ln(x)"
+    return f"for the reciprocal write 1/{name}(x)"
+
+
 def character_error(text: str, pos: int) -> ParseError:
     ch = text[pos]
     span = (pos, pos + 1)

@@ -19,10 +19,10 @@ import os
 from .. import limits, ops
 from ..errors import LimitError, ParseError, UnknownName, UsageError
 from .build import Builder, validate
-from .chars import ACCEPTED
+from .chars import ACCEPTED, defined_names
 from .explain import character_error, token_error
 from .expr import Program, Statement
-from .postlex import ParseContext, PostLex, defined_names
+from .postlex import ParseContext, PostLex
 
 __all__ = ["given_names", "parse", "parse_expr"]
 

@@ -10,14 +10,12 @@ parse needs to know lives in its ParseContext, created per parse.
 """
 from __future__ import annotations
 
-import re
-
 from .. import limits, ops
 from ..errors import ParseError, UnknownName
-from .chars import (BOOK_ALIASES, CONSTANT_ALIASES, DEFINITION, GREEK_NAMES, INVERSES,
-                    LOG_BASE, MAX_PRIMES, PRIMES, PYTHON_WORDS, ROOTS, SUPERSCRIPTS)
+from .chars import (BOOK_ALIASES, CONSTANT_ALIASES, GREEK_NAMES, INVERSES, LOG_BASE,
+                    MAX_PRIMES, PRIMES, PYTHON_WORDS, ROOTS, SUPERSCRIPTS)
 from .expr import Const, Name, Num
-from .explain import meant_function, unknown_function_name
+from .explain import call_example, inverse_hint, meant_function, unknown_function_name
 from .lalr import Token
 
 _OPENERS = frozenset({"LPAR", "LSQB", "LBRACE"})
@@ -311,7 +309,7 @@ class PostLex:
             if target is None:
                 raise ParseError(f"'{self.ctx.source[span[0]:span[1]]}': {name} has no inverse "
                                  "written this way", span=span,
-                                 hint=_inverse_hint(op.name))
+                                 hint=inverse_hint(op.name))
             fn = _Function(target, inverse_of=op.name)
         elif text.isdigit() and int(text) > 0 and op.accepts(1):
             fn = _Function(op, power=int(text))
@@ -501,24 +499,10 @@ def _check_argument(tok, nxt, source: str):
     if fn.base is None and not fn.op.accepts(1):
         raise ParseError(f"{fn.op.name} takes {fn.op.arity_text()} arguments, so it needs "
                          "parentheses", span=(tok.start_pos, tok.end_pos),
-                         hint=f"write {_call_example(fn.op)}")
+                         hint=f"write {call_example(fn.op)}")
     if nxt is None or nxt.type not in _STARTS_ARGUMENT:
         raise ParseError(f"'{name}' has nothing to apply to", span=(tok.start_pos, tok.end_pos),
                          hint=f"write {name}(x), or {name} x, with its argument")
-
-
-def _call_example(op) -> str:
-    examples = {"atan2": "atan2(y, x)", "pow": "pow(x, y)", "dot": "dot(a, b)",
-                "max": "max(a, b)", "min": "min(a, b)"}
-    return examples.get(op.name, f"{op.name}(…)")
-
-
-def _inverse_hint(name: str) -> str:
-    if name == "exp":
-        return "the inverse of exp is ln: write ln(x); for 1/exp(x) write exp(-x)"
-    if name in ("log", "ln"):
-        return "the inverse of ln is exp: write exp(x); for 1/ln(x) write 1/ln(x)"
-    return f"for the reciprocal write 1/{name}(x)"
 
 
 def _function_power_error(source: str, name, tok, last):
@@ -527,38 +511,3 @@ def _function_power_error(source: str, name, tok, last):
     raise ParseError(f"'{shown}': a power on a function name must be a positive whole number "
                      f"({name}^2 x is {name}(x)^2) or -1 for the inverse", span=(tok.start_pos, end),
                      hint=f"for another power of the value write {name}(x)^y")
-
-
-def defined_names(plain: str, text: str, names=()) -> tuple:
-    """(the names the program knows, its functions: name -> parameters), found before
-    parsing, so that the post-lexer reads a defined function's name as a function
-    everywhere and a defined name whole.
-
-    `plain` is the text with look-alikes made ASCII, `text` as typed (for errors);
-    `names` are the input's variables known from elsewhere.
-    """
-    functions, values = {}, []
-    for m in DEFINITION.finditer(plain):
-        if m.group(2) is None:
-            values.append(m)
-            continue
-        name = m.group(1)
-        if ops.lookup_function(name) is None and name not in functions:
-            params = tuple(p.strip() for p in m.group(2).split(","))
-            if name in params:
-                same = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", m.group(2))
-                start = m.start(2) + same.start()
-                raise ParseError(f"the parameter '{name}' has its function's own name",
-                                 source=text, span=(start, start + len(name)),
-                                 hint=f"name the parameter otherwise: {name}(x) = …")
-            functions[name] = tuple(p for p in params if p.isidentifier())
-    if functions:
-        for m in values:
-            if m.group(1) in functions:
-                raise ParseError(f"'{m.group(1)}' is defined twice, as a function and as a "
-                                 "value", source=text, span=m.span(1),
-                                 hint="a program's names are defined once each; use another "
-                                      "name for one of them")
-    known = frozenset(names) | {m.group(1) for m in values} \
-        | {p for params in functions.values() for p in params}
-    return known, functions
