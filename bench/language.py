@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     results = {(m, t): [] for m in measures for t in trees}
     for _ in range(args.rounds):
         for m in measures:
-            rounds = 3 if m in ("parse", "program") else 1
+            rounds = 3  # several samples per round: one process start is noisy
             for _ in range(rounds):
                 for name, tree in trees.items():
                     results[m, name].append(_run(tree, m))
