@@ -5,10 +5,10 @@ Run it after editing the grammar:  python grammar/make_tables.py
 
 This is the only code that reads Lark's internals (its lexer patterns, parse
 table and child filters), and it runs at development time only: the installed
-package reads the generated module, and falls back to Lark's public API when the
-module does not match the grammar. tests/test_lalr.py regenerates the tables
-and compares them with the committed ones, so a Lark upgrade that changes them
-shows up as a failing test, not as a broken install.
+package reads the generated module, and refuses it (naming this command) when
+it was made from another grammar or in another layout. tests/test_lalr.py
+regenerates the tables and compares them with the committed ones, so a Lark
+upgrade that changes them shows up as a failing test, not as a broken install.
 """
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GRAMMAR = os.path.join(HERE, "gradcli.lark")
 TARGET = os.path.join(os.path.dirname(HERE), "src", "gradcli", "language",
                       "_lalr_tables.py")
-FORMAT = 2  # the layout lalr.Parser reads (lalr.FORMAT)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))  # run from a checkout
+from gradcli.language.lalr import FORMAT, grammar_checksum  # noqa: E402  (the layout it reads)
 
 # The grammar's one shift/reduce conflict, resolved as shift on purpose: after a
 # bare function's argument (`sin x`), a juxtaposed factor continues the argument
@@ -95,7 +96,7 @@ def compute(grammar: str) -> dict:
         states[number[state]] = row
     return {
         "format": FORMAT,
-        "grammar": grammar,
+        "grammar_crc32": grammar_checksum(grammar),
         "patterns": patterns,
         "ignore": tuple(sorted(str(t) for t in lexer.ignore_types)),
         "states": states,

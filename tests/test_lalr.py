@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from gradcli.language import lalr, parser
+from gradcli.language.build import Builder
+from gradcli.language.postlex import ParseContext, PostLex
 from gradcli.errors import GradcliError
 from gradcli.language.expr import Apply, Const, Name, Num, Vector
 
@@ -39,26 +41,61 @@ def _shape(node):
     return out
 
 
+class _LarkRuntime:
+    """Lark itself over the grammar file, with gradcli's post-lexer and builder: the
+    reference that lalr.py and the generated tables must agree with.
+
+    Lark binds its post-lexer and transformer when it is built (which is slow), so
+    it is built once over stand-ins that pass each call to the current parse's.
+    """
+
+    def __init__(self):
+        from lark import Lark
+        current = self.current = {}
+
+        class Post:
+            always_accept = PostLex.always_accept
+
+            def process(self, stream):
+                return current["postlex"].process(stream)
+
+        class Build:
+            def __getattr__(self, name):
+                if name.startswith("__") or not hasattr(Builder, name):
+                    raise AttributeError(name)
+                return lambda children: getattr(current["builder"], name)(children)
+
+        with open(parser._grammar_path(), encoding="utf-8") as f:
+            self.lark = Lark(f.read(), parser="lalr", lexer="basic", postlex=Post(),
+                             transformer=Build(), maybe_placeholders=True)
+
+    def parse(self, text, ctx):
+        from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+        self.current["postlex"], self.current["builder"] = PostLex(ctx), Builder(ctx)
+        try:
+            return self.lark.parse(text)
+        except UnexpectedCharacters as exc:
+            raise lalr.NoToken(exc.pos_in_stream) from None
+        except UnexpectedToken as exc:
+            raise lalr.Unexpected(exc.token, set(exc.expected)) from None
+
+
+_LARK = []
+
+
 def _lark_runtime():
-    """A runtime that parses with Lark itself, as when the tables do not match the grammar."""
-    runtime, builder = parser._get_parser()
-    other = parser._Runtime(runtime.postlex, builder)
-    other._fast = None
-    return other
+    if not _LARK:
+        _LARK.append(_LarkRuntime())
+    return _LARK[0]
 
 
 def _both(text):
     """(outcome of the fast runtime, outcome of Lark), each a tree shape or an error kind."""
-    runtime, builder = parser._get_parser()
     outcomes = []
-    for run in (runtime, _lark_runtime()):
-        parser._source = text
-        builder.warnings = []
-        builder.bracket_groups = {}
-        run.postlex.names = frozenset()
-        run.postlex.warnings = builder.warnings
+    for run in (parser._get_runtime(), _lark_runtime()):
+        ctx = ParseContext(text)
         try:
-            outcomes.append(("ok", _shape(run.parse(text)), list(builder.warnings)))
+            outcomes.append(("ok", _shape(run.parse(text, ctx)), list(ctx.warnings)))
         except lalr.Unexpected as exc:
             at = None if exc.token.type == "$END" else exc.token.start_pos
             outcomes.append(("unexpected", exc.token.type, at, sorted(exc.expected)))
@@ -145,29 +182,69 @@ def test_the_only_conflict_is_the_documented_one():
         assert make._conflicts(f.read()) == make.EXPECTED_CONFLICTS
 
 
-def test_the_fast_runtime_is_used_with_the_shipped_grammar():
-    runtime, _ = parser._get_parser()
-    assert runtime._fast is not None
-
-
-def test_an_edited_grammar_falls_back_to_lark(monkeypatch):
-    runtime, builder = parser._get_parser()
+def _grammar():
     with open(parser._grammar_path(), encoding="utf-8") as f:
-        grammar = f.read()
-    monkeypatch.setattr(parser, "_grammar_path", lambda: "/nonexistent")
-    import builtins
-    real_open = builtins.open
+        return f.read()
 
-    def fake_open(path, *a, **k):
-        if path == "/nonexistent":
-            import io
-            return io.StringIO(grammar + "\n// edited\n")
-        return real_open(path, *a, **k)
-    monkeypatch.setattr(builtins, "open", fake_open)
-    other = parser._Runtime(runtime.postlex, builder)
-    assert other._fast is None
-    monkeypatch.setattr(parser, "_parser", (other, builder))
-    program = parser.parse("2x sin x")
-    monkeypatch.setattr(parser, "_parser", (runtime, builder))
-    expected = parser.parse_expr("2*x*sin(x)")
-    assert [k[::2] for k in _shape(program.result)] == [k[::2] for k in _shape(expected)]
+
+def test_the_stored_tables_are_of_this_grammar():
+    """The cheap check every run makes: the checksum of the grammar the tables were made from."""
+    from gradcli.language._lalr_tables import TABLES
+    assert TABLES["grammar_crc32"] == lalr.grammar_checksum(_grammar()), \
+        f"the grammar changed: run {lalr.REGENERATE}"
+    assert TABLES["format"] == lalr.FORMAT
+
+
+def _stale(**kw):
+    with pytest.raises(lalr.StaleTables) as info:
+        parser._Runtime(**kw)
+    message = str(info.value)
+    assert "python grammar/make_tables.py" in message and "_lalr_tables.py" in message
+    return message
+
+
+def test_tables_of_an_edited_grammar_are_refused():
+    assert "another version of grammar/gradcli.lark" in _stale(grammar=_grammar() + "\n// edited\n")
+
+
+def test_tables_of_another_layout_are_refused():
+    from gradcli.language._lalr_tables import TABLES
+    assert "layout 2" in _stale(tables=dict(TABLES, format=2))
+    assert "layout None" in _stale(tables={})
+
+
+def test_broken_tables_are_refused():
+    from gradcli.language._lalr_tables import TABLES
+    assert "broken (KeyError" in _stale(tables={k: v for k, v in TABLES.items() if k != "states"})
+
+
+def test_an_unreadable_tables_module_is_refused_at_import(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "gradcli.language._lalr_tables", None)
+    assert "cannot be read (ModuleNotFoundError" in _stale()
+
+
+def test_stale_tables_stop_the_cli_with_the_command_to_run(monkeypatch):
+    """Never a silent, slower fallback: the command fails and says what regenerates them."""
+    from click.testing import CliRunner
+    from gradcli.cli import main
+    from gradcli.language import _lalr_tables
+    monkeypatch.setattr(parser, "_runtime", None)
+    monkeypatch.setitem(_lalr_tables.TABLES, "grammar_crc32", -1)
+    result = CliRunner().invoke(main, ["eval", "x**2", "--at", "x=3"])
+    assert result.exit_code != 0
+    assert "python grammar/make_tables.py" in result.output + (result.stderr_bytes or b"").decode()
+    monkeypatch.setattr(parser, "_runtime", None)
+
+
+def test_parses_share_no_state_across_threads():
+    """Each parse has its own context: warnings and defined names never cross threads."""
+    from concurrent.futures import ThreadPoolExecutor
+    texts = ["1/2x + y", "f(x) = x^2; f'(1)", "xy + 2", "a = 1; a + b", "sin^-1 x"] * 40
+    alone = [(parser.parse(t).warnings, [s.name for s in parser.parse(t).statements])
+             for t in texts]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda t: (parser.parse(t).warnings,
+                                             [s.name for s in parser.parse(t).statements]),
+                                 texts))
+    assert together == alone

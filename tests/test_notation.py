@@ -1,4 +1,4 @@
-"""Math as it is printed (SPEC 1.2a): every example of the section, read right or refused.
+"""Math as it is printed (docs/language.md): every example of the page, read right or refused.
 
 Each reading is checked twice: `read_as` (fully parenthesised, in the plain
 language) and the value at a point, against the same formula written with
@@ -31,7 +31,7 @@ def value(text, names=()):
 
 # (as printed, how it is read, warned?)
 READINGS = [
-    # rule 1: juxtaposition multiplies any two factors, at the level of *
+    # juxtaposition multiplies any two factors, at the level of *
     ("2x", "2*x", False),
     ("2 x", "2*x", False),
     ("x y", "x*y", False),
@@ -48,9 +48,9 @@ READINGS = [
     ("3^w ln(3)", "(3**w)*ln(3)", False),
     ("2^2 x", "(2**2)*x", False),
     ("6/2(1+x)", "(6/2)*(1 + x)", True),
-    # rule 2: a variable followed by ( multiplies
+    # a variable followed by ( multiplies
     ("x(y+2)", "x*(y + 2)", True),
-    # rule 3: functions without parentheses
+    # functions without parentheses
     ("sin x", "sin(x)", False),
     ("ln x", "ln(x)", False),
     ("sin 3x", "sin(3*x)", False),
@@ -64,7 +64,7 @@ READINGS = [
     ("sin cos x", "sin(cos(x))", False),
     ("sin -x", "sin(-x)", False),
     ("cos (x - 3)", "cos(x - 3)", False),
-    # rule 4: powers of functions, inverse notation
+    # powers of functions, inverse notation
     ("sin^2 x", "sin(x)**2", False),
     ("sin^2(x)", "sin(x)**2", False),
     ("sin**2(x)", "sin(x)**2", False),
@@ -75,7 +75,7 @@ READINGS = [
     ("sin⁻¹x", "asin(x)", True),
     ("tan^-1(3t - 1)", "atan(3*t - 1)", True),
     ("sinh^-1 x", "asinh(x)", True),
-    # rule 5: glued letters
+    # glued letters
     ("xy", "x*y", True),
     ("3xy^2", "3*x*(y**2)", True),
     ("2xe^x", "2*x*exp(x)", True),
@@ -83,7 +83,7 @@ READINGS = [
     ("2ex", "2*e*x", True),
     ("3x2", "3*x2", False),
     ("x^2 - 3xy + y^2", "x**2 - 3*x*y + y**2", True),
-    # rule 6: printed symbols
+    # printed symbols
     ("√x", "sqrt(x)", False),
     ("√(x+1)", "sqrt(x + 1)", False),
     ("√sin x", "sqrt(sin(x))", False),
@@ -104,14 +104,14 @@ READINGS = [
     ("π x", "pi*x", False),
     ("σ(x)", "sigmoid(x)", False),
     ("σ x", "σ*x", False),
-    # rule 7: grouping
+    # grouping
     ("{x+1}^2", "(x + 1)**2", False),
     ("[ln(t)]^2", "ln(t)**2", False),
     ("[x,]", "[x,]", False),
     ("[[1, 2]]", "[[1, 2]]", False),
     ("[[1], [2]]", "[[1,], [2,]]", False),
     ("log[sin x + 2]", "ln(sin(x) + 2)", True),
-    # rule 8: logarithms
+    # logarithms
     ("log x", "ln(x)", True),
     ("log_2(x)", "log(x, 2)", False),
     ("log_2 x", "log(x, 2)", False),

@@ -1,4 +1,4 @@
-"""The language: SPEC 1.1-1.4 readings, tokens, programs, and every bad input's message and hint."""
+"""The language (docs/language.md): readings, tokens, programs, and every bad input's message and hint."""
 import pytest
 
 from gradcli import api

@@ -35,6 +35,20 @@ def test_a_definition_is_recognised_by_its_text(line, expected):
     assert parse_definition(line) == expected
 
 
+@pytest.mark.parametrize("line", [
+    "a = 3", "  z=w*x + b", "a\u00a0= 3", "f(x)\u2009= x^2", "g(x, y) = x y", "sin x",
+    "θ = 1", "h(t)=t", "x - 3",
+])
+def test_the_session_and_the_parser_agree_on_what_defines(line):
+    """One pattern spots definitions (language/chars.py): a line the session takes for
+    one is one for the parser too, with the same name and parameters."""
+    from gradcli.language.parser import parse
+    statement = parse(line).statements[0]
+    parsed = (statement.name, statement.params) if statement.name else None
+    spotted = parse_definition(line)
+    assert (spotted[:2] if spotted else None) == parsed
+
+
 @pytest.mark.parametrize("text,expected", [
     ("f", "f(x)"),
     (" g ", "g(x, y)"),

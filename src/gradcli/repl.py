@@ -25,13 +25,11 @@ import re
 import sys
 
 from .errors import DomainError, GradcliError, UsageError
+from .language.chars import ACCEPTED, DEFINITION
 from .output.streams import emit, report_failure, stderr
 
 PROMPT = "> "
 META = (":defs", ":forget", ":clear", ":quit")
-# `f(x, y) = ...` or `a = ...`, but not `a == b`: the left side is one name, or a
-# name with a parameter list, and the '=' is not doubled.
-DEFINITION = re.compile(r"\s*([^\W\d]\w*)\s*(?:\(([^()]*)\))?\s*=(?!=)(.*)\Z", re.S)
 IDENTIFIER = re.compile(r"[^\W\d]\w*")
 # At most 59 columns: a narrow terminal must not wrap it.
 HELP = """\
@@ -73,11 +71,17 @@ class Definition:
 
 
 def parse_definition(line: str):
-    """(name, params or None, right side) when the line is a definition, else None."""
-    match = DEFINITION.match(line)
+    """(name, params or None, right side) when the line is a definition, else None.
+
+    A definition is what the parser takes for one (`f(x, y) = ...` or `a = ...`,
+    not `a == b`), spotted by the language's own pattern on the line with its
+    look-alike characters read as ASCII, one for one.
+    """
+    stripped = line.lstrip()
+    match = DEFINITION.match(stripped.translate(ACCEPTED))
     if match is None:
         return None
-    name, params, rhs = match.groups()
+    name, params, rhs = match.group(1), match.group(2), stripped[match.end(3):]
     if params is not None:
         params = tuple(p.strip() for p in params.split(","))
     return name, params, rhs.strip()

@@ -8,17 +8,37 @@ regenerates them and compares). `Parser` drives them with the same
 tree-building rules as Lark (`?rule` inlining, `_rule` splicing, filtered
 `_TOKEN`s, `[x]` placeholders), calling the same transformer methods, so the
 grammar file stays the single source of the language. Nothing is written to
-disk at run time, and this module never imports lark.
+disk at run time, and this module never imports lark. Tables that do not match
+the grammar are refused (`StaleTables`), never replaced by something slower.
 
 A failure is reported as `Unexpected` (a token the table has no action for,
 with the terminals it expected) or `NoToken` (a character no terminal
-matches); parser.py turns both into messages in words.
+matches); explain.py turns both into messages in words.
 """
 from __future__ import annotations
 
 from itertools import chain
 
-FORMAT = 2  # bump when the layout of the tables below changes
+FORMAT = 3  # bump when the layout of the tables below changes
+REGENERATE = "python grammar/make_tables.py"
+
+
+def grammar_checksum(grammar: str) -> int:
+    """What the tables record of the grammar they were made from.
+
+    A CRC-32 is enough to notice an edit, and zlib costs a tenth of hashlib's
+    import on the first parse of every run.
+    """
+    import zlib
+    return zlib.crc32(grammar.encode("utf-8"))
+
+
+class StaleTables(RuntimeError):
+    """_lalr_tables.py is missing, unreadable, of another layout or of another grammar."""
+
+    def __init__(self, why: str):
+        super().__init__(f"the parse tables (src/gradcli/language/_lalr_tables.py) {why}: "
+                         f"regenerate them with `{REGENERATE}`")
 
 
 class Unreadable(Exception):
@@ -89,17 +109,20 @@ class Transformer:
 # ----------------------------------------------------------------- the runtime
 
 class Parser:
-    """Lexer + LALR driver over `tables()`, with a post-lexer and a transformer."""
+    """Lexer + LALR driver over the generated tables, for one transformer class.
 
-    def __init__(self, data: dict, postlex=None, transformer=None):
+    Shared by every parse: each parse() gets its own post-lexer and transformer
+    instance, so that parses share no state (the callbacks are the class's
+    functions, called with the instance).
+    """
+
+    def __init__(self, data: dict, transformer: type):
         import re
         self.scanners = [re.compile(p, flags).match for p, flags in data["patterns"]]
         self.ignore = frozenset(data["ignore"])
         self.states = data["states"]
         self.start = data["start"]
         self.end = data["end"]
-        self.postlex = postlex
-        default = transformer.__default__
         callbacks = []
         for origin, size, name, expand1, include, append_none in data["rules"]:
             if expand1 and include is None and size == 1:
@@ -108,8 +131,8 @@ class Parser:
                 continue
             method = getattr(transformer, name, None)
             if method is None:
-                def method(children, _name=name):
-                    return default(_name, children, None)
+                def method(self, children, _name=name):
+                    return self.__default__(_name, children, None)
             callbacks.append((origin, size, _wrap(method, expand1, include, append_none)))
         self.callbacks = callbacks
         self._units = {}  # (state under the top, top state, terminal) -> the top after units
@@ -145,10 +168,11 @@ class Parser:
                 tok.extra = None
                 yield tok
 
-    def parse(self, text: str):
+    def parse(self, text: str, postlex, transformer):
+        """The transformer's value for `text`, the post-lexer between lexer and rules."""
         stream = self.lex(text)
-        if self.postlex is not None:
-            stream = self.postlex.process(stream)
+        if postlex is not None:
+            stream = postlex.process(stream)
         states, callbacks, end_state = self.states, self.callbacks, self.end
         state_stack = [self.start]
         push_state = state_stack.append
@@ -187,7 +211,7 @@ class Parser:
                         del state_stack[-size:]
                     else:
                         children = []
-                    push_value(callback(children))
+                    push_value(callback(transformer, children))
                     push_state(states[state_stack[-1]][origin][1])
                 if tok is end_token and state_stack[-1] == end_state:
                     return values[-1]
@@ -207,15 +231,16 @@ class Parser:
 
 
 def _wrap(method, expand1, include, append_none):
-    """Lark's ChildFilterLALR and ExpandSingleChild around one transformer method."""
+    """Lark's ChildFilterLALR and ExpandSingleChild around one transformer method
+    (a function of the transformer and the children)."""
     if include is None:
         if expand1:
-            def call(children):
-                return children[0] if len(children) == 1 else method(children)
+            def call(self, children):
+                return children[0] if len(children) == 1 else method(self, children)
             return call
         return method
 
-    def call(children):
+    def call(self, children):
         filtered = []
         for i, to_expand, add_none in include:
             if add_none:
@@ -231,5 +256,5 @@ def _wrap(method, expand1, include, append_none):
             filtered += [None] * append_none
         if expand1 and len(filtered) == 1:
             return filtered[0]
-        return method(filtered)
+        return method(self, filtered)
     return call
