@@ -136,7 +136,8 @@ def in_memory_worker(name, n, repeat):
 
 def csv_worker(stage, path):
     """One stage of part 2 over the file at `path`; prints the rows it went through."""
-    from gradcli import arrays, batch
+    from gradcli import arrays
+    from gradcli.tasks import batch
     from gradcli.output import formats
     rows = 0
     if stage == "read":

@@ -30,7 +30,7 @@ def text_phases(path: str) -> dict:
     sys.path.insert(0, SRC)
     from gradcli.process import gc_paused
     from gradcli.autodiff.lower import lower
-    from gradcli.evaluation import EvalResult
+    from gradcli.tasks.evaluation import EvalResult
     from gradcli.language.parser import parse
     from gradcli.language.printer import read_as
     from gradcli.output import formats

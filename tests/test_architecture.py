@@ -115,7 +115,7 @@ def test_the_walk_sees_the_package():
     assert {"cli", "launch", "api", "language.parser", "autodiff.engine",
             "output.render"} <= set(MODULES)
     edges = _graph()
-    assert "evaluation" in edges["api"] and "language.expr" in edges["autodiff.lower"]
+    assert "tasks.evaluation" in edges["api"] and "language.expr" in edges["autodiff.lower"]
 
 
 def test_a_cycle_is_found():
@@ -153,21 +153,28 @@ def test_the_bottom_imports_nothing_above_it():
         assert edges[name] <= bottom, (name, edges[name] - bottom)
 
 
-TASKS = {"evaluation", "diff", "trace", "check", "gradcheck", "descend", "batch", "plot",
-         "tangent", "taylor", "critical", "implicit"}
-PACKAGED_TASKS = {"check"}  # a task that is a package: its modules are the one task
+TASKS = {f"tasks.{t}" for t in ("evaluation", "diff", "trace", "check", "gradcheck", "descend",
+                                 "batch", "plot", "tangent", "taylor", "critical", "implicit")}
+PACKAGED_TASKS = {"tasks.check"}  # a task that is a package: its modules are the one task
 # A task may call another task's public entry point, never reach into its helpers:
 # diff's values at a point, and check's expected numbers, are evaluate's. The homework
 # graders of check grade each homework command's answer against that command's own result
 # (so that `check` never disagrees with `gradcli tangent`).
-TASK_CALLS = {("diff", "evaluation"), ("check", "evaluation"),
-              ("check", "tangent"), ("check", "taylor"),
-              ("check", "critical"), ("check", "implicit")}
+TASK_CALLS = {(f"tasks.{a}", f"tasks.{b}") for a, b in (
+    ("diff", "evaluation"), ("check", "evaluation"), ("check", "tangent"), ("check", "taylor"),
+    ("check", "critical"), ("check", "implicit"))}
 
 
 def _task_of(module: str) -> str:
-    top = module.split(".")[0]
+    top = ".".join(module.split(".")[:2])
     return top if top in PACKAGED_TASKS else module
+
+
+def test_the_tasks_live_in_their_own_package():
+    """The layers show in the tree: every task (and nothing else) under tasks/."""
+    assert TASKS <= set(MODULES)
+    flat = [m for m in MODULES if "." not in m]
+    assert not set(flat) & {t.split(".", 1)[1] for t in TASKS}, flat
 
 
 def _task_edges() -> dict:

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from gradcli import evaluate
-from gradcli import arrays, batch
+from gradcli import arrays
+from gradcli.tasks import batch
 from gradcli.cli import main
 from gradcli.errors import UsageError
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from gradcli import batch
+from gradcli.tasks import batch
 from gradcli.cli import main
 from gradcli.output import batchtext, formats, shortest
 

@@ -4,7 +4,7 @@ import math
 import pytest
 
 from gradcli import api
-from gradcli.check import ATOL, RTOL, check, close
+from gradcli.tasks.check import ATOL, RTOL, check, close
 from gradcli.errors import DomainError, ParseError, UnknownName, UsageError
 
 AT = {"w": 3, "x": 2, "b": 1}
@@ -217,7 +217,7 @@ def test_points_are_the_same_on_every_run():
 
 
 def test_both_signs_and_moderate_magnitudes_are_sampled():
-    from gradcli.check.sampling import WIDE_AFTER, sample_points as _candidates
+    from gradcli.tasks.check.sampling import WIDE_AFTER, sample_points as _candidates
     points = [p for p, _ in zip((p for p, _ in _candidates(["x", "y"], None, 7)), range(40))]
     xs = [p["x"] for p in points]
     assert any(x < 0 for x in xs) and any(x > 0 for x in xs)
@@ -337,7 +337,7 @@ def test_a_wrong_formula_shows_the_correct_one_from_differentiate():
 
 # ---------------------------------------------------------------- numbers graded by their digits
 
-from gradcli.check import correctly_rounded, grade_number, significant_digits  # noqa: E402
+from gradcli.tasks.check import correctly_rounded, grade_number, significant_digits  # noqa: E402
 
 PI_ISH = 3.1677063269057153   # 3.16770632690...
 SIN2 = math.sin(2)            # 0.909297426825...

@@ -14,7 +14,7 @@ import sympy as sp
 from click.testing import CliRunner
 
 from gradcli import api
-from gradcli.check import check_homework
+from gradcli.tasks.check import check_homework
 from gradcli.cli import main
 from gradcli.errors import GradcliError, UsageError
 
@@ -506,7 +506,7 @@ def test_sympy_taylor_polynomials_are_right_and_a_changed_coefficient_is_wrong(p
 # ---------------------------------------------------------------- the answer readers
 
 def test_critical_lists_are_read_in_the_order_of_over():
-    from gradcli.check.critical import _parse_critical
+    from gradcli.tasks.check.critical import _parse_critical
     items = _parse_critical("(0, 0) saddle point; x=1,y=-2 local min; (pi, 1/2): Maximum; "
                             "(2,2)", ["x", "y"])
     assert [(v, k) for _, _, v, k in items] == [
@@ -517,8 +517,8 @@ def test_critical_lists_are_read_in_the_order_of_over():
 
 
 def test_answers_may_carry_their_left_hand_side():
-    from gradcli.check.implicit import _implicit_answer_text
-    from gradcli.check.taylor import _taylor_answer_text
+    from gradcli.tasks.check.implicit import _implicit_answer_text
+    from gradcli.tasks.check.taylor import _taylor_answer_text
     assert _taylor_answer_text("T_2(x) = 1 + x", ["x"]) == "1 + x"
     assert _taylor_answer_text("p = 1 + x", ["x"]) == "1 + x"
     for lhs in ("dy/dx", "y'", "y'(x)", "dy / dx"):
@@ -530,17 +530,17 @@ def test_answers_may_carry_their_left_hand_side():
 # ---------------------------------------------------------------- the grader interface
 
 def test_every_homework_grader_has_the_one_interface_and_is_in_the_table():
-    from gradcli.check import OPTIONS, homework
+    from gradcli.tasks.check import OPTIONS, homework
     assert OPTIONS == ("tangent", "directional", "critical", "taylor", "implicit")
     for option, grader in homework.GRADERS.items():
         assert grader.OPTION == option
         assert callable(grader.prepare) and callable(grader.grade)
-        assert grader.__name__ == f"gradcli.check.{option}"
+        assert grader.__name__ == f"gradcli.tasks.check.{option}"
 
 
 def test_a_grader_called_through_the_interface_gives_what_check_homework_gives():
-    from gradcli.check import homework
-    from gradcli.check.shared import Context, Graded, Question
+    from gradcli.tasks.check import homework
+    from gradcli.tasks.check.shared import Context, Graded, Question
     from gradcli.language.parser import parse
     program = parse("x^2 y")
     question = Question("x^2 y", {"x": 1, "y": 2}, program, ["x", "y"])
@@ -570,9 +570,9 @@ def test_bad_input_in_a_later_answer_comes_before_grading_an_earlier_one():
                                              ("sqrt(x)", {"x": 4}, 2)])
 def test_the_taylor_polynomial_built_from_the_terms_is_the_printed_one(text, at, order):
     from gradcli.autodiff.lower import lower
-    from gradcli.check.taylor import _polynomial
+    from gradcli.tasks.check.taylor import _polynomial
     from gradcli.language.parser import parse
-    from gradcli.taylor import taylor
+    from gradcli.tasks.taylor import taylor
     t = taylor(text, at, order)
     built, printed = _polynomial(t), parse(t.polynomial)
     for shift in (-0.7, 0.0, 0.3, 1.1):

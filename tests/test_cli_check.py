@@ -180,7 +180,7 @@ def test_help_has_an_example_and_the_defaults():
     assert "Example:" in out and "gradcli check" in out
     flat = " ".join(out.split())
     assert "Default 1e-6" in flat and "Default 1e-9" in flat
-    from gradcli.check import ATOL, RTOL
+    from gradcli.tasks.check import ATOL, RTOL
     assert (RTOL, ATOL) == (1e-6, 1e-9)
 
 

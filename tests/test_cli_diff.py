@@ -242,7 +242,7 @@ def test_names_are_consistent_across_derivatives():
 def test_a_missing_value_is_found_before_the_symbolic_work(monkeypatch):
     # A formula thousands of levels deep takes seconds to differentiate; a forgotten --at
     # value must not wait for that.
-    from gradcli import diff as diff_task
+    from gradcli.tasks import diff as diff_task
 
     def never(*args, **kwargs):
         raise AssertionError("differentiated before the bindings were checked")

@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pytest
 
-from gradcli.descend import Diverged, descend, load_data
+from gradcli.tasks.descend import Diverged, descend, load_data
 from gradcli.errors import GradcliError, ShapeError, UnknownName, UsageError
 from gradcli.output.formats import rounder, shown_steps
 

@@ -226,7 +226,7 @@ def test_diff_prints_the_textbook_rules():
 def test_trace_shows_the_rule_of_a_stable_form():
     # The stable numeric form is the same function, not a convention: trace
     # still substitutes the point into the printed rule.
-    from gradcli.trace import trace
+    from gradcli.tasks.trace import trace
     t = trace("asin(x)", {"x": 0.3})
     (c,) = t.backward[0].contributions
     assert not c.convention and c.substituted_expr is not None

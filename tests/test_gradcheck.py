@@ -3,7 +3,7 @@
 import pytest
 
 from gradcli import api
-from gradcli.gradcheck import finite_differences
+from gradcli.tasks.gradcheck import finite_differences
 
 
 def fd(text, **at):

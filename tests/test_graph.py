@@ -8,7 +8,7 @@ import pytest
 from gradcli.output import graphviz
 from gradcli.errors import GradcliError, UsageError
 from gradcli.output.render import graph_tree
-from gradcli.trace import trace
+from gradcli.tasks.trace import trace
 
 PROGRAM = "z = w*x + b\nθ = sigmoid(z)\nloss = (θ - t)**2 + θ*z"
 POINT = {"w": 0.5, "x": 2, "b": -1, "t": 1}

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from gradcli import api
 from gradcli.cli import main
-from gradcli.critical import critical_points
+from gradcli.tasks.critical import critical_points
 from gradcli.errors import DomainError, GradcliError
-from gradcli.implicit import implicit
-from gradcli.tangent import directional, tangent
-from gradcli.taylor import taylor
+from gradcli.tasks.implicit import implicit
+from gradcli.tasks.tangent import directional, tangent
+from gradcli.tasks.taylor import taylor
 
 X, Y = sp.symbols("x y")
 

@@ -6,9 +6,9 @@ that label. Expressions use explicit `*` and parentheses.
 """
 import pytest
 
-from gradcli.check import check
+from gradcli.tasks.check import check
 from gradcli.language.expr import Num
-from gradcli.check.diagnose import candidates, derivative
+from gradcli.tasks.check.diagnose import candidates, derivative
 from gradcli.language.parser import parse
 from gradcli.language.printer import to_text
 
@@ -283,7 +283,7 @@ def test_a_zero_derivative_answered_zero():
 
 def test_derivative_without_mistakes_is_the_true_one():
     root = parse("x^2*exp(x)").result
-    from gradcli.check.sampling import true_derivative  # noqa: F401 - the same engine below
+    from gradcli.tasks.check.sampling import true_derivative  # noqa: F401 - the same engine below
     from gradcli.language.expr import Program, Statement
     from gradcli.autodiff.lower import lower
     d = derivative(root, "x")

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from gradcli.cli import main
 from gradcli.errors import DomainError, UsageError
-from gradcli.evaluation import evaluate
-from gradcli.plot2d import levels, map_shape, ranges, sample, save_plot, terminal_map
+from gradcli.tasks.evaluation import evaluate
+from gradcli.tasks.plot2d import levels, map_shape, ranges, sample, save_plot, terminal_map
 
 np = pytest.importorskip("numpy")
 import sympy  # noqa: E402
@@ -112,7 +112,7 @@ def test_map_shape_keeps_the_box_proportions_in_character_cells():
 # ------------------------------------------------------------------ the terminal map
 
 def _map(expr, over, width, height=40, bindings=None):
-    from gradcli.plot2d import label_width, parse_box
+    from gradcli.tasks.plot2d import label_width, parse_box
     box = parse_box(over)
     shape = map_shape(box, width, height, label_width(box))
     data = sample(expr, over, bindings, shape=shape, evaluate=evaluate)

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from gradcli import api, batch
-from gradcli.check import check, check_points, close, close_each
+from gradcli import api
+from gradcli.tasks import batch
+from gradcli.tasks.check import check, check_points, close, close_each
 from gradcli.cli import main
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")

@@ -123,7 +123,7 @@ def test_check_markdown_and_latex_keep_the_exit_code():
 
 
 def test_check_writers_show_a_mistake_field_when_there_is_one():
-    from gradcli.check import check
+    from gradcli.tasks.check import check
     from gradcli.output.writeup import check_latex, check_markdown
     verdict = check("x^2", {"x": 3}, grad={"x": 5})
     verdict.answers[0].mistake = "off by one"
@@ -192,7 +192,7 @@ def test_missing_inputs_in_plot_and_diff():
 # ------------------------------------------------------------- 6. e^x is exp
 
 def test_trace_of_x_e_to_the_x_uses_exps_rule():
-    from gradcli.trace import trace
+    from gradcli.tasks.trace import trace
     t = trace("x*e^x", {"x": 1})
     assert [n.formula for n in t.forward if n.kind == "op"] == ["exp(x)", "x*v1"]
     step = [s for s in t.backward if s.node == "v1"][0]
@@ -223,7 +223,7 @@ def test_graph_png_says_what_it_wrote(tmp_path):
 
 def test_plot_title_names_the_fixed_values():
     pytest.importorskip("numpy")
-    from gradcli.plot import sample, title
+    from gradcli.tasks.plot import sample, title
     assert title(sample("sin(a*x)", "x=0:1", {"a": 2.0}, 5)) == "f = sin(a*x)  at a = 2"
 
 
@@ -239,7 +239,7 @@ def test_terminal_plot_panels_share_their_x_columns():
 
 
 def test_ticks_are_round_numbers():
-    from gradcli.plot import _ticks
+    from gradcli.tasks.plot import _ticks
     assert _ticks(-0.99, 0.99, outer=True) == [-1.0, -0.5, 0.0, 0.5, 1.0]
     assert _ticks(0, 10) == [0.0, 2.5, 5.0, 7.5, 10.0]
     assert _ticks(-1e308, 1e308) == [] and _ticks(0.0, 5e-324) in ([], [0.0, 5e-324])

@@ -10,7 +10,7 @@ from gradcli.output import ledger
 from gradcli.autodiff.engine import Value
 from gradcli.language.expr import free_names
 from gradcli.language.parser import parse
-from gradcli.trace import trace
+from gradcli.tasks.trace import trace
 
 
 def steps(t):

@@ -8,7 +8,7 @@ load on first use, keeping `eval`'s start-up small.
 """
 from __future__ import annotations
 
-from .evaluation import EvalResult, evaluate
+from .tasks.evaluation import EvalResult, evaluate
 from .inputs import check_wrt, constant_value, inputs_of, parse_bindings, split_top_level
 from .language.expr import Name
 
@@ -26,39 +26,39 @@ def differentiate(text: str, wrt: str, order: int = 1) -> str:
 
 def diff(text: str, wrt=None, order: int = 1, bindings=None):
     """Every partial derivative of `order` (over `wrt`, default all) and, with bindings, values."""
-    from .diff import diff as run
+    from .tasks.diff import diff as run
     return run(text, wrt, order, bindings)
 
 
 def diff_steps(text: str, wrt=None):
     """`diff` with each first derivative's derivation, rule by rule (its `steps`)."""
-    from .diff import steps as run
+    from .tasks.diff import steps as run
     return run(text, wrt)
 
 
 def check(text: str, at: dict | None = None, **answers):
-    """Grade answers (value=, grad=, derivatives=) for `text` at `at`; see gradcli.check.check.
+    """Grade answers (value=, grad=, derivatives=) for `text` at `at`; see gradcli.tasks.check.check.
 
     The homework answers (tangent=, directional= with direction=, critical= with over=,
-    taylor= with order=, implicit=) go to gradcli.check.check_homework.
+    taylor= with order=, implicit=) go to gradcli.tasks.check.check_homework.
     """
-    from .check import check_homework, wanted
+    from .tasks.check import check_homework, wanted
     if wanted(**answers) or any(answers.get(k) is not None
                                 for k in ("direction", "over", "order", "of")):
         return check_homework(text, at, **answers)
-    from .check import check as run
+    from .tasks.check import check as run
     return run(text, at, **answers)
 
 
 def descend(text: str, start: dict, **kw):
     """Gradient descent on `text` from `start`; see gradcli.descend.descend for the options."""
-    from .descend import descend as run
+    from .tasks.descend import descend as run
     return run(text, start, **kw)
 
 
 def trace(text, bindings=None, *, wrt=None, program=None):
     """The forward and backward pass of `text` at a point, step by step (a trace.Trace)."""
-    from .trace import trace as build
+    from .tasks.trace import trace as build
     return build(text, bindings, wrt=wrt, program=program)
 
 

@@ -77,7 +77,7 @@ def fast_eval_request(args: list[str]) -> dict | None:
 
 def fast_eval(request: dict) -> tuple[list[str], str]:
     """(warnings, output text) of `eval` for a request; raises GradcliError for bad input."""
-    from .evaluation import evaluate
+    from .tasks.evaluation import evaluate
     from .inputs import parse_bindings, split_top_level
     from .output import formats
     bindings = parse_bindings(request["at"])

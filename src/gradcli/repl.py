@@ -332,7 +332,7 @@ class Session:
         bound = [d.name for d in self.definitions if d.value is not None]
         try:
             if command == "implicit":
-                from .implicit import split_equation
+                from .tasks.implicit import split_equation
                 sides = split_equation(text)
             else:
                 sides = (text,)

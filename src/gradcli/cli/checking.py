@@ -82,7 +82,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
       $ gradcli check "x^2 + y^2 = 25" --implicit "-x/y"
     """
     from .. import api
-    from ..check import check, derivative_names
+    from ..tasks.check import check, derivative_names
     from ..inputs import parse_answers
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
@@ -116,14 +116,14 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
         if file == "-" and points == "-":
             raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                              "come from stdin")
-        from ..check import check_points
+        from ..tasks.check import check_points
         from ..output import points as streamed
         job = check_points(text, points, bindings, value, grads, list(zip(names, derivative)),
                            chunk_rows=chunk_rows, **tolerances)
         _exit(streamed.check_points(job, fmt, precision))
         return
     if given:
-        from ..check import check_homework
+        from ..tasks.check import check_homework
         verdict = check_homework(text, bindings, value=value, grad=grads,
                                  derivatives=list(zip(names, derivative)), **given, **tolerances)
     else:

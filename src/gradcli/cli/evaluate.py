@@ -71,7 +71,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
                               numerics=True)
         along = note = None
         if direction is not None:
-            from ..tangent import direction_vector, directional
+            from ..tasks.tangent import direction_vector, directional
             order, parts, note = direction_vector(direction, result.inputs, list(point), mode)
             along = directional({n: result.gradient[n] for n in order}, parts, exact=mode)
         return result, along, note
@@ -80,7 +80,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     warn(result.warnings)
     checks = None
     if gradcheck:
-        from ..gradcheck import finite_differences
+        from ..tasks.gradcheck import finite_differences
         checks = finite_differences(result)
     if along is not None:
         warn([note] if note else [])
@@ -96,7 +96,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision, output=None):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
-    from .. import batch
+    from ..tasks import batch
     from ..output import points as streamed
     program = batch.points_program(text, points, bindings, wrt_names)
     warn(program.warnings)

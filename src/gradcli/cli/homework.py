@@ -33,7 +33,7 @@ def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
       $ gradcli tangent "sqrt(x)" --at x=4 --estimate x=4.1
     """
     from .. import api
-    from ..tangent import tangent
+    from ..tasks.tangent import tangent
     text = read_source(expr, file)
 
     def compute(mode):
@@ -57,7 +57,7 @@ def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
       remainder       O(|x|^5)
     """
     from .. import api
-    from ..taylor import taylor
+    from ..tasks.taylor import taylor
     text = read_source(expr, file)
     names = api.split_top_level(wrt) if wrt else None
 
@@ -78,7 +78,7 @@ def critical_command(expr, file, over, at, fmt, precision, debug):
       $ gradcli critical "x^4 + y^4 - 4x y + 1" --over x=-3:3,y=-3:3
     """
     from .. import api
-    from ..critical import critical_points, parse_box
+    from ..tasks.critical import critical_points, parse_box
     text = read_source(expr, file)
     box = parse_box(over, api.split_top_level)
     result = critical_points(text, box, api.parse_bindings(at), evaluate=api.evaluate)
@@ -103,7 +103,7 @@ def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
       dy/dx at x = 3, y = 4   -0.75
     """
     from .. import api
-    from ..implicit import implicit
+    from ..tasks.implicit import implicit
     text = read_source(expr, file)
     bindings = api.parse_bindings(at) if at else None
     write_warned("implicit", implicit(text, wrt.strip() if wrt else None,

@@ -73,7 +73,7 @@ def _diff_steps(text, wrt_names, order, at, points, output, fmt):
 def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision,
                  output=None):
     """diff --points: each derivative at every row, streamed as eval --points streams."""
-    from .. import batch
+    from ..tasks import batch
     from ..output import points as streamed
     job = batch.diff_run(text, points, wrt_names, order, bindings,
                          chunk_rows or batch.CHUNK_ROWS)

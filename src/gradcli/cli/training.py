@@ -32,7 +32,7 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
           --at w1=0.1,w2=-0.2,b=0 --lr 0.1 --steps 2 --round 4
     """
     from .. import api
-    from ..descend import Diverged, descend, load_data
+    from ..tasks.descend import Diverged, descend, load_data
     text = read_source(expr, file)
     start = api.parse_bindings(at)
     wrt_names = api.split_top_level(wrt) if wrt else None
@@ -85,14 +85,14 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
     """
     import shutil
     from .. import api
-    from ..plot2d import ranges
+    from ..tasks.plot2d import ranges
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     if len(ranges(over)) == 2:
         _plot_2d(text, over, bindings, points, output, width, height, fmt)
         return
     from ..output import formats
-    from ..plot import sample, save_plot, terminal_plot
+    from ..tasks.plot import sample, save_plot, terminal_plot
     data = sample(text, over, bindings, 201 if points is None else points)
     warn(data.warnings)
     if output is not None:
@@ -114,7 +114,7 @@ def _plot_2d(text, over, bindings, points, output, width, height, fmt):
     import shutil
     from .. import api
     from ..output import formats
-    from ..plot2d import label_width, map_shape, parse_box, sample, save_plot, terminal_map
+    from ..tasks.plot2d import label_width, map_shape, parse_box, sample, save_plot, terminal_map
     shape = None
     if output is None and fmt == "plot":
         size = shutil.get_terminal_size((80, 24))

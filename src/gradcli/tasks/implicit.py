@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .autodiff.lower import lower
-from .errors import DomainError, ParseError, UsageError
-from .language.expr import Apply, Num, Program, Statement, inputs_of
-from .reading import parse
-from .language.printer import read_as, to_text
-from .symbolic.derivative import derivative, inline
-from .symbolic.simplify import Simplifier
+from ..autodiff.lower import lower
+from ..errors import DomainError, ParseError, UsageError
+from ..language.expr import Apply, Num, Program, Statement, inputs_of
+from ..reading import parse
+from ..language.printer import read_as, to_text
+from ..symbolic.derivative import derivative, inline
+from ..symbolic.simplify import Simplifier
 
 
 @dataclass

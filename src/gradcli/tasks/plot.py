@@ -21,15 +21,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from . import limits, ops
-from .autodiff.lower import missing_input
-from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
-from .inputs import inputs_of, parse_over, split_top_level, unused_bindings
-from .kinks import kink_text
-from .language.expr import Apply, Vector, first_span, postorder, size
-from .reading import given_names, parse
-from .language.printer import carets, read_as
-from .numbers import HUMAN_DIGITS, number_text
+from .. import limits, ops
+from ..autodiff.lower import missing_input
+from ..errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
+from ..inputs import inputs_of, parse_over, split_top_level, unused_bindings
+from ..kinks import kink_text
+from ..language.expr import Apply, Vector, first_span, postorder, size
+from ..reading import given_names, parse
+from ..language.printer import carets, read_as
+from ..numbers import HUMAN_DIGITS, number_text
 
 INSTALL_HINT = "pip install 'gradcli[plot]'"
 
@@ -88,7 +88,7 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
                         f"∂f/∂{var} is 0")
     try:
         import numpy as np
-        from .arrays import evaluate_arrays
+        from ..arrays import evaluate_arrays
     except ImportError:
         raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
 
@@ -149,7 +149,7 @@ def _jumps(program, var, bindings, wrt, xs, f, df) -> dict:
     """
     import numpy as np
 
-    from .arrays import evaluate_arrays
+    from ..arrays import evaluate_arrays
     found = {"f": [], "df": []}
     if var not in (wrt or []):
         return found  # f is constant in the plotted variable

@@ -17,15 +17,15 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from . import ops
-from .autodiff.lower import lower, missing_input
-from .errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
-from .inputs import check_wrt, inputs_of, unused_bindings
-from .kinks import kink_text
-from .language.expr import first_span
-from .reading import given_names, parse
-from .language.printer import read_as
-from .numbers import number_text
+from .. import ops
+from ..autodiff.lower import lower, missing_input
+from ..errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
+from ..inputs import check_wrt, inputs_of, unused_bindings
+from ..kinks import kink_text
+from ..language.expr import first_span
+from ..reading import given_names, parse
+from ..language.printer import read_as
+from ..numbers import number_text
 
 
 # Every step is kept for the JSON history; past this a run is a hang, not a result.
@@ -260,7 +260,7 @@ def _diverge(result, k, reason, **kw):
 def _as_param(value):
     """Scalars stay Python floats (the fast math backend); vectors stay arrays."""
     if isinstance(value, (list, tuple)):
-        from .autodiff.shapes import as_array
+        from ..autodiff.shapes import as_array
         value = as_array(value, "a starting value")
     if getattr(value, "ndim", 0):
         return value
@@ -296,7 +296,7 @@ def load_data(path: str) -> Dataset:
     not finite, and a column whose name the expression could not use are errors.
     """
     try:
-        from . import arrays
+        from .. import arrays
     except ImportError:
         raise UsageError("--data needs NumPy, which is not installed",
                          hint="pip install 'gradcli[vectors]'") from None

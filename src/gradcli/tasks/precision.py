@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .autodiff.backends import ScalarPrimitives
-from .autodiff.engine import MathBackend, graph_nodes, local_derivative, topo_order
+from ..autodiff.backends import ScalarPrimitives
+from ..autodiff.engine import MathBackend, graph_nodes, local_derivative, topo_order
 
 # Above this relative error bound a value or partial is reported (about seven
 # digits: well below the point where a printed number's leading digits change).
@@ -209,7 +209,7 @@ def warning(graph, result_name: str, value, gradient: dict, at: dict, wanted) ->
     loss = analyse(graph, wanted)
     if loss is None:
         return None
-    from .numbers import format_number
+    from ..numbers import format_number
     suspects = {}  # None for the value, else the input's name -> (ours, bound)
     if _relative(loss.value_error, value) > THRESHOLD:
         suspects[None] = value
@@ -275,7 +275,7 @@ def _join(items: list) -> str:
 
 def _cause(node, named) -> str | None:
     """Why `node` (the source of the largest error) rounds: absorption, cancellation, or other."""
-    from .numbers import format_number
+    from ..numbers import format_number
     text = _name(node, named)
     op = node._op
     if op is None or text is None:
@@ -296,7 +296,7 @@ def _cause(node, named) -> str | None:
 
 def _exprs(graph):
     """node id -> printed sub-expression, from a lowering that keeps each node's Expr."""
-    from .autodiff.lower import lower
+    from ..autodiff.lower import lower
     bindings = {name: leaf.data for name, leaf in graph.inputs.items()}
     wrt = {name for name, leaf in graph.inputs.items() if leaf.requires_grad}
     try:
@@ -316,7 +316,7 @@ def _name(node, named) -> str | None:
     expr = named.get(id(node))
     if expr is None:
         return None
-    from .language.printer import quoted
+    from ..language.printer import quoted
     return quoted(expr)
 
 
@@ -345,7 +345,7 @@ def _agrees(ours: float, right: float) -> bool:
 
 
 def _short(x: float) -> str:
-    from .numbers import format_number
+    from ..numbers import format_number
     return format_number(float(f"{x:.6g}"))
 
 
@@ -387,7 +387,7 @@ def _precise(graph, names) -> dict | None:
         import mpmath as mp
     except ImportError:
         return None
-    from .autodiff.engine import numeric_d
+    from ..autodiff.engine import numeric_d
     B = _precise_backend()
     nodes = graph_nodes(graph.output)
     previous = None

@@ -13,12 +13,12 @@ from __future__ import annotations
 import math
 import zlib
 
-from ..errors import DomainError, GradcliError, UnknownName, UsageError
-from ..inputs import inputs_of
-from ..language.expr import Program, first_span, size
-from ..language.printer import to_text
-from ..reading import given_names, parse
-from ..symbolic.derivative import differentiate_text, inline
+from ...errors import DomainError, GradcliError, UnknownName, UsageError
+from ...inputs import inputs_of
+from ...language.expr import Program, first_span, size
+from ...language.printer import to_text
+from ...reading import given_names, parse
+from ...symbolic.derivative import differentiate_text, inline
 from .diagnose import diagnose
 from .probes import rounded_literals, rounding_slack
 from .sampling import LARGE, SAMPLES, SAMPLES_LARGE, Row, answer_value, edge_candidates, \
@@ -176,7 +176,7 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
 
 def _step_of(program, wrt, variables, detail) -> dict | None:
     """The step of the derivation (diff --steps) at the sub-expression a mistake concerns."""
-    from ..symbolic.steps import derive
+    from ...symbolic.steps import derive
     try:
         root, _ = inline(program)
         if size(root) > 400:

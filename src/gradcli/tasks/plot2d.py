@@ -20,15 +20,15 @@ import math
 import textwrap
 from dataclasses import dataclass, field
 
-from . import limits
-from .autodiff.lower import missing_input
-from .errors import DomainError, GradcliError, LimitError, UsageError
-from .inputs import inputs_of, split_top_level, unused_bindings
-from .language.expr import first_span
-from .language.printer import read_as
-from .numbers import HUMAN_DIGITS, number_text
+from .. import limits
+from ..autodiff.lower import missing_input
+from ..errors import DomainError, GradcliError, LimitError, UsageError
+from ..inputs import inputs_of, split_top_level, unused_bindings
+from ..language.expr import first_span
+from ..language.printer import read_as
+from ..numbers import HUMAN_DIGITS, number_text
 from .plot import INSTALL_HINT, _check_pointwise, _ticks, _view, parse_over, title_of
-from .reading import given_names, parse
+from ..reading import given_names, parse
 
 DEFAULT_POINTS = 81        # per axis: 6,561 points, smooth contours, a JSON still readable
 MAX_GRID = 4_000_000       # points in the whole grid
@@ -149,7 +149,7 @@ def sample(text: str, over: str, bindings=None, points: int | None = None, *,
         _check_pointwise(program, name)
     try:
         import numpy as np
-        from .arrays import evaluate_arrays
+        from ..arrays import evaluate_arrays
     except ImportError:
         raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 
-from ..errors import UsageError
+from ...errors import UsageError
 from ..evaluation import evaluate
-from ..inputs import inputs_of
-from ..language.expr import Apply, Program, Statement
+from ...inputs import inputs_of
+from ...language.expr import Apply, Program, Statement
 from ..tangent import tangent as tangent_of
 from .formula import parse_answer
 from .probes import rounded_literals, rounding_slack

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arrays import CHUNK_ROWS, ArrayResult, BatchRun, column_names, evaluate_arrays
-from .reading import given_names, parse
-from .language.printer import diff_label
-from .symbolic.derivative import check_order, differentiate, program_source
+from ..arrays import CHUNK_ROWS, ArrayResult, BatchRun, column_names, evaluate_arrays
+from ..reading import given_names, parse
+from ..language.printer import diff_label
+from ..symbolic.derivative import check_order, differentiate, program_source
 
 
 def points_program(text: str, source, bindings=None, wrt=None):

@@ -36,14 +36,14 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from .. import ops
-from ..autodiff.lower import lower
-from ..errors import DomainError, GradcliError
-from ..language.expr import BUILD, Apply, Const, Expr, Name, Num, Program, Statement, Vector, \
+from ... import ops
+from ...autodiff.lower import lower
+from ...errors import DomainError, GradcliError
+from ...language.expr import BUILD, Apply, Const, Expr, Name, Num, Program, Statement, Vector, \
     as_expr, postorder
-from ..language.printer import read_as, to_text
-from ..symbolic.derivative import chain_rule, derivative, inline, node_derivatives
-from ..symbolic.simplify import Simplifier
+from ...language.printer import read_as, to_text
+from ...symbolic.derivative import chain_rule, derivative, inline, node_derivatives
+from ...symbolic.simplify import Simplifier
 from .sampling import answer_value, true_derivative
 from .verdict import magnitude, num
 

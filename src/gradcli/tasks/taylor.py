@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
-from .autodiff.lower import lower
-from .errors import DomainError, UsageError
-from .kinks import KinkWarnings
-from .language.expr import Program, Statement, inputs_of
-from .reading import given_names, parse
-from .language.printer import read_as
-from .numbers import format_number, is_closed
-from .symbolic.derivative import derivative, inline
-from .symbolic.simplify import Simplifier
+from ..autodiff.lower import lower
+from ..errors import DomainError, UsageError
+from ..kinks import KinkWarnings
+from ..language.expr import Program, Statement, inputs_of
+from ..reading import given_names, parse
+from ..language.printer import read_as
+from ..numbers import format_number, is_closed
+from ..symbolic.derivative import derivative, inline
+from ..symbolic.simplify import Simplifier
 
 MAX_ORDER = 20     # a published exercise asks for degree 16 (sin x + cos x)
 MAX_TERMS = 2_000
@@ -61,7 +61,7 @@ def _coefficient_text(c, precision=None) -> str:
         return format_number(c)
     c = float(c)
     if precision is not None:
-        from .numbers import number_text
+        from ..numbers import number_text
         return number_text(c, precision)
     if math.isfinite(c) and c != 0:
         near = Fraction(c).limit_denominator(10_000)
@@ -74,7 +74,7 @@ def _coefficient_text(c, precision=None) -> str:
 
 def _factor(name, point, k, precision=None) -> str:
     if point and precision is not None and isinstance(point, float) and not is_closed(point):
-        from .numbers import number_text
+        from ..numbers import number_text
         shown = number_text(abs(point), precision)
     else:
         shown = format_number(abs(point)) if point else ""

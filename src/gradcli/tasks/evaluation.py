@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .autodiff.engine import Unformed, topo_order
-from .autodiff.lower import Graph, gradient_of, lower
-from .errors import InexactError, UsageError
-from .inputs import prepare
-from .kinks import KinkWarnings
-from .reading import given_names, parse
-from .language.printer import quoted, read_as
-from .numbers import format_number
+from ..autodiff.engine import Unformed, topo_order
+from ..autodiff.lower import Graph, gradient_of, lower
+from ..errors import InexactError, UsageError
+from ..inputs import prepare
+from ..kinks import KinkWarnings
+from ..reading import given_names, parse
+from ..language.printer import quoted, read_as
+from ..numbers import format_number
 
 
 @dataclass
@@ -69,17 +69,17 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     bindings = dict(bindings or {})
     bindings.update(kw)
     if exact == "closed":
-        from .autodiff.closed import to_closed
+        from ..autodiff.closed import to_closed
         bindings = {k: to_closed(v) for k, v in bindings.items()}
     elif exact:
-        from .autodiff.exact import to_exact
+        from ..autodiff.exact import to_exact
         bindings = {k: to_exact(v) for k, v in bindings.items()}
     else:
         bindings = {k: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
                     for k, v in bindings.items()}
         for k, v in bindings.items():
             if isinstance(v, (list, tuple)):
-                from .autodiff.shapes import as_array
+                from ..autodiff.shapes import as_array
                 bindings[k] = as_array(v, f"the value of {k}")
     if seed is not None and jacobian:
         raise UsageError("--seed and --jacobian cannot be combined",
@@ -100,16 +100,16 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     jac = None
     scalar_out = type(out.data) is float or getattr(out.data, "shape", ()) == ()
     if jacobian:
-        from .autodiff.vectors import jacobian as full_jacobian
+        from ..autodiff.vectors import jacobian as full_jacobian
         jac = full_jacobian(out, {name: graph.inputs[name] for name in wanted}, on_kink)
         if scalar_out:
             for name in wanted:
                 graph.inputs[name].grad = jac[name]
     elif seed is not None:
-        from .autodiff.vectors import seeded_backward
+        from ..autodiff.vectors import seeded_backward
         seeded_backward(out, seed, on_kink)
     elif not scalar_out and wanted:
-        from .autodiff.shapes import nonscalar_error
+        from ..autodiff.shapes import nonscalar_error
         raise nonscalar_error(out.data.shape)
     elif out.requires_grad:
         try:
@@ -144,7 +144,7 @@ def result_label(program) -> str:
     last = program.statements[-1]
     if last.name:
         return last.name
-    from .language.expr import Call
+    from ..language.expr import Call
     typed = getattr(program, "original", None) or program
     expr = typed.statements[-1].expr
     if isinstance(expr, Call) and expr.span is not None and typed.source:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import limits
-from .autodiff.engine import backend_for, topo_order
-from .autodiff.lower import lower
-from .errors import DomainError
-from .kinks import kink_message
-from .numbers import format_number
+from .. import limits
+from ..autodiff.engine import backend_for, topo_order
+from ..autodiff.lower import lower
+from ..errors import DomainError
+from ..kinks import kink_message
+from ..numbers import format_number
 
 
 @dataclass

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, \
     localcontext
 
-from ..autodiff.engine import graph_nodes
-from ..errors import DomainError, GradcliError, UsageError
-from ..inputs import constant_value
-from ..numbers import format_number
-from ..reading import parse
+from ...autodiff.engine import graph_nodes
+from ...errors import DomainError, GradcliError, UsageError
+from ...inputs import constant_value
+from ...numbers import format_number
+from ...reading import parse
 
 RTOL = 1e-6
 ATOL = 1e-9

@@ -5,14 +5,14 @@ numbers `eval` prints; higher orders evaluate the printed formula at the point.
 """
 from __future__ import annotations
 
-from .autodiff.lower import lower, missing_input
-from .errors import DomainError
+from ..autodiff.lower import lower, missing_input
+from ..errors import DomainError
 from .evaluation import evaluate
-from .inputs import inputs_of
-from .language.expr import first_span
-from .reading import given_names, parse
-from .language.printer import read_as
-from .symbolic.derivative import check_order, differentiate as symbolic_diff, inline, program_source
+from ..inputs import inputs_of
+from ..language.expr import first_span
+from ..reading import given_names, parse
+from ..language.printer import read_as
+from ..symbolic.derivative import check_order, differentiate as symbolic_diff, inline, program_source
 
 
 def diff(text: str, wrt=None, order: int = 1, bindings=None):
@@ -68,8 +68,8 @@ def steps(text: str, wrt=None):
 
     Each derivation ends with diff's own answer, so the two cannot disagree.
     """
-    from .language.printer import diff_label
-    from .symbolic.steps import derive
+    from ..language.printer import diff_label
+    from ..symbolic.steps import derive
     result = diff(text, wrt)
     root, _ = inline(result.program)
     result.steps = []

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 
-from ..autodiff.lower import lower
-from ..errors import DomainError, GradcliError, UsageError
+from ...autodiff.lower import lower
+from ...errors import DomainError, GradcliError, UsageError
 from ..implicit import implicit as implicit_of
 from ..implicit import split_equation
-from ..inputs import inputs_of
-from ..language.expr import Apply, Program, Statement
-from ..reading import given_names, parse
+from ...inputs import inputs_of
+from ...language.expr import Apply, Program, Statement
+from ...reading import given_names, parse
 from .formula import parse_answer
 from .shared import Graded, close_to, maybe_value, random_step, seeded_rng, short, \
     split_sides, value_at, where_text

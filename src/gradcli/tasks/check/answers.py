@@ -6,12 +6,12 @@ graded in verdict.py, formulas in formula.py. Nothing here prints.
 """
 from __future__ import annotations
 
-from ..errors import UsageError
+from ...errors import UsageError
 from ..evaluation import evaluate
-from ..inputs import inputs_of, split_top_level
-from ..language.expr import Program
-from ..language.printer import read_as
-from ..reading import given_names, parse
+from ...inputs import inputs_of, split_top_level
+from ...language.expr import Program
+from ...language.printer import read_as
+from ...reading import given_names, parse
 from .formula import check_formula, parse_answer
 from .verdict import Answer, Verdict, as_typed, check_pairs, grade_numeric, known_variable, \
     number_or_why, pairs_of, tolerances

@@ -13,10 +13,10 @@ import math
 import re
 from fractions import Fraction
 
-from ..errors import DomainError, GradcliError, UsageError
-from ..inputs import inputs_of
-from ..language.expr import Apply, Name, Num, Program, Statement, replace_leaves
-from ..language.printer import to_text
+from ...errors import DomainError, GradcliError, UsageError
+from ...inputs import inputs_of
+from ...language.expr import Apply, Name, Num, Program, Statement, replace_leaves
+from ...language.printer import to_text
 from ..taylor import MAX_ORDER, Term, polynomial_text
 from ..taylor import taylor as taylor_of
 from .formula import parse_answer

@@ -15,10 +15,10 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
-from .errors import DomainError, GradcliError, UsageError
-from .language.expr import inputs_of
-from .inputs import parse_over
-from .reading import given_names, parse
+from ..errors import DomainError, GradcliError, UsageError
+from ..language.expr import inputs_of
+from ..inputs import parse_over
+from ..reading import given_names, parse
 
 MAX_STARTS = 4_096
 STEPS = 60

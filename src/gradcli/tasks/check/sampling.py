@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..autodiff.engine import backend_for, backend_inputs, local_derivative, topo_order
-from ..autodiff.lower import lower
-from ..errors import DomainError, GradcliError, ShapeError, UsageError
-from ..language.expr import Program
+from ...autodiff.engine import backend_for, backend_inputs, local_derivative, topo_order
+from ...autodiff.lower import lower
+from ...errors import DomainError, GradcliError, ShapeError, UsageError
+from ...language.expr import Program
 from .probes import edge_points
 from .verdict import largest, magnitude
 

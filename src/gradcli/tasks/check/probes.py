@@ -22,10 +22,10 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from .. import ops
-from ..autodiff.lower import lower
-from ..errors import GradcliError
-from ..language.expr import Apply, Num, Program, Statement, postorder, replace_leaves
+from ... import ops
+from ...autodiff.lower import lower
+from ...errors import GradcliError
+from ...language.expr import Apply, Num, Program, Statement, postorder, replace_leaves
 from .verdict import DIGITS_MIN  # as the digits rule for a number answer
 
 MAX_ROUNDED = 24      # literals given slack; beyond this the formula is compared as typed

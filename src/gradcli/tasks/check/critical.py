@@ -14,9 +14,9 @@ import re
 from fractions import Fraction
 
 from ..critical import classify, critical_points, higher_order_kind, parse_box
-from ..errors import DomainError, UsageError
+from ...errors import DomainError, UsageError
 from ..evaluation import evaluate
-from ..inputs import constant_value, split_top_level
+from ...inputs import constant_value, split_top_level
 from .shared import Graded, pt_text, short
 from .verdict import Answer, close, grade_number, num
 

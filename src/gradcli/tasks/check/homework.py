@@ -15,11 +15,11 @@ is graded. Nothing here prints.
 """
 from __future__ import annotations
 
-from ..errors import UsageError
+from ...errors import UsageError
 from ..implicit import top_equals
-from ..inputs import inputs_of
-from ..language.printer import read_as
-from ..reading import given_names, parse
+from ...inputs import inputs_of
+from ...language.printer import read_as
+from ...reading import given_names, parse
 from ..taylor import MAX_ORDER
 from . import critical as critical_grader
 from . import directional as directional_grader

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import UsageError
-from ..inputs import inputs_of
-from ..language.expr import Program
-from ..reading import given_names, parse
+from ...errors import UsageError
+from ...inputs import inputs_of
+from ...language.expr import Program
+from ...reading import given_names, parse
 from .formula import correct_formula, parse_answer
 from .verdict import ATOL, FORMULA_RTOL_FLOOR, RTOL, Undefined, as_typed, check_pairs, \
     close_each, known_variable, number_or_why, pairs_of
@@ -104,7 +104,7 @@ class PointsCheck:
 
     def __init__(self, text, source, at=None, value=None, grad=None, derivatives=None,
                  rtol: float = RTOL, atol: float = ATOL, chunk_rows=None):
-        from ..arrays import CHUNK_ROWS, BatchRun
+        from ...arrays import CHUNK_ROWS, BatchRun
         if rtol < 0 or atol < 0:
             raise UsageError("--rtol and --atol must be zero or positive")
         self.text, self.rtol, self.atol = text, rtol, atol
@@ -176,7 +176,7 @@ class PointsCheck:
     def __iter__(self):
         import numpy as np
 
-        from ..arrays import evaluate_arrays
+        from ...arrays import evaluate_arrays
         for chunk, result in self.job:
             checked = ~(chunk.invalid | result.undefined)
             index = np.flatnonzero(checked)

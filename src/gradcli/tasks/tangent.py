@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .errors import DomainError, UsageError
-from .numbers import format_number, is_closed, number_text
+from ..errors import DomainError, UsageError
+from ..numbers import format_number, is_closed, number_text
 
 
 @dataclass
@@ -175,7 +175,7 @@ def direction_vector(text: str, inputs, at_order=(), exact=False) -> tuple[list,
     y appears first; otherwise the inputs' order. The note says which order was taken
     whenever it differs from the order of first appearance.
     """
-    from .inputs import constant_value, split_top_level
+    from ..inputs import constant_value, split_top_level
     inputs = list(inputs)
     parts = split_top_level(text)
     if parts and all("=" in p for p in parts):
@@ -243,7 +243,7 @@ def _exact_directional(names, direction, gradient) -> Directional:
     """D_u f in closed form: u = v/|v| with its root kept (3√2/2, not 2.1213...)."""
     import sympy
 
-    from .autodiff.closed import to_closed
+    from ..autodiff.closed import to_closed
     values = [to_closed(v) for v in direction]
     norm = sympy.sqrt(sum(v * v for v in values))
     if norm == 0:

@@ -21,10 +21,10 @@ import zlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..autodiff.lower import lower
-from ..errors import DomainError, ParseError, UsageError
+from ...autodiff.lower import lower
+from ...errors import DomainError, ParseError, UsageError
 from ..implicit import top_equals
-from ..language.expr import Program
+from ...language.expr import Program
 from .verdict import magnitude, num
 
 PROBES = 8            # points besides the given one where a tangent must be a plane

@@ -22,16 +22,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
 
-from . import limits, ops
-from .autodiff.engine import backend_for, graph_nodes, numeric_d
-from .autodiff.lower import gradient_of
-from .autodiff.lower import lower
-from .inputs import prepare
-from .kinks import KinkWarnings
-from .language.expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
-from .reading import given_names, parse
-from .language.printer import read_as, to_text
-from .numbers import number_text
+from .. import limits, ops
+from ..autodiff.engine import backend_for, graph_nodes, numeric_d
+from ..autodiff.lower import gradient_of
+from ..autodiff.lower import lower
+from ..inputs import prepare
+from ..kinks import KinkWarnings
+from ..language.expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
+from ..reading import given_names, parse
+from ..language.printer import read_as, to_text
+from ..numbers import number_text
 
 # The source text of each node is cut to this many nodes and characters, so a
 # 10,000-node expression costs no more per node than a small one.
@@ -178,7 +178,7 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
 
     if out.requires_grad and getattr(out.data, "ndim", 0):
         # A gradient needs a scalar result; the same error and ways out as eval.
-        from .autodiff.shapes import nonscalar_error
+        from ..autodiff.shapes import nonscalar_error
         raise nonscalar_error(out.data.shape)
     if out.requires_grad:
         out.backward(on_kink=kinks.on_kink, on_step=on_step)
