@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from gradcli.cli import main
 from gradcli.errors import ParseError, UnknownName
-from gradcli.reading import parse
+from gradcli.reading import read_program
 from gradcli.language.printer import read_as
 
 
@@ -33,7 +33,7 @@ def test_an_exponent_glued_to_letters_on_e_or_a_number_is_refused(text, book, ca
 ])
 def test_the_unambiguous_forms_read_as_before(text, explicit):
     names = {"x", "y", "z"}
-    assert read_as(parse(text, names)) == read_as(parse(explicit, names))
+    assert read_as(read_program(text, names)) == read_as(read_program(explicit, names))
 
 
 @pytest.mark.parametrize("text,root", [("x^1/2", "x^(1/2)"), ("x^-1/2", "x^(-1/2)"),
@@ -98,10 +98,10 @@ def test_an_unknown_function_is_called_unknown_and_points_to_the_list(args):
 
 
 def test_a_variable_before_a_bracket_still_multiplies():
-    assert read_as(parse("x(y+2)", set())) == "x*(y + 2)"
-    assert read_as(parse("xy(x+1)", {"x", "y"})) == "x*y*(x + 1)"
+    assert read_as(read_program("x(y+2)", set())) == "x*(y + 2)"
+    assert read_as(read_program("xy(x+1)", {"x", "y"})) == "x*y*(x + 1)"
     with pytest.raises(UnknownName):
-        parse("xy(x+1)", set())  # its letters are not given: a function is meant
+        read_program("xy(x+1)", set())  # its letters are not given: a function is meant
 
 
 def test_a_parse_error_not_a_silent_reading_for_every_glued_exponent():
@@ -109,7 +109,7 @@ def test_a_parse_error_not_a_silent_reading_for_every_glued_exponent():
         for exponent in ("2", "-2", "0.5", "x"):
             text = f"{base}^{exponent}t"
             with pytest.raises(ParseError):
-                parse(text, {"t", "x"})
+                read_program(text, {"t", "x"})
 
 
 @pytest.mark.parametrize("text,typed", [
@@ -178,11 +178,11 @@ def test_e_notation_with_a_space_before_the_name_does_not_warn():
 
 
 def test_e_notation_warning_reaches_the_program_warnings():
-    program = parse("2e-3x", {"x"})
+    program = read_program("2e-3x", {"x"})
     assert len(program.warnings) == 1 and "2e - 3x" in program.warnings[0]
-    assert parse("2e-3 x", {"x"}).warnings == []
+    assert read_program("2e-3 x", {"x"}).warnings == []
 
 
 def test_the_glued_exponent_check_does_not_refuse_a_variable_base():
     for text in ("x^2y", "3x^2y", "t^-2x", "x^0.5y", "(x+1)^2y"):
-        parse(text, {"x", "y", "t"})  # the power binds to the one factor before it
+        read_program(text, {"x", "y", "t"})  # the power binds to the one factor before it

@@ -19,7 +19,7 @@ from gradcli import api
 from gradcli.cli import main
 from gradcli.errors import GradcliError
 from gradcli.language.printer import read_as, to_latex
-from gradcli.reading import parse
+from gradcli.reading import read_program
 
 from test_homework import X, Y, functions
 
@@ -106,11 +106,11 @@ def test_textbook_functions_defined_by_name(entry):
 
 def test_use_before_definition_is_refused():
     with pytest.raises(GradcliError, match="'g' is used before it is defined"):
-        parse("f(x) = x^2 sin x; f'(2) + g_x(1, 2); g(x, y) = x y")
+        read_program("f(x) = x^2 sin x; f'(2) + g_x(1, 2); g(x, y) = x y")
 
 
 def test_read_as_and_latex():
-    program = parse("g(x, y) = x y; f(x) = x^2 sin x; f'(2) + g_x(1, 2)")
+    program = read_program("g(x, y) = x y; f(x) = x^2 sin x; f'(2) + g_x(1, 2)")
     assert read_as(program) == "g(x, y) = x*y; f(x) = (x**2)*sin(x); f'(2) + g_x(1, 2)"
     original = program.original.statements[-1].expr
     assert to_latex(original) == r"f'\left(2\right) + g_{x}\left(1, 2\right)"

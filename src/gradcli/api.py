@@ -19,9 +19,9 @@ def differentiate(text: str, wrt: str, order: int = 1) -> str:
     >>> differentiate("(w*x+b)**2", "w")
     '2*x*(w*x + b)'
     """
-    from .reading import given_names, parse
+    from .reading import given_names, read_program
     from .symbolic.derivative import differentiate_text
-    return differentiate_text(text, wrt, order, program=parse(text, given_names(wrt)))
+    return differentiate_text(text, wrt, order, program=read_program(text, given_names(wrt)))
 
 
 def diff(text: str, wrt=None, order: int = 1, bindings=None):

@@ -59,7 +59,7 @@ from .data.chunk import PointChunk
 from .errors import DomainError, UsageError
 from .inputs import check_wrt, inputs_of
 from .language.expr import Apply, Vector, postorder
-from .reading import given_names, parse
+from .reading import given_names, read_program
 from .language.printer import quoted
 from .numbers import number_text
 
@@ -154,7 +154,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     the backward pass (values only).
     """
     if isinstance(program, str):
-        program = parse(program, given_names(bindings, columns, wrt))
+        program = read_program(program, given_names(bindings, columns, wrt))
     bindings = dict(bindings or {})
     elementwise_check(program, bindings)
     variables = inputs_of(program)
@@ -617,7 +617,7 @@ class BatchRun:
     """A points file evaluated chunk by chunk; iterate for (chunk, result) pairs."""
 
     def __init__(self, program, source, bindings=None, wrt=None, chunk_rows=CHUNK_ROWS):
-        self.program = parse(program, given_names(bindings, wrt)) \
+        self.program = read_program(program, given_names(bindings, wrt)) \
             if isinstance(program, str) else program
         self.bindings = dict(bindings or {})
         elementwise_check(self.program, self.bindings)

@@ -13,14 +13,14 @@ differentiate); the symbolic modules are imported only for a derivative mark.
 from __future__ import annotations
 
 from .language.expr import Apply, Call, Name, Program, Statement, Vector, postorder, replace_leaves
-from .language.parser import given_names, parse as parse_text
+from .language.parser import given_names, parse
 
-__all__ = ["expand", "given_names", "parse"]
+__all__ = ["expand", "given_names", "read_program"]
 
 
-def parse(text: str, names=()) -> Program:
+def read_program(text: str, names=()) -> Program:
     """Parse `text` and expand the functions it defines (see language.parser.parse)."""
-    return expand(parse_text(text, names))
+    return expand(parse(text, names))
 
 
 def expand(program: Program) -> Program:

@@ -26,7 +26,7 @@ from ..arrays import MAX_MESSAGES, elementwise_check, evaluate_arrays
 from ..errors import UsageError
 from ..inputs import constant_value, inputs_of
 from ..output.batchtext import batch_keys
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 
 
 class _Shape:
@@ -58,7 +58,7 @@ class Compiled:
     def _parse(self, columns: tuple):
         program = self._programs.get(columns)
         if program is None:
-            program = parse(self.text, given_names(self.bindings, columns))
+            program = read_program(self.text, given_names(self.bindings, columns))
             elementwise_check(program, self.bindings)
             self._programs[columns] = program
         return program

@@ -268,8 +268,8 @@ def differentiate(text: str, wrt=None, order: int = 1, sequences=None,
     program = program or parse(text, given_names(wrt))
     if program.functions:
         raise UsageError("a program that defines functions is differentiated after "
-                         "gradcli.reading.parse has expanded it",
-                         hint="pass program=gradcli.reading.parse(text)")
+                         "gradcli.reading.read_program has expanded it",
+                         hint="pass program=gradcli.reading.read_program(text)")
     variables = _variables(program)
     if not variables:
         raise UsageError("the expression has no variables to differentiate by",

@@ -22,14 +22,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..arrays import CHUNK_ROWS, ArrayResult, BatchRun, column_names, evaluate_arrays
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 from ..language.printer import diff_label
 from ..symbolic.derivative import check_order, differentiate, program_source
 
 
 def points_program(text: str, source, bindings=None, wrt=None):
     """The program of `text` for a points file: its column names are inputs, not unknowns."""
-    return parse(text, given_names(bindings, wrt, column_names(source)))
+    return read_program(text, given_names(bindings, wrt, column_names(source)))
 
 
 def run(program, source, bindings=None, wrt=None, chunk_rows: int = CHUNK_ROWS) -> BatchRun:

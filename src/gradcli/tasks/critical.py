@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..errors import DomainError, GradcliError, UsageError
 from ..language.expr import inputs_of
 from ..inputs import parse_over
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 
 MAX_STARTS = 4_096
 STEPS = 60
@@ -82,7 +82,7 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
     import numpy as np
     bindings = dict(bindings or {})
     names = list(box)
-    inputs = inputs_of(parse(text, given_names(box, bindings)))
+    inputs = inputs_of(read_program(text, given_names(box, bindings)))
     unknown = [v for v in inputs if v not in box and v not in bindings]
     if unknown:
         raise UsageError(f"--over gives no range for {', '.join(unknown)}",

@@ -23,7 +23,7 @@ from ..errors import DomainError, GradcliError, LimitError, ShapeError, UsageErr
 from ..inputs import check_wrt, inputs_of, unused_bindings
 from ..kinks import kink_text
 from ..language.expr import first_span
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 from ..language.printer import read_as
 from ..numbers import number_text
 
@@ -128,7 +128,7 @@ def descend(text, start, wrt=None, lr=0.1, steps=100, data=None, tol=None, momen
                          hint="0 is plain gradient descent; 0.9 is a common choice")
 
     columns_given = data.columns if hasattr(data, "columns") else data
-    program = program or parse(text, given_names(start, wrt, columns_given))
+    program = program or read_program(text, given_names(start, wrt, columns_given))
     if isinstance(data, dict):
         data = Dataset("data", dict(data), len(next(iter(data.values()))) if data else 0)
     columns = data.columns if data is not None else {}

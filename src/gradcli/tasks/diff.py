@@ -10,7 +10,7 @@ from ..errors import DomainError
 from .evaluation import evaluate
 from ..inputs import inputs_of
 from ..language.expr import first_span
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 from ..language.printer import read_as
 from ..symbolic.derivative import check_order, differentiate as symbolic_diff, inline, program_source
 
@@ -22,7 +22,7 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
     higher orders evaluate the printed formula at the point.
     """
     check_order(order)
-    program = parse(text, given_names(bindings, wrt))
+    program = read_program(text, given_names(bindings, wrt))
     if bindings is not None:
         # Before the symbolic work, which takes seconds on a formula thousands of levels deep.
         for name in inputs_of(program):

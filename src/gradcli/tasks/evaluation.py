@@ -13,7 +13,7 @@ from ..autodiff.lower import Graph, gradient_of, lower
 from ..errors import InexactError, UsageError
 from ..inputs import prepare
 from ..kinks import KinkWarnings
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 from ..language.printer import quoted, read_as
 from ..numbers import format_number
 
@@ -65,7 +65,7 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
 
 def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed, jacobian,
               kw) -> EvalResult:
-    program = program or parse(text, given_names(bindings, kw, wrt))
+    program = program or read_program(text, given_names(bindings, kw, wrt))
     bindings = dict(bindings or {})
     bindings.update(kw)
     if exact == "closed":

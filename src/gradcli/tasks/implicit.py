@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..autodiff.lower import lower
 from ..errors import DomainError, ParseError, UsageError
 from ..language.expr import Apply, Num, Program, Statement, inputs_of
-from ..reading import parse
+from ..reading import read_program
 from ..language.printer import read_as, to_text
 from ..symbolic.derivative import derivative, inline
 from ..symbolic.simplify import Simplifier
@@ -80,7 +80,7 @@ def implicit(text: str, x: str | None, y: str | None = None,
     sides = []
     for part, offset in ((left, 0), (right, len(left) + 1)):
         try:
-            sides.append(parse(part, names))
+            sides.append(read_program(part, names))
         except ParseError as exc:
             if exc.span is not None:
                 exc.span = (exc.span[0] + offset, exc.span[1] + offset)

@@ -27,7 +27,7 @@ from ..errors import DomainError, GradcliError, LimitError, ShapeError, UsageErr
 from ..inputs import inputs_of, parse_over, split_top_level, unused_bindings
 from ..kinks import kink_text
 from ..language.expr import Apply, Vector, first_span, postorder, size
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 from ..language.printer import carets, read_as
 from ..numbers import HUMAN_DIGITS, number_text
 
@@ -68,7 +68,7 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
         raise UsageError(f"--points must be a whole number of at least 2, got {points!r}")
     if points > 1_000_000:
         raise UsageError(f"--points {points} is too many; at most 1000000")
-    program = program or parse(text, given_names(bindings, [var]))
+    program = program or read_program(text, given_names(bindings, [var]))
     bindings = dict(bindings or {})
     if var in bindings:
         raise UsageError(f"'{var}' is the plotted variable (--over); do not also bind it with --at")

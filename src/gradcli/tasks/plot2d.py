@@ -28,7 +28,7 @@ from ..language.expr import first_span
 from ..language.printer import read_as
 from ..numbers import HUMAN_DIGITS, number_text
 from .plot import INSTALL_HINT, _check_pointwise, _ticks, _view, parse_over, title_of
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 
 DEFAULT_POINTS = 81        # per axis: 6,561 points, smooth contours, a JSON still readable
 MAX_GRID = 4_000_000       # points in the whole grid
@@ -125,7 +125,7 @@ def sample(text: str, over: str, bindings=None, points: int | None = None, *,
     for name, value in point_at.items():
         if getattr(value, "ndim", 0) or isinstance(value, list):
             raise UsageError(f"--at {name}: the point to mark needs a number, got a vector")
-    program = program or parse(text, given_names(bindings, list(names)))
+    program = program or read_program(text, given_names(bindings, list(names)))
     variables = inputs_of(program)
     lacking = [n for n in names if n not in variables]
     if lacking:

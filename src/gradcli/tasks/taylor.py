@@ -19,7 +19,7 @@ from ..autodiff.lower import lower
 from ..errors import DomainError, UsageError
 from ..kinks import KinkWarnings
 from ..language.expr import Program, Statement, inputs_of
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 from ..language.printer import read_as
 from ..numbers import format_number, is_closed
 from ..symbolic.derivative import derivative, inline
@@ -128,7 +128,7 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool | str = False,
     """The Taylor polynomial of `text` about `at` up to total degree `order`."""
     if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_ORDER:
         raise UsageError(f"--order must be a whole number from 0 to {MAX_ORDER}, got {order}")
-    program = parse(text, given_names(at, wrt))
+    program = read_program(text, given_names(at, wrt))
     variables = inputs_of(program)
     wanted = list(wrt) if wrt else variables
     for name in wanted:

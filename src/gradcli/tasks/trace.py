@@ -29,7 +29,7 @@ from ..autodiff.lower import lower
 from ..inputs import prepare
 from ..kinks import KinkWarnings
 from ..language.expr import BUILD, Apply, Const, Name, Num, Vector, as_expr, replace_leaves
-from ..reading import given_names, parse
+from ..reading import given_names, read_program
 from ..language.printer import read_as, to_text
 from ..numbers import number_text
 
@@ -133,7 +133,7 @@ def trace(text: str, bindings: dict | None = None, *, wrt=None, program=None) ->
     >>> [(c.input, c.formula, c.local) for c in t.backward[0].contributions]
     [('v2', '2*v2', 14.0)]
     """
-    program = program or parse(text, given_names(bindings, wrt))
+    program = program or read_program(text, given_names(bindings, wrt))
     bindings = {k: (float(v) if isinstance(v, int) and not isinstance(v, bool) else v)
                 for k, v in (bindings or {}).items()}
     variables, warnings, wanted, used = prepare(program, bindings, wrt)

@@ -11,7 +11,7 @@ from ..evaluation import evaluate
 from ...inputs import inputs_of, split_top_level
 from ...language.expr import Program
 from ...language.printer import read_as
-from ...reading import given_names, parse
+from ...reading import given_names, read_program
 from .formula import check_formula, parse_answer
 from .verdict import Answer, Verdict, as_typed, check_pairs, grade_numeric, known_variable, \
     number_or_why, pairs_of, tolerances
@@ -22,7 +22,7 @@ def derivative_names(text: str, bindings: dict, grads: dict, wrt, derivatives) -
     several, `w,x`), or the expression's one variable when --wrt is not given."""
     names = [n for spec in wrt for n in split_top_level(spec)]
     if derivatives and not names:
-        variables = inputs_of(parse(text, given_names(bindings, grads)))
+        variables = inputs_of(read_program(text, given_names(bindings, grads)))
         if len(variables) != 1:
             raise UsageError("--derivative needs --wrt NAME: the expression has "
                              f"{len(variables)} variables ({', '.join(variables) or 'none'})",
@@ -53,7 +53,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     True
     """
     digits_rule, rtol, atol = tolerances(rtol, atol)
-    program = program or parse(text, given_names(at, grad, [v for v, _ in pairs_of(derivatives)]))
+    program = program or read_program(text, given_names(at, grad, [v for v, _ in pairs_of(derivatives)]))
     variables = inputs_of(program)
     pairs = pairs_of(derivatives)
     grad = dict(grad or {})

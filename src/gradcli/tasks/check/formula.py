@@ -17,7 +17,7 @@ from ...errors import DomainError, GradcliError, UnknownName, UsageError
 from ...inputs import inputs_of
 from ...language.expr import Program, first_span, size
 from ...language.printer import to_text
-from ...reading import given_names, parse
+from ...reading import given_names, read_program
 from ...symbolic.derivative import differentiate_text, inline
 from .diagnose import diagnose
 from .probes import rounded_literals, rounding_slack
@@ -29,7 +29,7 @@ from .verdict import FORMULA_RTOL_FLOOR, Answer, num, point_text
 def parse_answer(formula: str, program: Program, variables, what: str) -> Program:
     """The student's formula as a program that may use the question's variables and names."""
     try:
-        answer = parse(formula, given_names(variables, program.defined))
+        answer = read_program(formula, given_names(variables, program.defined))
     except GradcliError as exc:
         exc.message = f"the answer for {what} does not parse: {exc.message}"
         exc.source = formula

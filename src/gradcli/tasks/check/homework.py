@@ -19,7 +19,7 @@ from ...errors import UsageError
 from ..implicit import top_equals
 from ...inputs import inputs_of
 from ...language.printer import read_as
-from ...reading import given_names, parse
+from ...reading import given_names, read_program
 from ..taylor import MAX_ORDER
 from . import critical as critical_grader
 from . import directional as directional_grader
@@ -108,7 +108,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                               or not 0 <= order <= MAX_ORDER):
         raise UsageError(f"--order must be a whole number from 0 to {MAX_ORDER}, got {order}")
 
-    program = parse(text, given_names(at, grad))
+    program = read_program(text, given_names(at, grad))
     question = Question(text, at, program, inputs_of(program))
     # Every answer is read before any computing: bad input (exit 2) comes first.
     prepared = [(grader, grader.prepare(question, given, context))

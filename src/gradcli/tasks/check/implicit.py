@@ -16,7 +16,7 @@ from ..implicit import implicit as implicit_of
 from ..implicit import split_equation
 from ...inputs import inputs_of
 from ...language.expr import Apply, Program, Statement
-from ...reading import given_names, parse
+from ...reading import given_names, read_program
 from .formula import parse_answer
 from .shared import Graded, close_to, maybe_value, random_step, seeded_rng, short, \
     split_sides, value_at, where_text
@@ -54,7 +54,7 @@ def _implicit_answer_text(answer: str, x: str, y: str) -> str:
 def _equation(text):
     """(F program for 'left = right', both sides read, the variables)."""
     left, right = split_equation(text)
-    sides = [parse(part) for part in (left, right)]
+    sides = [read_program(part) for part in (left, right)]
     f = Apply("sub", (sides[0].result, sides[1].result))
     program = Program((Statement(None, f),), text)
     return program, inputs_of(program)
@@ -130,13 +130,13 @@ def _grade_implicit(text, at, answer, wrt, of, rtol, atol,
     result = implicit_of(text, x, of, None)
     y = result.y
     formula = _implicit_answer_text(answer, x, y)
-    side = parse(split_equation(text)[0])
+    side = read_program(split_equation(text)[0])
     answer_program = parse_answer(formula, side, variables, f"d{y}/d{x}")
     if at is not None:
         result = implicit_of(text, x, of, at)  # the point: F_y = 0 there is exit 3
     names = given_names(variables)
-    truth = parse(result.formula, names)
-    fx = parse(result.fx, names)
+    truth = read_program(result.formula, names)
+    fx = read_program(result.fx, names)
     a = Answer("implicit", y, answer.strip(), key=f"d{y}/d{x}", expected=result.formula)
     a.correct = result.formula
     tol_rtol = max(rtol, FORMULA_RTOL_FLOOR)

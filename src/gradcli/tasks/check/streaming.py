@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ...errors import UsageError
 from ...inputs import inputs_of
 from ...language.expr import Program
-from ...reading import given_names, parse
+from ...reading import given_names, read_program
 from .formula import correct_formula, parse_answer
 from .verdict import ATOL, FORMULA_RTOL_FLOOR, RTOL, Undefined, as_typed, check_pairs, \
     close_each, known_variable, number_or_why, pairs_of
@@ -108,7 +108,7 @@ class PointsCheck:
         if rtol < 0 or atol < 0:
             raise UsageError("--rtol and --atol must be zero or positive")
         self.text, self.rtol, self.atol = text, rtol, atol
-        program = parse(text, given_names(at, grad, [v for v, _ in pairs_of(derivatives)]))
+        program = read_program(text, given_names(at, grad, [v for v, _ in pairs_of(derivatives)]))
         variables = inputs_of(program)
         f = program.statements[-1].name or "f"
         self.result_name = f

@@ -26,7 +26,7 @@ from ...autodiff.engine import graph_nodes
 from ...errors import DomainError, GradcliError, UsageError
 from ...inputs import constant_value
 from ...numbers import format_number
-from ...reading import parse
+from ...reading import read_program
 
 RTOL = 1e-6
 ATOL = 1e-9
@@ -234,7 +234,7 @@ def number_answer(answer, what: str):
     if text.lower() in _SPECIAL:
         return _SPECIAL[text.lower()]
     try:
-        parse(text)
+        read_program(text)
     except GradcliError as exc:
         exc.message = f"the answer {what} does not parse: {exc.message}"
         exc.source = text
