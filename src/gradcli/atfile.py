@@ -11,7 +11,6 @@ same errors, naming the binding.
 """
 from __future__ import annotations
 
-import sys
 
 from . import limits
 from .errors import UsageError
@@ -24,15 +23,9 @@ def read_items(spec: str) -> list[str]:
         raise UsageError("--at @ needs a file name: --at @bindings.txt, or --at @- for stdin")
     label = "stdin" if path == "-" else path
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read(limits.MAX_INPUT_CHARS + 1)
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read(limits.MAX_INPUT_CHARS + 1)
+        data = limits.read_capped(path, label)
     except OSError as exc:
         raise UsageError(f"--at {spec}: cannot read {label}: {exc.strerror}") from None
-    if len(data) > limits.MAX_INPUT_CHARS:
-        raise limits.input_too_large(len(data), label)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -7,7 +7,6 @@ with the same messages.
 from __future__ import annotations
 
 import math
-import sys
 
 from . import limits, ops
 from .autodiff.lower import lower
@@ -138,15 +137,9 @@ def read_source(expr: str | None, file: str | None) -> str:
         raise UsageError("give the expression either as an argument or with -f, not both")
     if file is not None:
         try:
-            if file == "-":
-                data = sys.stdin.buffer.read(limits.MAX_INPUT_CHARS + 1)
-            else:
-                with open(file, "rb") as fh:
-                    data = fh.read(limits.MAX_INPUT_CHARS + 1)
+            data = limits.read_capped(file, "stdin" if file == "-" else file)
         except OSError as exc:
             raise UsageError(f"cannot read {file}: {exc.strerror}") from None
-        if len(data) > limits.MAX_INPUT_CHARS:  # /dev/zero or a huge file: stop reading
-            raise limits.input_too_large(len(data), "stdin" if file == "-" else file)
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

@@ -138,3 +138,17 @@ def check_row(chars: int, line: int, where: str) -> None:
         raise LimitError(f"{where}: line {line} is longer than {_count(MAX_ROW_CHARS)} "
                          "characters, the limit for one row",
                          hint="is the file really CSV or JSON Lines, one point per line?")
+
+
+def read_capped(path: str, label: str) -> bytes:
+    """The bytes of a file (or stdin, '-'), refused beyond MAX_INPUT_CHARS without reading
+    further (/dev/zero, a huge file). OSError is the caller's to word."""
+    import sys
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_INPUT_CHARS + 1)
+    else:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_INPUT_CHARS + 1)
+    if len(data) > MAX_INPUT_CHARS:
+        raise input_too_large(len(data), label)
+    return data

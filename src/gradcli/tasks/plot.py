@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from .. import limits, ops
 from ..autodiff.lower import missing_input
 from ..errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
-from ..inputs import inputs_of, parse_over, split_top_level, unused_bindings
+from ..inputs import inputs_of, parse_over, unused_bindings
 from ..kinks import kink_text
 from ..language.expr import Apply, Vector, first_span, postorder, size
 from ..reading import given_names, read_program
@@ -102,15 +102,8 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
         df = np.asarray(res.gradient[var], dtype=float).copy()
     else:
         df = np.where(res.undefined, np.nan, 0.0)
-    undefined = int(res.undefined.sum())
-    if undefined == points:
-        # Undefined everywhere: nothing to draw, so this is the error, as `eval` gives it.
-        first = res.problems[0][1] if res.problems else "f is undefined over the whole range"
-        raise DomainError(f"{first}, and so at every point of {var} = {_fmt(lo)}:{_fmt(hi)}")
-    if undefined:
-        example = f" (at the first: {res.problems[0][1]})" if res.problems else ""
-        warnings.append(f"f is undefined at {undefined} of {points} points{example}; "
-                        "they are left as gaps")
+    warnings += undefined_points(res, points, f"{var} = {_fmt(lo)}:{_fmt(hi)}", "range",
+                                 "points", "left as gaps")
     nonfinite = int((~res.undefined & ~np.isfinite(df)).sum())
     if nonfinite:
         warnings.append(f"∂f/∂{var} is infinite or undefined at {nonfinite} point"
@@ -277,6 +270,19 @@ def _view(ys):
 
 def title(data: PlotData) -> str:
     return title_of(data.read_as, data.at)
+
+
+def undefined_points(res, total: int, where: str, region: str, points: str, left: str) -> list:
+    """The warning for the samples where f is undefined; undefined at every one (nothing to
+    draw), the error, as `eval` gives it."""
+    undefined = int(res.undefined.sum())
+    if undefined == total:
+        first = res.problems[0][1] if res.problems else f"f is undefined over the whole {region}"
+        raise DomainError(f"{first}, and so at every point of {where}")
+    if not undefined:
+        return []
+    example = f" (at the first: {res.problems[0][1]})" if res.problems else ""
+    return [f"f is undefined at {undefined} of {total} {points}{example}; they are {left}"]
 
 
 def title_of(formula: str, at: dict) -> str:
@@ -458,6 +464,11 @@ def save_plot(data: PlotData, path: str, width: int = 800, height: int = 600) ->
         ax.set_xlim(data.lo, data.hi)
         ax.grid(True, alpha=0.3)
         ax.axhline(0, color="0.6", linewidth=0.6)
+    return write_figure(fig, path, kind)
+
+
+def write_figure(fig, path: str, kind: str) -> str:
+    """Save a matplotlib figure as PNG or SVG; a file that cannot be written is bad input."""
     fig.tight_layout()
     try:
         fig.savefig(path, format=kind, dpi=100)

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 
 from .. import limits
 from ..autodiff.lower import missing_input
-from ..errors import DomainError, GradcliError, LimitError, UsageError
+from ..errors import GradcliError, LimitError, UsageError
 from ..inputs import inputs_of, split_top_level, unused_bindings
 from ..language.expr import first_span
 from ..language.printer import read_as
 from ..numbers import HUMAN_DIGITS, number_text
-from .plot import INSTALL_HINT, _check_pointwise, _ticks, _view, parse_over, title_of
+from .plot import (INSTALL_HINT, _check_pointwise, _ticks, _view, parse_over, title_of,
+                   undefined_points, write_figure)
 from ..reading import given_names, read_program
 
 DEFAULT_POINTS = 81        # per axis: 6,561 points, smooth contours, a JSON still readable
@@ -161,16 +162,8 @@ def sample(text: str, over: str, bindings=None, points: int | None = None, *,
                               wrt=list(names))
     f = np.asarray(res.value, dtype=float).reshape(gx.shape)
     gradient = {n: np.asarray(res.gradient[n], dtype=float).reshape(gx.shape) for n in names}
-    undefined = int(res.undefined.sum())
-    total = gx.size
     where = f"{xn} = {_num(xlo)}:{_num(xhi)}, {yn} = {_num(ylo)}:{_num(yhi)}"
-    if undefined == total:
-        first = res.problems[0][1] if res.problems else "f is undefined over the whole box"
-        raise DomainError(f"{first}, and so at every point of {where}")
-    if undefined:
-        example = f" (at the first: {res.problems[0][1]})" if res.problems else ""
-        warnings.append(f"f is undefined at {undefined} of {total} grid points{example}; "
-                        "they are left blank")
+    warnings += undefined_points(res, gx.size, where, "box", "grid points", "left blank")
     data = PlotData2D(expression=text, read_as=read_as(program), names=names, box=box,
                       params=params, xs=xs, ys=ys, f=f, gradient=gradient, warnings=warnings)
     if evaluate is not None:
@@ -471,12 +464,7 @@ def save_plot(data: PlotData2D, path: str, width: int = 800, height: int = 700) 
     ax.set_title(title(data), fontsize=10)
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.1),
               ncol=min(3, len(handles)), fontsize=8, frameon=False)
-    fig.tight_layout()
-    try:
-        fig.savefig(path, format=kind, dpi=100)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return kind
+    return write_figure(fig, path, kind)
 
 
 def _arrows(ax, data, gx, gy) -> None:
