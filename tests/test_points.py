@@ -339,3 +339,11 @@ def test_check_of_a_file_with_no_rows_is_not_a_pass(tmp_path):
     assert "has no rows of points, so nothing was checked" in stderr
     code, stdout, _ = run(*args, "-o", "plain")
     assert code == 2 and stdout.splitlines()[-1] == "# nothing checked: there are no rows"
+
+
+def test_a_points_request_in_a_format_for_one_point_is_refused():
+    # eval --points - -o markdown used to print headerless rows with exit 0
+    for command in (["eval", "x^2"], ["diff", "x^2"], ["check", "x^2", "--value", "1"]):
+        r = CliRunner().invoke(main, [*command, "--points", "-", "-o", "markdown"],
+                               input="x\n1\n")
+        assert r.exit_code == 2 and "with --points use" in r.output, (command, r.output)

@@ -214,6 +214,16 @@ def _check_points_output(output, points, fmt) -> None:
                          hint="--output picks the format from the file's extension; drop -o")
 
 
+def _points_guard(file, points, fmt, why: str, allowed: str) -> None:
+    """What every --points command refuses before it streams: a format for one point, and
+    stdin asked to hold both the expression and the points."""
+    if fmt in ("markdown", "latex"):
+        raise UsageError(f"-o {fmt} {why}; with --points use {allowed}")
+    if file == "-" and points == "-":
+        raise UsageError("the expression (-f -) and the points (--points -) cannot both "
+                         "come from stdin")
+
+
 def _exit(code: int) -> None:
     if code:
         click.get_current_context().exit(code)

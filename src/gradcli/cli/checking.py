@@ -7,8 +7,8 @@ from .. import options
 from ..errors import UsageError
 from ..inputs import read_source
 from ..output.writers import write_warned
-from .app import (CONTEXT, GradcliCommand, _exit, click_options, expression_options, main,
-                  output_options)
+from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, expression_options,
+                  main, output_options)
 
 
 @main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
@@ -110,12 +110,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                          f"--{next(iter(given))} is checked at one point",
                          hint="leave --points out, and give the point with --at")
     if points is not None:
-        if fmt in ("markdown", "latex"):
-            raise UsageError(f"-o {fmt} writes one point; with --points use json, plain or "
-                             "table")
-        if file == "-" and points == "-":
-            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
-                             "come from stdin")
+        _points_guard(file, points, fmt, "writes one point", "json, plain or table")
         from ..tasks.check import check_points
         from ..output import points as streamed
         job = check_points(text, points, bindings, value, grads, list(zip(names, derivative)),

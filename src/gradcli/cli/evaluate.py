@@ -6,8 +6,8 @@ from ..errors import UsageError
 from ..inputs import read_source
 from ..output.streams import warn
 from ..output.writers import write
-from .app import (CONTEXT, GradcliCommand, _check_points_output, _exactly, _exit, click_options,
-                  expression_options, main)
+from .app import (CONTEXT, GradcliCommand, _check_points_output, _exactly, _exit, _points_guard,
+                  click_options, expression_options, main)
 
 
 @main.command("eval", cls=GradcliCommand, context_settings=CONTEXT)
@@ -54,15 +54,9 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         if seed is not None or jacobian or show_all or gradcheck or hessian or exact:
             raise UsageError("--points cannot be combined with --seed, --jacobian, --all, "
                              "--check, --hessian or --exact")
-        if file == "-" and points == "-":
-            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
-                             "come from stdin")
+        _points_guard(file, points, fmt, "writes one point", "csv, json, plain or table")
         _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision, output)
         return
-    if fmt in ("markdown", "latex"):
-        if points is not None:
-            raise UsageError(f"-o {fmt} writes one point; with --points use csv, json, plain "
-                             "or table")
     def compute(mode):
         point = api.parse_bindings(at, exact=mode) if mode else bindings
         seed_value = api.constant_value(seed, "--seed", mode) if seed is not None else None

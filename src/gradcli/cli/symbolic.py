@@ -7,8 +7,8 @@ from ..inputs import read_source
 from ..output.streams import emit, warn
 from ..output.streams import stderr as _stderr
 from ..output.writers import Rounding, write_warned
-from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, click_options,
-                  expression_options, main, output_options, print_rich)
+from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, _points_guard,
+                  click_options, expression_options, main, output_options, print_rich)
 
 
 @main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
@@ -43,12 +43,7 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, 
     bindings = api.parse_bindings(at) if at else None
     _check_points_output(output, points, fmt)
     if points is not None:
-        if fmt in ("markdown", "latex"):
-            raise UsageError(f"-o {fmt} prints formulas; with --points use csv, json, plain "
-                             "or table")
-        if file == "-" and points == "-":
-            raise UsageError("the expression (-f -) and the points (--points -) cannot both "
-                             "come from stdin")
+        _points_guard(file, points, fmt, "prints formulas", "csv, json, plain or table")
         _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision,
                      output)
         return
