@@ -35,6 +35,12 @@ def format_number(value) -> str:
     return text
 
 
+def noise_free(x: float) -> str:
+    """A computed double shown to 12 significant digits: its last digits are rounding noise
+    (0.5, not 0.5000000000000001), in the sentences of check and eval --check."""
+    return format_number(float(f"{x:.12g}"))
+
+
 def non_finite_text(value: float) -> str:
     """nan, inf or -inf as text (JSON has no literal for them)."""
     if math.isnan(value):

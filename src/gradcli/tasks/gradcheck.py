@@ -14,7 +14,7 @@ from ..autodiff.engine import backend_for, topo_order
 from ..autodiff.lower import lower
 from ..errors import DomainError
 from ..kinks import kink_message
-from ..numbers import format_number
+from ..numbers import format_number, noise_free
 
 
 @dataclass
@@ -162,7 +162,7 @@ def _kinks_by_input(graph) -> dict:
 def _num(x) -> str:
     """A difference quotient shown to 12 digits: its last digits are rounding noise."""
     if isinstance(x, float) and math.isfinite(x):
-        return format_number(float(f"{x:.12g}"))
+        return noise_free(x)
     try:
         return format_number(x)
     except (TypeError, ValueError):

@@ -25,7 +25,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP,
 from ...autodiff.engine import graph_nodes
 from ...errors import DomainError, GradcliError, UsageError
 from ...inputs import constant_value
-from ...numbers import format_number
+from ...numbers import format_number, noise_free
 from ...reading import read_program
 
 RTOL = 1e-6
@@ -314,7 +314,7 @@ def magnitude(root) -> float:
 
 def num(x) -> str:
     if isinstance(x, float) and math.isfinite(x):
-        return format_number(float(f"{x:.12g}"))
+        return noise_free(x)
     return plain_number(x)
 
 
