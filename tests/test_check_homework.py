@@ -591,6 +591,7 @@ def test_the_taylor_polynomial_built_from_the_terms_is_the_printed_one(text, at,
     (("x^3 - 3x^2 - 9x - 1", "--over", "x=-5:5", "--critical", "x = -1 max; x = 3 max"), 1),
     (("x^4 - 4x^3", "--over", "x=-2:5", "--critical", "0 neither; 3 min"), 0),
     (("x^4 - 4x^3", "--over", "x=-2:5", "--critical", "0 min; 3 min"), 1),
+    (("x^4 - 4x^3", "--over", "x=-2:5", "--critical", "0 neither; 3 neither"), 1),
     # factorials, as books print Taylor coefficients
     (("sin x", "--at", "x=0", "--order", "5", "--taylor", "x - x^3/3! + x^5/5!"), 0),
     (("cos x", "--at", "x=0", "--order", "4", "--taylor", "1 - x^2/2! + 1.001x^4/4!"), 1),

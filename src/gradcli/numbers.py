@@ -16,13 +16,16 @@ def is_closed(value) -> bool:
 
 def format_number(value) -> str:
     """The shortest text that reads back as the same number (28, not 28.0)."""
+    if type(value) is float:  # the common case first: every number of every output
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text
     if isinstance(value, bool):
         value = int(value)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    if type(value).__module__.startswith("sympy"):  # a closed form of --exact
+    if is_closed(value):  # a closed form of --exact
         from .closedtext import closed_text
         return closed_text(value)
     if getattr(value, "ndim", 0):
@@ -84,7 +87,7 @@ def number_text(value, precision: int | None = None) -> str:
         value = value.tolist()
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(number_text(v, precision) for v in value) + "]"
-    if isinstance(value, Fraction) or type(value).__module__.startswith("sympy"):
+    if isinstance(value, Fraction) or is_closed(value):
         return format_number(value)
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -127,7 +130,7 @@ def json_number(value, precision: int | None = None):
         return [json_number(v, precision) for v in value]
     if isinstance(value, Fraction):
         return format_number(value) if value.denominator != 1 else value.numerator
-    if type(value).__module__.startswith("sympy"):
+    if is_closed(value):
         return format_number(value) if not value.is_Integer else int(value)
     if isinstance(value, bool):
         return value

@@ -34,7 +34,6 @@ than 1e-6 relative.  Run from anywhere:
 Exit status 0 when every entry passes, 1 otherwise.  Needs SymPy only.
 """
 import json
-import math
 import os
 import random
 import sys
@@ -44,7 +43,9 @@ from decimal import ROUND_HALF_EVEN, Decimal
 import sympy
 from sympy.parsing.sympy_parser import parse_expr
 
-# The time-limited simplification of the derivative corpus's own checker, beside this file.
+# The derivative corpus's own checker, beside this file: a finite real value, and the
+# time-limited simplification.
+from verify_corpus import finite_real as _real  # noqa: E402
 from verify_corpus import simplify_is_zero as _simplifies_to_zero  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -61,22 +62,6 @@ REL_TOL = sympy.Float("1e-12")
 WRONG_REL = sympy.Float("1e-6")
 ABS_FLOOR = sympy.Float("1e-20")
 KINDS_OF_POINTS = ("min", "max", "saddle", "inconclusive", "neither")
-
-
-def _real(value):
-    """The value as a 30-digit real, or None where it is not a finite real number."""
-    value = sympy.N(value, 30)
-    if not value.is_number:
-        return None
-    re, im = (sympy.N(part, 30) for part in value.as_real_imag())
-    if im != 0 and abs(im) > ABS_FLOOR * max(1, abs(re)):
-        return None
-    try:
-        if not math.isfinite(float(re)):
-            return None
-    except (TypeError, ValueError):
-        return None
-    return re
 
 
 class Entry:

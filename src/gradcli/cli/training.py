@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..inputs import read_source
 from ..output.streams import emit, output_format, warn
 from ..output.streams import stderr as _stderr
-from ..output.writers import write_warned
+from ..output.writers import write, write_warned
 from .app import (CONTEXT, GradcliCommand, click_options, expression_options, main, output_options)
 
 
@@ -91,17 +91,14 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
     if len(ranges(over)) == 2:
         _plot_2d(text, over, bindings, points, output, width, height, fmt)
         return
-    from ..output import formats
     from ..tasks.plot import sample, save_plot, terminal_plot
     data = sample(text, over, bindings, 201 if points is None else points)
     warn(data.warnings)
     if output is not None:
         kind = save_plot(data, output, width or 800, height or 600)
         _stderr(f"wrote {output} ({kind.upper()}, {width or 800}x{height or 600})")
-    elif fmt == "json":
-        emit(formats.dumps(formats.plot_record(data)) + "\n")
-    elif fmt == "csv":
-        emit(formats.plot_csv(data))
+    elif fmt in ("json", "csv"):
+        write("plot", data, fmt)
     else:
         size = shutil.get_terminal_size((80, 24))
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -113,7 +110,6 @@ def _plot_2d(text, over, bindings, points, output, width, height, fmt):
     """`plot` over two ranges: a contour map in the terminal or a file, or the grid as data."""
     import shutil
     from .. import api
-    from ..output import formats
     from ..tasks.plot2d import label_width, map_shape, parse_box, sample, save_plot, terminal_map
     shape = None
     if output is None and fmt == "plot":
@@ -130,9 +126,7 @@ def _plot_2d(text, over, bindings, points, output, width, height, fmt):
         w, h = width or 800, height or 700
         kind = save_plot(data, output, w, h)
         _stderr(f"wrote {output} ({kind.upper()}, {w}x{h})")
-    elif fmt == "json":
-        emit(formats.dumps(formats.plot2d_record(data)) + "\n")
-    elif fmt == "csv":
-        emit(formats.plot2d_csv(data))
+    elif fmt in ("json", "csv"):
+        write("plot2d", data, fmt)
     else:
         emit(terminal_map(data, columns))

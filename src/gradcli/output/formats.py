@@ -422,7 +422,7 @@ def _latex_value(value, precision):
         return text
 # ------------------------------------------------------------------ plot
 
-def plot_record(data) -> dict:
+def plot_record(data, precision=None) -> dict:
     """The samples of `gradcli plot` as JSON: x, f and df/dx lists (nan as "nan")."""
     record = {"expression": data.expression, "read_as": data.read_as, "over": data.var,
               "range": [json_number(data.lo), json_number(data.hi)],
@@ -438,7 +438,7 @@ def plot_record(data) -> dict:
     return record
 
 
-def plot2d_record(data) -> dict:
+def plot2d_record(data, precision=None) -> dict:
     """The grid of `gradcli plot` over two ranges as JSON: f[i][j] is at (x[j], y[i])."""
     xn, yn = data.names
     record = {"expression": data.expression, "read_as": data.read_as, "over": [xn, yn],
@@ -462,7 +462,7 @@ def plot2d_record(data) -> dict:
     return record
 
 
-def plot2d_csv(data) -> str:
+def plot2d_csv(data, precision=None) -> str:
     """x, y, f, df/dx, df/dy per grid point, x varying fastest; an undefined value is nan."""
     import csv
     xn, yn = data.names
@@ -479,7 +479,7 @@ def plot2d_csv(data) -> str:
     return out.getvalue()
 
 
-def plot_csv(data) -> str:
+def plot_csv(data, precision=None) -> str:
     """x, f, df/dx per sample; an undefined value is the text nan."""
     import csv  # only for this format: eval -o plain starts without it
     out = io.StringIO()

@@ -70,6 +70,12 @@ WRITERS = {
     ("descend", "csv"): ("formats.descend_csv", "text"),
     ("descend", "plain"): ("formats.descend_plain", "text"),
     ("descend", "table"): ("render.descend_table", "table"),
+
+    # plot's samples as data (the pictures are files or the terminal's, drawn by the task)
+    ("plot", "json"): ("formats.plot_record", "json"),
+    ("plot", "csv"): ("formats.plot_csv", "text"),
+    ("plot2d", "json"): ("formats.plot2d_record", "json"),
+    ("plot2d", "csv"): ("formats.plot2d_csv", "text"),
 }
 for _kind in ("tangent", "taylor", "critical", "implicit"):
     WRITERS[(_kind, "json")] = (f"homework.{_kind}_record", "json")
