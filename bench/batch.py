@@ -138,7 +138,7 @@ def csv_worker(stage, path):
     """One stage of part 2 over the file at `path`; prints the rows it went through."""
     from gradcli import arrays
     from gradcli.tasks import batch
-    from gradcli.output import formats
+    from gradcli.output import batchtext
     rows = 0
     if stage == "read":
         for chunk in arrays.read_points(path):
@@ -152,7 +152,7 @@ def csv_worker(stage, path):
         job = batch.run(program, path, {"w1": W1, "w2": W2, "b": B})
         with open(os.devnull, "w") as sink:
             for chunk, result in job:
-                sink.write(formats.batch_delimited(formats.batch_table(job, chunk, result)))
+                sink.write(batchtext.batch_delimited(batchtext.batch_table(job, chunk, result)))
                 rows += chunk.n
     print(json.dumps({"rows": rows}))
 

@@ -169,7 +169,7 @@ def make_data(folder, n):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from gradcli.output import formats, shortest
+    from gradcli.output import batchtext, shortest
     rng = np.random.default_rng(0)
     x1, x2 = rng.normal(size=(2, n))
     y = (rng.random(n) < 0.5).astype(float)
@@ -186,7 +186,7 @@ def make_data(folder, n):
         paths[tag] = path
     csv = os.path.join(folder, "in_n.csv")
     with open(csv, "wb") as fh:
-        fh.write(formats.batch_header(["x1", "x2", "y"]).encode())
+        fh.write(batchtext.batch_header(["x1", "x2", "y"]).encode())
         for start in range(0, n, 65536):
             part = [c[start:start + 65536] for c in (x1, x2, y)]
             fh.write(shortest.lines(part, ["", ",", ",", "\n"]))

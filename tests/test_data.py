@@ -266,6 +266,81 @@ def test_csv_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
                                                       b"2.225073858507201e-308"]
 
 
+def test_csv_text_mends_every_cell_orjson_writes_otherwise():
+    # Columns where most cells are tiny, huge, whole, nan or infinite (each mended or
+    # written by repr), beside ordinary numbers, in every column position.
+    rng = np.random.default_rng(31)
+    n = 5000
+    tiny = rng.normal(size=n) * 10.0 ** rng.uniform(-9, -4, size=n)
+    huge = rng.normal(size=n) * 10.0 ** rng.uniform(15, 300, size=n)
+    whole = np.round(rng.normal(size=n) * 1e3)
+    odd = np.where(rng.random(n) < 0.3, np.nan, np.where(rng.random(n) < 0.5, np.inf, -np.inf))
+    plain = rng.normal(size=n)
+    mixed = np.where(rng.random(n) < 0.5, tiny, plain)
+    for cols in ([tiny, huge, whole, odd, plain, mixed], [mixed], [odd, tiny],
+                 [plain, np.round(tiny, 8)]):
+        for sep in (",", "\t"):
+            assert csvtext.lines(cols, sep) == shortest.lines(
+                cols, [""] + [sep] * (len(cols) - 1) + ["\n"])
+    buffer = io.BytesIO()
+    csvtext.write(buffer, [tiny, plain])
+    assert buffer.getvalue() == shortest.lines([tiny, plain], ["", ",", "\n"])
+
+
+def test_an_orjson_that_writes_otherwise_is_not_trusted(monkeypatch):
+    # An orjson whose numbers differ from repr on the probes (orjson before 3.12 writes
+    # 1e16, not 1e+16; a future one might write 0.1 otherwise) is not used.
+    import orjson
+    cols = [np.array([0.1, 28.0, 1e16, 1e-05, np.nan]), np.array([1.0, 2.5, -0.0, 3.0, 4.0])]
+    expected = shortest.lines(cols, ["", ",", "\n"])
+
+    class Other:
+        OPT_SERIALIZE_NUMPY = orjson.OPT_SERIALIZE_NUMPY
+
+        @staticmethod
+        def dumps(value, option=None):
+            return orjson.dumps(value, option=option).replace(b"0.1", b"0.10")
+
+    monkeypatch.setattr(csvtext, "_TRUSTED", {})
+    assert csvtext._trusted(Other) is False
+    assert csvtext._trusted(orjson) is False  # decided once per process
+    assert csvtext.lines(cols) == expected
+    monkeypatch.setattr(csvtext, "_TRUSTED", {})
+    assert csvtext._trusted(orjson) is True
+    assert csvtext.lines(cols) == expected
+
+
+def test_csv_without_orjson_is_the_same_file(files, tmp_path):
+    code = ("import sys\nsys.modules['orjson'] = None\nsys.argv = ['gradcli'] + sys.argv[1:]\n"
+            "from gradcli.launch import run\nrun()\n")
+    runs = {}
+    for name, prefix in (("with", []), ("without", [sys.executable, "-c", code])):
+        out = tmp_path / f"{name}.csv"
+        cmd = prefix or [sys.executable, "-m", "gradcli"]
+        r = subprocess.run([*cmd, "eval", NEURON, "--at", AT, "--points", str(files["csv"]),
+                            "--output", str(out)], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PYTHONPATH=SRC))
+        assert r.returncode == 0, r.stderr
+        runs[name] = out.read_bytes()
+    assert runs["with"] == runs["without"] and runs["with"].count(b"\n") == 301
+
+
+@pytest.mark.parametrize("src,dst", [("parquet", "o.parquet"), ("csv", "o.csv"),
+                                     ("arrow", "o.arrow"), ("parquet", "o.csv")])
+def test_the_command_does_not_load_pandas(files, tmp_path, src, dst):
+    # pyarrow's converters import pandas (a fifth of a second) unless the arrays are made
+    # from their buffers; the CSV counts as large, for pyarrow's reader.
+    code = ("import sys\nimport gradcli.arrays\ngradcli.arrays.FAST_CSV_BYTES = 0\n"
+            "sys.argv = ['gradcli'] + sys.argv[1:]\nfrom gradcli.cli import main\n"
+            "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+            "print('pandas' in sys.modules, 'pyarrow' in sys.modules, code)\n")
+    r = subprocess.run([sys.executable, "-c", code, "eval", NEURON, "--at", AT, "--points",
+                        str(files[src]), "--output", str(tmp_path / dst)],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=SRC))
+    assert r.stdout.split() == ["False", "True", "0"], r.stderr
+
+
 def test_csv_stdout_through_pyarrow_is_the_same_text(files, monkeypatch):
     expected = run("eval", NEURON, "--at", AT, "--points", str(files["csv"]), "-o", "csv")
     monkeypatch.setattr(batchtext, "FAST_TEXT_ROWS", 1)

@@ -1,14 +1,15 @@
 """Point sources and sinks beyond the text readers: Parquet, Arrow IPC, fast CSV, compile().
 
-The `data` extra (pyarrow; pandas for compile) is optional, so nothing here
-imports pyarrow at the top: this module only names formats by their file
+The `data` extra (pyarrow; orjson for CSV text; pandas for compile) is optional,
+so nothing here imports them at the top: this module only names formats by their file
 extension and says how to install the extra. The submodules do the work:
 
 - `sources`: Parquet and Arrow IPC files (and large CSV files through
   pyarrow's reader) as PointChunks, one record batch at a time.
 - `sinks`: `--output FILE.parquet|.arrow|.csv`, written to a temporary file
   and renamed when the run ends well.
-- `csvtext`: float columns as CSV text, the same bytes as the text writer.
+- `csvtext`: float columns as CSV text (orjson, pyarrow), the same bytes as the
+  text writer.
 - `compiled`: `gradcli.compile(text)`, a picklable function of a DataFrame.
 
 See docs/data.md.
@@ -36,29 +37,45 @@ def kind_of(path) -> str | None:
     return _KINDS.get(os.path.splitext(os.fspath(path))[1].lower())
 
 
+def require(module: str, what: str):
+    """The module (pyarrow, orjson), or a usage error (exit 2) that says how to install
+    the extra."""
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise UsageError(f"{what} needs {module}, which is not installed",
+                         hint=f"install the data extra: {INSTALL}") from None
+
+
 def require_pyarrow(what: str):
     """pyarrow, or a usage error (exit 2) that says how to install the extra."""
-    try:
-        import pyarrow
-    except ImportError:
-        raise UsageError(f"{what} needs pyarrow, which is not installed",
-                         hint=f"install the data extra: {INSTALL}") from None
-    return pyarrow
+    return require("pyarrow", what)
 
 
 _FOUND = {}
 
 
-def has_pyarrow() -> bool:
-    """Whether pyarrow can be imported (looked up once, without importing it)."""
-    if "pyarrow" not in _FOUND:
+def installed(module: str) -> bool:
+    """Whether `module` can be imported (looked up once, without importing it)."""
+    if module not in _FOUND:
         import importlib.util
         import sys
-        if "pyarrow" in sys.modules:
-            _FOUND["pyarrow"] = sys.modules["pyarrow"] is not None
+        if module in sys.modules:
+            _FOUND[module] = sys.modules[module] is not None
         else:
             try:
-                _FOUND["pyarrow"] = importlib.util.find_spec("pyarrow") is not None
+                _FOUND[module] = importlib.util.find_spec(module) is not None
             except (ImportError, ValueError):
-                _FOUND["pyarrow"] = False
-    return _FOUND["pyarrow"]
+                _FOUND[module] = False
+    return _FOUND[module]
+
+
+def has_pyarrow() -> bool:
+    """Whether pyarrow can be imported (its readers and writers)."""
+    return installed("pyarrow")
+
+
+def has_fast_text() -> bool:
+    """Whether CSV text can be written in compiled code (data/csvtext.py: orjson, pyarrow)."""
+    return installed("pyarrow") and installed("orjson")

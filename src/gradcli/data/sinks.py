@@ -8,17 +8,16 @@ never left half written and an older FILE is kept as it was. Columns and
 their names are those of `eval --points -o csv`; every column is float64.
 
 Parquet and Arrow IPC need the data extra; CSV does not (its text is the
-text writer's, made by pyarrow when it is installed: the same bytes).
+text writer's, made by orjson and pyarrow when they are installed: the same bytes).
 """
 from __future__ import annotations
 
 import os
 import tempfile
 
-import numpy as np
-
 from ..errors import UsageError
 from . import kind_of, require_pyarrow
+from .arrow import float_array
 
 NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC", "csv": "CSV"}
 
@@ -87,11 +86,11 @@ class Sink:
             return
         self.rows += n
         if self.kind == "csv":
-            self._fh.write(_csv_lines(columns))
+            _write_csv(self._fh, columns)
             return
         pa = self._pa
-        batch = pa.record_batch([pa.array(np.asarray(c, dtype=float)) for c in columns],
-                                schema=self._schema)
+        batch = pa.RecordBatch.from_arrays([float_array(pa, c) for c in columns],
+                                           schema=self._schema)
         self._writer.write_batch(batch)
 
     def commit(self) -> None:
@@ -128,13 +127,14 @@ class Sink:
                f"{len(self.keys)} column{'s' if len(self.keys) != 1 else ''}"
 
 
-def _csv_lines(columns) -> bytes:
-    from . import has_pyarrow
-    if has_pyarrow():
+def _write_csv(fh, columns) -> None:
+    from . import has_fast_text
+    if has_fast_text():
         from . import csvtext
-        return csvtext.lines(columns)
+        csvtext.write(fh, columns)
+        return
     from ..output import shortest
-    return shortest.lines(columns, [""] + [","] * (len(columns) - 1) + ["\n"])
+    fh.write(shortest.lines(columns, [""] + [","] * (len(columns) - 1) + ["\n"]))
 
 
 def open_sink(path: str, keys: list) -> Sink:

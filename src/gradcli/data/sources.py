@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import UsageError
 from . import require_pyarrow
+from .arrow import floats
 from .chunk import PointChunk
 
 
@@ -86,7 +87,7 @@ class _Columns:
                 array = pc.fill_null(array.cast(pa.float64()), float("nan"))
             elif array.type != pa.float64():
                 array = array.cast(pa.float64())
-            columns[name] = array.to_numpy(zero_copy_only=False)
+            columns[name] = floats(array)
         problems.sort(key=lambda p: p[0])
         return PointChunk(first_row, n, columns, invalid, problems)
 

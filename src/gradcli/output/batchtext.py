@@ -66,8 +66,8 @@ def columns_delimited(cols, precision=None, sep: str = ",") -> str:
     if precision is not None or not cols:
         return batch_delimited(columns_rows(cols), precision, sep)
     if len(cols[0]) >= FAST_TEXT_ROWS:
-        from ..data import has_pyarrow
-        if has_pyarrow():  # the same bytes, formatted in compiled code
+        from ..data import has_fast_text
+        if has_fast_text():  # the same bytes, formatted in compiled code
             from ..data import csvtext
             return csvtext.lines(cols, sep).decode("ascii")
     from . import shortest  # NumPy: only batches come here
