@@ -168,8 +168,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
         elif name in bindings:
             # Shared numbers become full vectors so each point gets its own gradient.
             data[name] = np.full(n, float(bindings[name]))
-    value = np.full(n, np.nan)
-    gradient = {name: np.full(n, np.nan) for name in wanted}
+    value = gradient = None  # made when the first pass leaves rows out
     undefined = np.zeros(n, dtype=bool)
     alive = np.arange(n)
     numbers = np.asarray(row_numbers) if row_numbers is not None else first_row + alive
@@ -202,12 +201,37 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
         if out.requires_grad:
             out.backward(seed=np.ones(alive.size) if np.ndim(out.data) else 1.0,
                          on_kink=on_kink)
-        at = slice(None) if whole else alive
-        value[at] = out.data
-        for name in wanted:
-            gradient[name][at] = graph.inputs[name].grad
+        found = [out.data] + [graph.inputs[name].grad for name in wanted]
+        if whole:
+            value, *grads = _own_vectors(found, n, data.values())
+            gradient = dict(zip(wanted, grads))
+            break
+        value = np.full(n, np.nan)
+        gradient = {name: np.full(n, np.nan) for name in wanted}
+        value[alive] = found[0]
+        for name, g in zip(wanted, found[1:]):
+            gradient[name][alive] = g
         break
+    if value is None:  # no row had a value
+        value = np.full(n, np.nan)
+        gradient = {name: np.full(n, np.nan) for name in wanted}
     return ArrayResult(value, gradient, undefined, problems, kinks, kinked)
+
+
+def _own_vectors(found, n, inputs) -> list:
+    """Each of `found` as a vector of n floats that nothing else holds: an array the
+    backward pass made is taken as it is; a number, an input's column or an array
+    already taken (one gradient passed on to two inputs) is copied."""
+    taken = {id(a) for a in inputs}
+    out = []
+    for a in found:
+        if isinstance(a, np.ndarray) and a.shape == (n,) and a.dtype == np.float64 \
+                and id(a) not in taken and a.flags.writeable:
+            taken.add(id(a))
+            out.append(a)
+        else:
+            out.append(np.array(np.broadcast_to(np.asarray(a, dtype=float), (n,))))
+    return out
 
 
 def _kink_hits(node, kink, m):
