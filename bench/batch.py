@@ -42,6 +42,9 @@ import numpy as np  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "..", "src")
 sys.path.insert(0, SRC)
+sys.path.insert(0, HERE)
+
+import peak  # noqa: E402
 
 LOSS = "sum((sigmoid(w1*x1 + w2*x2 + b) - y)**2)"
 POINT_LOSS = "(sigmoid(w1*x1 + w2*x2 + b) - y)**2"
@@ -160,17 +163,13 @@ def csv_worker(stage, path):
 # ---------------------------------------------------------------- the parent
 
 def measure(cmd, stdout=subprocess.PIPE):
-    """(wall s, CPU s of the child, its peak resident set in KB, its stdout)."""
+    """(wall s, CPU s of the child, its peak resident set in KB, its stdout), from
+    bench/peak.py."""
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=stdout, env=env, text=True)
-    out = proc.stdout.read() if stdout == subprocess.PIPE else ""
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - t
-    if proc.returncode not in (0,):
-        raise RuntimeError(f"{cmd} exited {proc.returncode}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out
+    r = peak.run(cmd, env, stdout=stdout, stderr=None, text=True)
+    if r.code not in (0,):
+        raise RuntimeError(f"{cmd} exited {r.code}")
+    return r.wall, r.cpu, r.rss_kb, r.stdout if stdout == subprocess.PIPE else ""
 
 
 def worker(*args):

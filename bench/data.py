@@ -25,7 +25,8 @@ Times are CPU time (user + system) of the process, best of the repeats, which a
 busy machine inflates less than wall time (shown beside it). For the gradcli
 commands the start-up (the same command on a one-row Parquet file, pyarrow
 imported) is subtracted; in-process contenders time their own work. Peak memory
-is the process's maximum resident set (from wait4).
+is the process's maximum resident set (bench/peak.py: from wait4, the process
+started by a small launcher so that the benchmark's own memory is not counted).
 """
 from __future__ import annotations
 
@@ -38,7 +39,6 @@ for _var in THREAD_VARS:  # before NumPy or pyarrow is imported, here and in eve
     os.environ[_var] = "1"
 
 import json  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -46,6 +46,9 @@ import time  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "..", "src")
 sys.path.insert(0, SRC)
+sys.path.insert(0, HERE)
+
+import peak  # noqa: E402
 
 LOSS = "(sigmoid(w1*x1 + w2*x2 + b) - y)**2"
 W1, W2, B = 0.5, -0.3, 0.1
@@ -142,18 +145,12 @@ def worker(kind, src, dst):
 # ---------------------------------------------------------------- the driver
 
 def run_child(cmd, env):
-    """(CPU s, wall s, peak RSS MB, stdout) of one fresh process, from wait4."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out = proc.stdout.read()
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - start
-    if proc.returncode:
-        raise RuntimeError(f"{' '.join(map(str, cmd[:6]))} ... exit {proc.returncode}: "
-                           f"{err.decode(errors='replace').strip()[-400:]}")
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, out.decode()
+    """(CPU s, wall s, peak RSS MB, stdout) of one fresh process (bench/peak.py)."""
+    r = peak.run(cmd, env)
+    if r.code:
+        raise RuntimeError(f"{' '.join(map(str, cmd[:6]))} ... exit {r.code}: "
+                           f"{r.stderr.decode(errors='replace').strip()[-400:]}")
+    return r.cpu, r.wall, r.rss_kb / 1024, r.stdout.decode()
 
 
 def best(cmd, env, repeats=REPEATS):

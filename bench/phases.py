@@ -22,6 +22,7 @@ BENCH = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(BENCH), "src")
 sys.path.insert(0, BENCH)
 
+import peak  # noqa: E402
 from run import bench_env, build_values, deep_text, wide_text  # noqa: E402
 
 
@@ -94,15 +95,12 @@ def memory(path: str) -> dict:
 
 def cli(path: str, env) -> tuple[float, int]:
     """(CPU seconds, peak RSS bytes) of `gradcli eval -f path --at x=0.3 -o json`."""
-    proc = subprocess.Popen([sys.executable, "-m", "gradcli", "eval", "-f", path, "--at",
-                             "x=0.3", "-o", "json"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, cwd=tempfile.gettempdir())
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        error = proc.stderr.read().decode(errors="replace").strip().splitlines()
-        raise RuntimeError(f"exit {proc.returncode}: {error[0] if error else ''}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024  # ru_maxrss is in KiB
+    r = peak.run([sys.executable, "-m", "gradcli", "eval", "-f", path, "--at", "x=0.3",
+                  "-o", "json"], env, stdout=subprocess.DEVNULL, cwd=tempfile.gettempdir())
+    if r.code:
+        error = r.stderr.decode(errors="replace").strip().splitlines()
+        raise RuntimeError(f"exit {r.code}: {error[0] if error else ''}")
+    return r.cpu, r.rss_kb * 1024  # ru_maxrss is in KiB
 
 
 def child(kind: str, *args) -> dict:

@@ -403,7 +403,7 @@ def test_compile_errors_name_the_input():
         gradcli.compile("sum(x)")
 
 
-@pytest.mark.parametrize("scheduler", ["synchronous", "threads"])
+@pytest.mark.parametrize("scheduler", ["synchronous", "threads", "processes"])
 def test_compile_on_dask_partitions_equals_one_process(files, scheduler):
     dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not installed")
     import gradcli
