@@ -60,18 +60,18 @@ def batch_delimited(rows, precision=None, sep: str = ",") -> str:
     return "".join(sep.join(number_text(v, precision) for v in r) + "\n" for r in rows)
 
 
-def columns_delimited(cols, precision=None, sep: str = ",") -> str:
-    """Float arrays as delimited text, a row per element: batch_delimited's text, made a
-    whole column at a time when the numbers are the shortest round-trip text."""
+def columns_delimited(cols, precision=None, sep: str = ",") -> bytes:
+    """Float arrays as delimited ASCII text, a row per element: batch_delimited's text,
+    made a whole column at a time when the numbers are the shortest round-trip text."""
     if precision is not None or not cols:
-        return batch_delimited(columns_rows(cols), precision, sep)
+        return batch_delimited(columns_rows(cols), precision, sep).encode("ascii")
     if len(cols[0]) >= FAST_TEXT_ROWS:
         from ..data import has_fast_text
         if has_fast_text():  # the same bytes, formatted in compiled code
             from ..data import csvtext
-            return csvtext.lines(cols, sep).decode("ascii")
+            return csvtext.lines(cols, sep)
     from . import shortest  # NumPy: only batches come here
-    return shortest.lines(cols, [""] + [sep] * (len(cols) - 1) + ["\n"]).decode("ascii")
+    return shortest.lines(cols, [""] + [sep] * (len(cols) - 1) + ["\n"])
 
 
 def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",

@@ -11,7 +11,7 @@ import sys
 
 from ..arrays import MAX_MESSAGES
 from . import batchtext, formats
-from .streams import emit, output_format, stderr, warn
+from .streams import emit, emit_bytes, output_format, stderr, warn
 
 
 def print_rich(renderable) -> None:
@@ -83,8 +83,8 @@ def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
                 print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1,
                                              chunk.first_row))
             else:
-                emit(batchtext.columns_delimited(columns(chunk, result), precision,
-                                               "," if fmt == "csv" else "\t"))
+                emit_bytes(batchtext.columns_delimited(columns(chunk, result), precision,
+                                                     "," if fmt == "csv" else "\t"))
             if want_bar and bar is None and time.monotonic() - start >= wait:
                 from . import render
                 bar = render.progress_bar(job.reader.total_bytes, job.reader.label, terminal)

@@ -132,6 +132,17 @@ def emit(text: str) -> None:
     sys.stdout.flush()
 
 
+def emit_bytes(data) -> None:
+    """ASCII bytes on stdout (a batch's rows, written without decoding them), flushed."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stream
+        emit(bytes(data).decode("ascii"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
 def output_format(fmt: str | None) -> str:
     """The format asked for; else a table on a terminal and plain text in a pipe."""
     if fmt:
