@@ -24,6 +24,7 @@ ONLY_IN = {
     "lark": set(),
     # The data extra: Parquet, Arrow and fast CSV in data/, DataFrames in compile().
     "pyarrow": {"data", "data.sources", "data.sinks", "data.csvtext"},
+    "orjson": {"data", "data.csvtext"},
     "pandas": {"data.compiled"},
 }
 
