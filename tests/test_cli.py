@@ -303,3 +303,21 @@ def test_small_csv_points_import_neither_pyarrow_nor_pandas(tmp_path):
     r = subprocess.run([sys.executable, "-c", code, str(points)], capture_output=True,
                        text=True, env=dict(os.environ, PYTHONPATH=SRC), timeout=60)
     assert r.stderr == "" and r.stdout.splitlines()[1] == "2,1,49,28,42,14"
+
+
+@pytest.mark.parametrize("args", [["eval", "x*y + sin(x)", "--points", "{points}", "-o", "csv"],
+                                  ["eval", "x*y", "--points", "{points}", "-o", "json"],
+                                  ["diff", "x**2*y", "--points", "{points}", "-o", "plain"]])
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, args):
+    # `gradcli ... | head -1`: the rows that were read are all there was to say (exit 0), not
+    # a BrokenPipeError reported as a bug (exit 4) or click's exit 1 (a wrong answer, to check).
+    points = tmp_path / "p.csv"
+    points.write_text("x,y\n" + "".join(f"{i / 7},{i / 3}\n" for i in range(40000)))
+    cmd = [sys.executable, "-m", "gradcli"] + [a.format(points=points) for a in args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=SRC))
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert first and err == ""

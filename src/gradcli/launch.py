@@ -16,7 +16,7 @@ import os
 import sys
 
 from . import options
-from .output.streams import emit, report_failure, stderr, warn
+from .output.streams import closed_stdout, emit, report_failure, stderr, warn
 
 _BY_FLAG = {flag: opt for opt in options.EVAL for flag in opt.flags}
 
@@ -125,10 +125,7 @@ def run() -> None:
                 args = ["repl"]  # `gradcli` alone on a terminal is a session, as bc's is
             main(args=args, prog_name="gradcli")
     except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        closed_stdout()
         sys.exit(0)
     except KeyboardInterrupt:
         stderr("interrupted")

@@ -15,7 +15,7 @@ import click
 
 from .. import __version__, options
 from ..errors import UsageError
-from ..output.streams import report_failure
+from ..output.streams import closed_stdout, report_failure
 
 
 FORMATS = ("table", "plain", "json", "csv")
@@ -55,6 +55,9 @@ class GradcliCommand(click.Command):
                 return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except BrokenPipeError:  # the reader went away (| head): nothing more to say
+            closed_stdout()
+            ctx.exit(0)
         except Exception as exc:  # input errors, and bugs said plainly: output/streams.py
             debug = ctx.params.get("debug") or os.environ.get("GRADCLI_DEBUG")
             if debug and not isinstance(exc, MemoryError):

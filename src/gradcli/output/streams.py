@@ -6,6 +6,7 @@ one answered. Standard library only.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 
@@ -141,6 +142,15 @@ def emit_bytes(data) -> None:
     sys.stdout.flush()
     buffer.write(data)
     buffer.flush()
+
+
+def closed_stdout() -> None:
+    """After the reader of stdout went away (`gradcli ... | head`): what is still buffered
+    goes nowhere, so that the exit is quiet (exit 0, as for the rows it did read)."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
 
 
 def output_format(fmt: str | None) -> str:
