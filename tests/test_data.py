@@ -215,11 +215,24 @@ def test_diff_points_output(files, tmp_path):
     (["--at", "x=1", "--output", "o.parquet"], "needs --points"),
     (["--points", "p.csv", "--output", "o.txt"], "must end in .parquet"),
     (["--points", "p.csv", "--output", "o.csv", "-o", "json"], "ask for different formats"),
+    (["--points", "p.csv", "--output", "o.parquet", "--precision", "3"], "keeps every double"),
+    (["--points", "p.csv", "--output", "o.arrow", "--precision", "3"], "keeps every double"),
 ])
 def test_output_usage_errors(files, args, words, monkeypatch):
     monkeypatch.chdir(files["csv"].parent)
     code, _, stderr = run("eval", "x1*y", *args)
     assert code == 2 and words in stderr
+    assert not any(p.name.startswith("o.") for p in files["csv"].parent.iterdir())
+
+
+@pytest.mark.parametrize("cmd", [["eval", NEURON, "--at", AT], ["diff", "x1**2*y"]])
+def test_precision_rounds_a_csv_file_as_it_rounds_stdout(files, tmp_path, cmd):
+    out = tmp_path / "r.csv"
+    code, printed, _ = run(*cmd, "--points", str(files["csv"]), "-o", "csv", "--precision", "4")
+    assert code == 0
+    assert run(*cmd, "--points", str(files["csv"]), "--output", str(out), "--precision",
+               "4")[0] == 0
+    assert out.read_text() == printed and "0.1257," in printed
 
 
 def test_without_the_extra_parquet_names_the_extra(files, tmp_path):

@@ -203,8 +203,9 @@ def _exactly(run, exact):
         return run("closed")
 
 
-def _check_points_output(output, points, fmt) -> None:
-    """--output FILE: only with --points, and its extension is the format (-o may agree)."""
+def _check_points_output(output, points, fmt, precision=None) -> None:
+    """--output FILE: only with --points, and its extension is the format (-o may agree);
+    --precision rounds the text of a CSV file, and a binary file keeps every double."""
     if output is None:
         return
     if points is None:
@@ -215,6 +216,10 @@ def _check_points_output(output, points, fmt) -> None:
     if fmt is not None and not (fmt == "csv" and kind == "csv"):
         raise UsageError(f"-o {fmt} and --output {output} ask for different formats",
                          hint="--output picks the format from the file's extension; drop -o")
+    if precision is not None and kind != "csv":
+        raise UsageError(f"--precision rounds numbers written as text; --output {output} "
+                         "keeps every double",
+                         hint="drop --precision, or write rounded text: --output FILE.csv")
 
 
 def _points_guard(file, points, fmt, why: str, allowed: str) -> None:

@@ -49,7 +49,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
     text = read_source(expr, file)
     bindings = _exactly(lambda mode: api.parse_bindings(at, exact=mode), exact)
     wrt_names = api.split_top_level(wrt) if wrt else None
-    _check_points_output(output, points, fmt)
+    _check_points_output(output, points, fmt, precision)
     if points is not None:
         if seed is not None or jacobian or show_all or gradcheck or hessian or exact:
             raise UsageError("--points cannot be combined with --seed, --jacobian, --all, "

@@ -41,7 +41,7 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, 
     if steps:
         return _diff_steps(text, wrt_names, order, at, points, output, fmt)
     bindings = api.parse_bindings(at) if at else None
-    _check_points_output(output, points, fmt)
+    _check_points_output(output, points, fmt, precision)
     if points is not None:
         _points_guard(file, points, fmt, "prints formulas", "csv, json, plain or table")
         _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision,

@@ -35,8 +35,9 @@ def output_kind(path: str) -> str:
 class Sink:
     """A batch's columns on their way to `path` (see the module doc)."""
 
-    def __init__(self, path: str, keys: list):
+    def __init__(self, path: str, keys: list, precision=None):
         self.path = path
+        self.precision = precision  # significant digits of a CSV file's text; None: all
         self.kind = output_kind(path)
         self.keys = list(keys)
         self.rows = 0
@@ -86,7 +87,7 @@ class Sink:
             return
         self.rows += n
         if self.kind == "csv":
-            _write_csv(self._fh, columns)
+            _write_csv(self._fh, columns, self.precision)
             return
         pa = self._pa
         batch = pa.RecordBatch.from_arrays([float_array(pa, c) for c in columns],
@@ -127,7 +128,11 @@ class Sink:
                f"{len(self.keys)} column{'s' if len(self.keys) != 1 else ''}"
 
 
-def _write_csv(fh, columns) -> None:
+def _write_csv(fh, columns, precision=None) -> None:
+    if precision is not None:  # rounded as -o csv --precision prints them
+        from ..output.batchtext import columns_delimited
+        fh.write(columns_delimited(columns, precision))
+        return
     from . import has_fast_text
     if has_fast_text():
         from . import csvtext
@@ -137,6 +142,7 @@ def _write_csv(fh, columns) -> None:
     fh.write(shortest.lines(columns, [""] + [","] * (len(columns) - 1) + ["\n"]))
 
 
-def open_sink(path: str, keys: list) -> Sink:
-    """A sink writing `keys` columns to `path` (see the module doc)."""
-    return Sink(path, keys)
+def open_sink(path: str, keys: list, precision=None) -> Sink:
+    """A sink writing `keys` columns to `path` (see the module doc); `precision` rounds
+    the numbers of a CSV file."""
+    return Sink(path, keys, precision)

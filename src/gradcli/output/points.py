@@ -50,7 +50,7 @@ def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
     sink = None
     if output is not None:
         from ..data.sinks import open_sink
-        sink = open_sink(output, keys)
+        sink = open_sink(output, keys, precision)
         fmt = "file"
     fmt = output_format(fmt)
     if fmt in ("csv", "plain"):
