@@ -23,8 +23,8 @@ ONLY_IN = {
     # in grammar/make_tables.py, which generates them, and in the tests, as the reference.
     "lark": set(),
     # The data extra: Parquet, Arrow and fast CSV in data/, DataFrames in compile().
-    "pyarrow": {"data", "data.sources", "data.sinks", "data.csvtext"},
-    "orjson": {"data", "data.csvtext"},
+    "pyarrow": {"data", "data.sources", "data.sinks", "data.textlines"},
+    "orjson": {"data", "data.textlines"},
     "pandas": {"data.compiled"},
 }
 

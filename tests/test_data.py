@@ -21,7 +21,7 @@ pa = pytest.importorskip("pyarrow", reason="the data extra (pyarrow) is not inst
 pq = pytest.importorskip("pyarrow.parquet")
 import pyarrow.feather as feather  # noqa: E402
 
-from gradcli.data import csvtext  # noqa: E402
+from gradcli.data import textlines  # noqa: E402
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 NEURON = "(sigmoid(w1*x1 + w2*x2 + b) - y)**2"
@@ -262,24 +262,43 @@ HARD = [5e-324, -5e-324, 2.2250738585072014e-308, 2.225073858507201e-308, 1e16, 
         131439629882.54477, float("nan"), -float("nan"), float("inf"), -float("inf")]
 
 
-def test_csv_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
+def csv_lines(cols, sep=","):
+    return [""] + [sep] * (len(cols) - 1) + ["\n"]
+
+
+def jsonl_lines(cols):
+    # The shape of eval --points -o json: {"row": R, "at": {"x": X, ...}, "value": V, ...}
+    names = [f'"c{i}": ' for i in range(len(cols) - 1)]
+    return ['{"row": ', ', "at": {' + names[0]] + [", " + m for m in names[1:]] + ["}}\n"]
+
+
+NAN_TEXTS = {"nan": '"nan"', "inf": '"inf"', "-inf": '"-inf"'}
+
+
+def same_as_the_text_writer(cols):
+    """textlines and shortest write the same bytes: CSV, tab-separated and JSON Lines."""
+    for sep in (",", "\t"):
+        assert textlines.lines(cols, csv_lines(cols, sep)) == \
+            shortest.lines(cols, csv_lines(cols, sep))
+    rows = [np.arange(1, len(cols[0]) + 1, dtype=float)] + list(cols)
+    args = (jsonl_lines(rows), [False] + [True] * len(cols), [{}] + [NAN_TEXTS] * len(cols))
+    assert textlines.lines(rows, *args) == shortest.lines(rows, *args)
+
+
+def test_fast_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
     rng = np.random.default_rng(27)
     bits = rng.integers(0, 2 ** 64, size=20000, dtype=np.uint64).view(np.float64)
     spread = rng.normal(size=20000) * 10.0 ** rng.integers(-30, 30, size=20000)
     hard = np.array(HARD)
     for values in (hard, bits, spread, np.round(spread, 3)):
-        cols = [values, values[::-1].copy(), np.abs(values)]
-        expected = shortest.lines(cols, ["", ",", ",", "\n"])
-        assert csvtext.lines(cols) == expected
-        assert csvtext.lines(cols, "\t") == shortest.lines(cols, ["", "\t", "\t", "\n"])
+        same_as_the_text_writer([values, values[::-1].copy(), np.abs(values)])
     rows = batchtext.batch_delimited([[v] for v in HARD]).encode()
-    assert csvtext.lines([hard]) == rows
-    assert csvtext.lines([hard]).split(b"\n")[:4] == [b"5e-324", b"-5e-324",
-                                                      b"2.2250738585072014e-308",
-                                                      b"2.225073858507201e-308"]
+    assert textlines.lines([hard], csv_lines([hard])) == rows
+    assert textlines.lines([hard], csv_lines([hard])).split(b"\n")[:4] == [
+        b"5e-324", b"-5e-324", b"2.2250738585072014e-308", b"2.225073858507201e-308"]
 
 
-def test_csv_text_mends_every_cell_orjson_writes_otherwise():
+def test_fast_text_mends_every_cell_orjson_writes_otherwise():
     # Columns where most cells are tiny, huge, whole, nan or infinite (each mended or
     # written by repr), beside ordinary numbers, in every column position.
     rng = np.random.default_rng(31)
@@ -291,13 +310,14 @@ def test_csv_text_mends_every_cell_orjson_writes_otherwise():
     plain = rng.normal(size=n)
     mixed = np.where(rng.random(n) < 0.5, tiny, plain)
     for cols in ([tiny, huge, whole, odd, plain, mixed], [mixed], [odd, tiny],
-                 [plain, np.round(tiny, 8)]):
-        for sep in (",", "\t"):
-            assert csvtext.lines(cols, sep) == shortest.lines(
-                cols, [""] + [sep] * (len(cols) - 1) + ["\n"])
+                 [plain, np.round(tiny, 8)], [whole]):
+        same_as_the_text_writer(cols)
     buffer = io.BytesIO()
-    csvtext.write(buffer, [tiny, plain])
+    textlines.write(buffer, [tiny, plain], csv_lines([tiny, plain]))
     assert buffer.getvalue() == shortest.lines([tiny, plain], ["", ",", "\n"])
+    # A fragment that is empty leaves no character to end a value with: the text writer.
+    assert textlines.lines([plain, whole], ["<", "", ">\n"]) == \
+        shortest.lines([plain, whole], ["<", "", ">\n"])
 
 
 def test_an_orjson_that_writes_otherwise_is_not_trusted(monkeypatch):
@@ -314,13 +334,13 @@ def test_an_orjson_that_writes_otherwise_is_not_trusted(monkeypatch):
         def dumps(value, option=None):
             return orjson.dumps(value, option=option).replace(b"0.1", b"0.10")
 
-    monkeypatch.setattr(csvtext, "_TRUSTED", {})
-    assert csvtext._trusted(Other) is False
-    assert csvtext._trusted(orjson) is False  # decided once per process
-    assert csvtext.lines(cols) == expected
-    monkeypatch.setattr(csvtext, "_TRUSTED", {})
-    assert csvtext._trusted(orjson) is True
-    assert csvtext.lines(cols) == expected
+    monkeypatch.setattr(textlines, "_TRUSTED", {})
+    assert textlines._trusted(Other) is False
+    assert textlines._trusted(orjson) is False  # decided once per process
+    assert textlines.lines(cols, ["", ",", "\n"]) == expected
+    monkeypatch.setattr(textlines, "_TRUSTED", {})
+    assert textlines._trusted(orjson) is True
+    assert textlines.lines(cols, ["", ",", "\n"]) == expected
 
 
 def test_csv_without_orjson_is_the_same_file(files, tmp_path):
@@ -354,10 +374,14 @@ def test_the_command_does_not_load_pandas(files, tmp_path, src, dst):
     assert r.stdout.split() == ["False", "True", "0"], r.stderr
 
 
-def test_csv_stdout_through_pyarrow_is_the_same_text(files, monkeypatch):
-    expected = run("eval", NEURON, "--at", AT, "--points", str(files["csv"]), "-o", "csv")
+@pytest.mark.parametrize("cmd", [["eval", NEURON, "--at", AT], ["diff", "x1**2*y"],
+                                 ["eval", "log(x1)", "--wrt", "x1"]])
+@pytest.mark.parametrize("fmt", ["csv", "json", "plain"])
+def test_stdout_through_the_fast_writer_is_the_same_text(files, monkeypatch, cmd, fmt):
+    # log(x1) is undefined on half the rows: nan cells, and JSON records with an error.
+    expected = run(*cmd, "--points", str(files["csv"]), "-o", fmt)
     monkeypatch.setattr(batchtext, "FAST_TEXT_ROWS", 1)
-    assert run("eval", NEURON, "--at", AT, "--points", str(files["csv"]), "-o", "csv") == expected
+    assert run(*cmd, "--points", str(files["csv"]), "-o", fmt) == expected
 
 
 # ---------------------------------------------------------------- compile

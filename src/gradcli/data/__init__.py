@@ -8,8 +8,8 @@ extension and says how to install the extra. The submodules do the work:
   pyarrow's reader) as PointChunks, one record batch at a time.
 - `sinks`: `--output FILE.parquet|.arrow|.csv`, written to a temporary file
   and renamed when the run ends well.
-- `csvtext`: float columns as CSV text (orjson, pyarrow), the same bytes as the
-  text writer.
+- `textlines`: float columns as CSV or JSON Lines text (orjson, pyarrow), the
+  same bytes as the text writer.
 - `compiled`: `gradcli.compile(text)`, a picklable function of a DataFrame.
 
 See docs/data.md.
@@ -77,5 +77,6 @@ def has_pyarrow() -> bool:
 
 
 def has_fast_text() -> bool:
-    """Whether CSV text can be written in compiled code (data/csvtext.py: orjson, pyarrow)."""
+    """Whether batch text can be written in compiled code (data/textlines.py: orjson,
+    pyarrow)."""
     return installed("pyarrow") and installed("orjson")

@@ -30,6 +30,11 @@ def large_strings(pa, offsets: np.ndarray, data) -> object:
                                             pa.py_buffer(data))
 
 
+def repeated_text(pa, text: bytes, n: int):
+    """n copies of `text` as a large_string array."""
+    return large_strings(pa, np.arange(n + 1, dtype=np.int64) * len(text), text * n)
+
+
 def empty_strings(pa, n: int):
     """n empty large strings (a separator of nothing, for binary_join_element_wise)."""
-    return large_strings(pa, np.zeros(n + 1, dtype=np.int64), b"")
+    return repeated_text(pa, b"", n)

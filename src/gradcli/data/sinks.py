@@ -8,7 +8,8 @@ never left half written and an older FILE is kept as it was. Columns and
 their names are those of `eval --points -o csv`; every column is float64.
 
 Parquet and Arrow IPC need the data extra; CSV does not (its text is the
-text writer's, made by orjson and pyarrow when they are installed: the same bytes).
+text writer's, made by orjson and pyarrow when they are installed (data/textlines.py): the
+same bytes).
 """
 from __future__ import annotations
 
@@ -133,13 +134,14 @@ def _write_csv(fh, columns, precision=None) -> None:
         from ..output.batchtext import columns_delimited
         fh.write(columns_delimited(columns, precision))
         return
+    fragments = [""] + [","] * (len(columns) - 1) + ["\n"]
     from . import has_fast_text
     if has_fast_text():
-        from . import csvtext
-        csvtext.write(fh, columns)
+        from . import textlines
+        textlines.write(fh, columns, fragments)
         return
     from ..output import shortest
-    fh.write(shortest.lines(columns, [""] + [","] * (len(columns) - 1) + ["\n"]))
+    fh.write(shortest.lines(columns, fragments))
 
 
 def open_sink(path: str, keys: list, precision=None) -> Sink:

@@ -65,18 +65,26 @@ def columns_delimited(cols, precision=None, sep: str = ",") -> bytes:
     made a whole column at a time when the numbers are the shortest round-trip text."""
     if precision is not None or not cols:
         return batch_delimited(columns_rows(cols), precision, sep).encode("ascii")
+    return column_lines(cols, [""] + [sep] * (len(cols) - 1) + ["\n"])
+
+
+def column_lines(cols, fragments, point_zero=None, nan_texts=None) -> bytes:
+    """output/shortest.lines: float columns as lines of shortest round-trip text, by
+    data/textlines.py (the same bytes, in compiled code) for a large chunk when the data
+    extra is installed."""
     if len(cols[0]) >= FAST_TEXT_ROWS:
         from ..data import has_fast_text
-        if has_fast_text():  # the same bytes, formatted in compiled code
-            from ..data import csvtext
-            return csvtext.lines(cols, sep)
+        if has_fast_text():
+            from ..data import textlines
+            return textlines.lines(cols, fragments, point_zero, nan_texts)
     from . import shortest  # NumPy: only batches come here
-    return shortest.lines(cols, [""] + [sep] * (len(cols) - 1) + ["\n"])
+    return shortest.lines(cols, fragments, point_zero, nan_texts)
 
 
 def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",
-                errors=None) -> str:
-    """One JSON object per point: row, at, value, gradient (and error for a nan row)."""
+                errors=None) -> str | bytes:
+    """One JSON object per point: row, at, value, gradient (and error for a nan row); ASCII
+    bytes when made a column at a time, else text (a message may hold any character)."""
     if precision is None and not _errors_in(errors, chunk):
         layout = [("row", None), ("at", run.columns_used), ("value", None),
                   ("gradient", run.wanted)]
@@ -120,15 +128,14 @@ def _errors_in(errors, chunk) -> bool:
                                 for r in errors)
 
 
-def _jsonl_columns(layout, cols, first_row) -> str:
-    """JSON lines built a whole column at a time: the text dumps() gives each record.
+def _jsonl_columns(layout, cols, first_row) -> bytes:
+    """JSON lines built a whole column at a time: the text dumps() gives each record, as
+    ASCII bytes.
 
     `layout` is [(key, None) for a number, or (key, [names]) for an object of numbers],
     in the order of the record and of `cols`.
     """
     import numpy as np  # only batches come here
-
-    from . import shortest
 
     n = len(cols[0]) if cols else 0
     if not n:
@@ -150,12 +157,13 @@ def _jsonl_columns(layout, cols, first_row) -> str:
     nan = {"nan": '"nan"', "inf": '"inf"', "-inf": '"-inf"'}
     k = len(cols) + 1
     rows = first_row + np.arange(n, dtype=float)  # whole numbers: no ".0" in the row column
-    return shortest.lines([rows] + list(cols), fragments, [False] + [True] * (k - 1),
-                          [None] + [nan] * (k - 1)).decode("ascii")
+    return column_lines([rows] + list(cols), fragments, [False] + [True] * (k - 1),
+                        [{}] + [nan] * (k - 1))
 
 
-def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str:
-    """One JSON object per point: row, at, and each derivative's value keyed as diff's JSON."""
+def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str | bytes:
+    """One JSON object per point: row, at, and each derivative's value keyed as diff's JSON
+    (bytes or text, as batch_jsonl)."""
     if precision is None and not _errors_in(errors, chunk):
         layout = [("row", None), ("at", run.columns_used),
                   ("values", [d.key for d in run.derivatives])]

@@ -76,7 +76,8 @@ def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
             if sink is not None:
                 sink.write(columns(chunk, result))
             elif fmt == "json":
-                emit(jsonl(chunk, result, errors))
+                rows = jsonl(chunk, result, errors)
+                (emit_bytes if isinstance(rows, bytes) else emit)(rows)
             elif fmt == "table":
                 from . import render
                 rows = batchtext.columns_rows(columns(chunk, result))
