@@ -407,6 +407,12 @@ def test_compile_gives_the_columns_and_numbers_of_csv_output(files):
     pd.testing.assert_frame_equal(got, expected, check_exact=True)
     as_dict = f({name: frame[name].to_numpy() for name in frame.columns})
     pd.testing.assert_frame_equal(as_dict, expected, check_exact=True)
+    # What Dask is told to expect (map_partitions(f, meta=...)): no rows, the same columns.
+    meta = f.meta(frame.columns)
+    assert len(meta) == 0 and list(meta.columns) == list(expected.columns)
+    assert set(meta.dtypes) == {np.dtype(float)}
+    pd.testing.assert_frame_equal(meta, f(frame.iloc[:0]).reset_index(drop=True),
+                                  check_index_type=False)
 
 
 def test_compile_takes_inputs_from_columns_and_keeps_the_index():
@@ -509,6 +515,22 @@ def test_at_file_holds_more_bindings_than_a_command_line(tmp_path):
 
 
 # ---------------------------------------------------------------- docs/data.md
+
+def test_the_dask_page_runs(tmp_path, monkeypatch):
+    """docs/dask.md's runnable session (the process scheduler, as a cluster sends the
+    function) runs as printed."""
+    pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not installed")
+    import doctest
+    import re
+    text = (Path(__file__).resolve().parent.parent / "docs" / "dask.md").read_text()
+    monkeypatch.chdir(tmp_path)
+    runnable = "\n".join(b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S)
+                         if b.lstrip().startswith(">>>"))
+    assert "map_partitions" in runnable and 'scheduler="processes"' in runnable
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(doctest.DocTestParser().get_doctest(runnable, {}, "dask.md", "dask.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
+
 
 def test_the_data_page_shows_real_output(tmp_path, monkeypatch):
     """docs/data.md's python blocks run as one session, and its console blocks print what

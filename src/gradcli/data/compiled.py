@@ -7,8 +7,8 @@ name), then `df/dx` for every input. Inputs come from the frame's columns or
 from the keyword bindings given to compile (numbers, or constant expressions
 as text: `compile("(w*x+b)**2", w=3, b="1/2")`), as `--at` binds them on the
 command line. The work is one vectorised pass per call, the same as a chunk
-of `--points`: for a Dask DataFrame, `ddf.map_partitions(gradcli.compile(...))`
-runs it partition by partition, on any scheduler (docs/data.md).
+of `--points`: for a Dask DataFrame, `ddf.map_partitions(f, meta=f.meta(ddf.columns))`
+runs it partition by partition, on any scheduler (docs/data.md, docs/dask.md).
 
 Rows whose value is undefined are nan, with a RuntimeWarning naming their row
 (numbered from 1 within the frame given); other rows are unaffected.
@@ -76,9 +76,17 @@ class Compiled:
 
     def columns(self, names) -> list:
         """The output column names for input columns `names` (what the call returns)."""
+        names = [str(n) for n in names]
         program = self._parse(tuple(names))
-        used, wanted, _ = self._inputs(program, list(names))
+        used, wanted, _ = self._inputs(program, names)
         return batch_keys(_Shape(used, wanted), program.statements[-1].name or "f")
+
+    def meta(self, names):
+        """An empty DataFrame with the columns (float64) a call on a frame with columns
+        `names` returns: Dask's `map_partitions(f, meta=f.meta(ddf.columns))` then knows
+        the result without a trial call on made-up rows."""
+        pd = _pandas()
+        return pd.DataFrame({key: np.empty(0) for key in self.columns(names)})
 
     def _inputs(self, program, names):
         variables = inputs_of(program)
