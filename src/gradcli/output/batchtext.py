@@ -139,7 +139,7 @@ def _jsonl_columns(layout, cols, first_row) -> bytes:
 
     n = len(cols[0]) if cols else 0
     if not n:
-        return ""
+        return b""
     fragments, pending = [], "{"
     for i, (key, names) in enumerate(layout):
         pending += ("" if i == 0 else ", ") + dumps(key) + ": "
