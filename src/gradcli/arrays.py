@@ -51,7 +51,7 @@ from itertools import islice
 
 import numpy as np
 
-from . import limits, ops
+from . import csvrows, limits, ops
 from .autodiff.engine import backend_for
 from .autodiff.lower import lower
 from .data import COLUMNAR, FAST_CSV_BYTES, has_pyarrow, kind_of
@@ -66,47 +66,6 @@ from .numbers import number_text
 CHUNK_ROWS = 65_536
 READ_CHARS = 1 << 20  # characters of a points file read at a time
 MAX_MESSAGES = 20  # per kind; the rest are counted
-
-# Python 3.10's csv module stops at a NUL character ("line contains NUL"); 3.11
-# reads it as an ordinary character. On 3.10 each NUL is written as _ESC + "0"
-# (and _ESC itself as _ESC + _ESC) before csv sees the line, and the fields are
-# decoded after, so a NUL in a points file is the same data error on every Python.
-_ESC = "\ue000"
-
-
-def _csv_reader(lines):
-    """csv.reader over `lines`, reading NUL characters as data on every Python."""
-    if sys.version_info >= (3, 11):
-        return csv.reader(lines)
-    return _nul_safe_rows(lines)
-
-
-def _nul_encode(line: str) -> str:
-    if "\0" not in line and _ESC not in line:
-        return line
-    return line.replace(_ESC, _ESC + _ESC).replace("\0", _ESC + "0")
-
-
-def _nul_decode(text: str) -> str:
-    if _ESC not in text:
-        return text
-    out, i = [], 0
-    while i < len(text):
-        c = text[i]
-        if c == _ESC and i + 1 < len(text):
-            out.append("\0" if text[i + 1] == "0" else _ESC)
-            i += 2
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
-
-
-def _nul_safe_rows(lines):
-    for row in csv.reader(_nul_encode(line) for line in lines):
-        yield [_nul_decode(f) for f in row]
-
-
 
 @dataclass
 class ArrayResult:
@@ -172,8 +131,7 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
     undefined = np.zeros(n, dtype=bool)
     alive = np.arange(n)
     numbers = np.asarray(row_numbers) if row_numbers is not None else first_row + alive
-    problems, kinks = [], []
-    kinked = []
+    problems, kinks, kinked = [], [], []
     while alive.size:
         # Every point still in: the columns as they are, not copies (the common chunk).
         whole = alive.size == n
@@ -203,14 +161,12 @@ def evaluate_arrays(program, columns: dict, bindings=None, wrt=None,
                          on_kink=on_kink)
         found = [out.data] + [graph.inputs[name].grad for name in wanted]
         if whole:
-            value, *grads = _own_vectors(found, n, data.values())
-            gradient = dict(zip(wanted, grads))
-            break
-        value = np.full(n, np.nan)
-        gradient = {name: np.full(n, np.nan) for name in wanted}
-        value[alive] = found[0]
-        for name, g in zip(wanted, found[1:]):
-            gradient[name][alive] = g
+            vectors = _own_vectors(found, n, data.values())
+        else:
+            vectors = [np.full(n, np.nan) for _ in found]
+            for vector, part in zip(vectors, found):
+                vector[alive] = part
+        value, gradient = vectors[0], dict(zip(wanted, vectors[1:]))
         break
     if value is None:  # no row had a value
         value = np.full(n, np.nan)
@@ -335,7 +291,7 @@ class PointReader:
         self.kind = "jsonl" if self._pending.lstrip().startswith("{") else "csv"
         if self.kind == "csv":
             self._line_iter = self._lines()
-            header = next(_csv_reader(self._line_iter), None)
+            header = next(csvrows.rows(self._line_iter), None)
             if not header or not any(h.strip() for h in header):
                 raise UsageError(f"--points: {self.label} has no header row",
                                  hint="the first line names the columns, e.g. x,y")
@@ -434,7 +390,7 @@ class PointReader:
                     return
                 chunk = self._plain_chunk(lines, needed)
                 if chunk is None:  # quotes or uneven rows: the csv module reads them
-                    rows = [r for r in _csv_reader(lines) if r]  # blank lines are not points
+                    rows = [r for r in csvrows.rows(lines) if r]  # blank lines are not points
                     if not rows:
                         continue
                     chunk = self._csv_chunk(rows, needed)
@@ -588,7 +544,7 @@ def column_names(source) -> list:
         except ValueError:
             return []
         return list(record) if isinstance(record, dict) else []
-    return [h.strip() for h in next(_csv_reader([first]), [])]
+    return [h.strip() for h in next(csvrows.rows([first]), [])]
 
 
 def read_points(source, chunk_rows: int = CHUNK_ROWS, needed=None):
