@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..output import shortest
+from ..output.shortest import repr_text
 from . import require
 from .arrow import empty_strings, large_strings, repeated_text
 
@@ -69,14 +71,8 @@ def _mended(text: bytes, offsets: np.ndarray, values: np.ndarray, at: np.ndarray
     """(text, offsets) with the cells `at` (written 0 by orjson) in repr's text, found
     once per distinct value."""
     unique, inverse = np.unique(values[at].view(np.int64), return_inverse=True)
-    reprs = []
-    for v in unique.view(np.float64).tolist():
-        t = repr(v)
-        if t in nan_text:
-            t = nan_text[t]
-        elif not point_zero and t.endswith(".0"):
-            t = t[:-2]
-        reprs.append(t.encode("ascii"))
+    reprs = [repr_text(v, point_zero, nan_text).encode("ascii")
+             for v in unique.view(np.float64).tolist()]
     inverse = inverse.ravel()
     pieces, done = [], 0
     for i, k in zip(at.tolist(), inverse.tolist()):
@@ -126,7 +122,6 @@ def _text(columns, fragments, point_zero, nan_texts):
     orjson = require("orjson", "fast text output")
     # Each column's values end with the first byte of the text after them.
     if not _trusted(orjson) or not all(fragments[1:]):
-        from ..output import shortest
         return shortest.lines(columns, fragments, point_zero, nan_texts)
     import pyarrow.compute as pc
 

@@ -230,6 +230,15 @@ def _fill(words, keep, neg, c, e, p, point_zero):
     keep[:] = np.take(_KEEP[point_zero], key, axis=0)
 
 
+def repr_text(v: float, point_zero: bool, nan_text: dict) -> str:
+    """A number's text in a column: repr, without a whole number's ".0" unless
+    `point_zero`, and nan/inf as `nan_text` maps them."""
+    t = repr(v)
+    if t in nan_text:
+        return nan_text[t]
+    return t[:-2] if not point_zero and t.endswith(".0") else t
+
+
 def _by_repr(values, point_zero, nan_text):
     """Characters and lengths of each value's repr (for what the arithmetic leaves)."""
     # Distinct bit patterns, so that -0.0 and 0.0 stay apart.
@@ -237,11 +246,7 @@ def _by_repr(values, point_zero, nan_text):
     chars = np.zeros((unique.size, WIDTH), dtype=np.uint8)
     lengths = np.empty(unique.size, dtype=np.int64)
     for i, v in enumerate(unique.view(np.float64).tolist()):
-        t = repr(v)
-        if t in nan_text:
-            t = nan_text[t]
-        elif not point_zero and t.endswith(".0"):
-            t = t[:-2]
+        t = repr_text(v, point_zero, nan_text)
         chars[i, :len(t)] = np.frombuffer(t.encode("ascii"), dtype=np.uint8)
         lengths[i] = len(t)
     inverse = inverse.ravel()
