@@ -88,19 +88,28 @@ def test_a_critical_point_outside_the_box_is_wrong():
     assert a["mistake"] == "outside-box" and "outside the box" in a["reason"]
 
 
-@pytest.mark.parametrize("f,over", [
-    ("x^6 + y^2", "x=-1:1,y=-1:1"), ("-x^4 - y^2", "x=-1:1,y=-1:1"),
-    ("x^4 + y^6", "x=-1:1,y=-1:1"), ("x^2 + y^4 + z^6", "x=-1:1,y=-1:1,z=-1:1"),
-    ("x^6", "x=-1:1"),
+@pytest.mark.parametrize("f,over,kind,wrong", [
+    ("x^6 + y^2", "x=-1:1,y=-1:1", "min", "max"),
+    ("-x^4 - y^2", "x=-1:1,y=-1:1", "max", "min"),
+    ("x^4 + y^6", "x=-1:1,y=-1:1", "min", "saddle"),
+    ("x^2 + y^4 + z^6", "x=-1:1,y=-1:1,z=-1:1", "min", "max"),
+    ("x^6", "x=-1:1", "min", "max"),
+    ("x^3 + y^2", "x=-1:1,y=-1:1", "saddle", "min"),
 ])
-def test_a_degenerate_extremum_is_found_once_at_the_point(f, over):
+def test_a_degenerate_critical_point_is_found_once_and_classified(f, over, kind, wrong):
+    """One test per degenerate kind: `critical` finds the one point itself (no cloud of
+    unconverged points), classifies it by a higher-order test, and `check` agrees."""
     code, out, err = run("critical", f, "--over", over, "-o", "json")
     assert code == 0, err
     points = json.loads(out)["points"]
     assert len(points) == 1
     p = points[0]
     assert all(abs(v) <= 1e-12 for v in p["at"].values())
-    assert p["kind"] == ("local maximum" if f.startswith("-") else "local minimum")
+    words = {"min": "local minimum", "max": "local maximum", "saddle": "saddle point"}
+    assert p["kind"] == words[kind]
+    origin = "(" + ", ".join("0" for _ in p["at"]) + ")"
+    assert run("check", f, "--over", over, "--critical", f"{origin} {kind}")[0] == 0
+    assert run("check", f, "--over", over, "--critical", f"{origin} {wrong}")[0] == 1
 
 
 # ------------------------------------------------------------ generated, SymPy the judge

@@ -82,7 +82,8 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
     import numpy as np
     bindings = dict(bindings or {})
     names = list(box)
-    inputs = inputs_of(read_program(text, given_names(box, bindings)))
+    program = read_program(text, given_names(box, bindings))
+    inputs = inputs_of(program)
     unknown = [v for v in inputs if v not in box and v not in bindings]
     if unknown:
         raise UsageError(f"--over gives no range for {', '.join(unknown)}",
@@ -92,6 +93,11 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
         raise UsageError(f"--over gives a range for {', '.join(unused)}, which the expression "
                          "does not use", hint="search over the expression's own inputs: "
                          + (", ".join(inputs) or "it has none"))
+    given = evaluate
+
+    def evaluate(t, at, **kw):  # the program is read once, not at every point
+        return given(t, at, program=program, **kw)
+
     probe = {n: (lo + hi) / 2 for n, (lo, hi) in box.items()}
     try:
         first = evaluate(text, {**bindings, **probe})
@@ -105,15 +111,25 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
         per_axis = max(2, min(9, int(round(MAX_STARTS ** (1 / n)))))
     grids = [np.linspace(lo, hi, per_axis) for lo, hi in box.values()]
     starts = list(itertools.product(*grids))
+    ends = None
+    if _elementwise(program):
+        ends = _newton_all(program, names, np.array(starts, dtype=float), bindings, box,
+                           evaluate)
+    if ends is None:
+        ends = []
+        for start in starts:
+            try:
+                ends.append(_newton(text, names, np.array(start, dtype=float), bindings, box,
+                                    evaluate))
+            except (GradcliError, ArithmeticError, np.linalg.LinAlgError):
+                continue
+    # Many starts end at one point: merge them before the (costlier) refinement.
+    distinct = []
+    for x in ends:
+        if x is not None and not any(found_close(x, p, box) for p in distinct):
+            distinct.append(x)
     found = []
-    for start in starts:
-        x = np.array(start, dtype=float)
-        try:
-            x = _newton(text, names, x, bindings, box, evaluate)
-        except (GradcliError, ArithmeticError, np.linalg.LinAlgError):
-            continue
-        if x is None:
-            continue
+    for x in distinct:
         x = _snap(text, names, x, bindings, evaluate)
         if not _inside(x, box) or any(found_close(x, p, box) for p in found):
             continue
@@ -256,6 +272,136 @@ def _snap(text, names, x, bindings, evaluate):
 def found_close(x, y, box) -> bool:
     widths = [hi - lo for lo, hi in box.values()]
     return all(abs(a - b) <= 1e-6 * max(1.0, w) for a, b, w in zip(x, y, widths))
+
+
+def _elementwise(program) -> bool:
+    """Whether every operation of the program acts element by element, so that arrays of
+    points evaluate as many single points at once (no vectors, sums or products of them)."""
+    from .. import ops
+    from ..language.expr import Apply, Vector, postorder
+    for stmt in program.statements:
+        for node in postorder(stmt.expr):
+            if isinstance(node, Vector):
+                return False
+            if isinstance(node, Apply) and getattr(ops.lookup(node.op), "vjp", None) is not None:
+                return False
+    return True
+
+
+def _newton_all(program, names, starts, bindings, box, evaluate):
+    """Newton's iteration on ∇f = 0 from every start at once; the converged points.
+
+    Each step evaluates ∇f and the Hessian at all live points in one pass over
+    arrays. Where f is flat to high order (x^6 at 0) Newton converges only
+    linearly, by a fixed ratio in each coordinate; Aitken's extrapolation of
+    three iterates lands on the limit, and it is taken wherever ∇f is smaller
+    there. None when the batch cannot stand for single points (then each start
+    is iterated alone).
+    """
+    import numpy as np
+    from .evaluation import batch_gradient_hessian
+    k, n = starts.shape
+    lo = np.array([a for a, _ in box.values()])
+    hi = np.array([b for _, b in box.values()])
+    width = hi - lo
+    X = starts.copy()
+    state = np.zeros(k, dtype=np.int8)  # 0 iterating, 1 converged, -1 given up
+    prev1 = np.full_like(X, np.nan)
+    prev2 = np.full_like(X, np.nan)
+
+    def grad_hess(points):
+        columns = {name: points[:, i].copy() for i, name in enumerate(names)}
+        try:
+            return batch_gradient_hessian(program, names, bindings, columns)
+        except (GradcliError, ArithmeticError):
+            pass
+        # A point outside f's domain spoils the batch: evaluate one at a time, nan there.
+        G = np.full((len(points), n), np.nan)
+        H = np.full((len(points), n, n), np.nan)
+        for j, row in enumerate(points):
+            try:
+                G[j:j + 1], H[j:j + 1] = batch_gradient_hessian(
+                    program, names, bindings, {m: row[i:i + 1] for i, m in enumerate(names)})
+            except (GradcliError, ArithmeticError):
+                continue
+        return G, H
+
+    def inside(points, slack=0.0):
+        pad = slack * width
+        tol_lo = 1e-12 * np.maximum(1, np.abs(lo))
+        tol_hi = 1e-12 * np.maximum(1, np.abs(hi))
+        return np.all((points >= lo - pad - tol_lo) & (points <= hi + pad + tol_hi), axis=1)
+
+    first = True
+    for _ in range(4 * STEPS):
+        idx = np.flatnonzero(state == 0)
+        if not idx.size:
+            break
+        x = X[idx]
+        with np.errstate(all="ignore"):
+            d1 = prev1[idx] - prev2[idx]
+            d2 = x - prev1[idx]
+            denom = d2 - d1
+            ratio = d2 / d1
+            linear = (ratio > 0) & (ratio < 1) & (denom != 0)
+            cand = np.where(linear, x - d2 * d2 / np.where(denom == 0, 1, denom), x)
+        has = np.flatnonzero(np.any(cand != x, axis=1) & np.all(np.isfinite(cand), axis=1))
+        G, H = grad_hess(np.vstack([x, cand[has]]))
+        if first:
+            if not _agrees(program, names, bindings, x[0], G[0], H[0], evaluate):
+                return None
+            first = False
+        norms = np.where(np.all(np.isfinite(G), axis=1), np.linalg.norm(G, axis=1), np.inf)
+        better = norms[len(x):] < norms[has]
+        take = has[better]
+        x[take] = cand[take]
+        G[take] = G[len(x):][better]
+        H[take] = H[len(x):][better]
+        G, H = G[:len(x)], H[:len(x)]
+        prev1[idx[take]] = np.nan
+        ok = np.all(np.isfinite(G), axis=1) & np.all(np.isfinite(H), axis=(1, 2))
+        state[idx[~ok]] = -1
+        idx, x, G, H = idx[ok], x[ok], G[ok], H[ok]
+        if not idx.size:
+            continue
+        size = np.maximum(1.0, np.max(np.abs(x), axis=1))
+        scale = np.maximum(1.0, np.max(np.abs(H), axis=(1, 2)) * size)
+        step = np.einsum("kij,kj->ki", np.linalg.pinv(H, rcond=n * np.finfo(float).eps), G)
+        small = np.linalg.norm(step, axis=1) <= 1e-10 * size
+        done = (np.linalg.norm(G, axis=1) <= 1e-12 * scale) & small
+        state[idx[done]] = np.where(inside(x[done]), 1, -1)
+        X[idx[done]] = x[done]
+        live = ~done
+        idx, x, step = idx[live], x[live], step[live]
+        nxt = x - step
+        bad = ~np.all(np.isfinite(nxt), axis=1) | ~inside(nxt, slack=0.5)
+        state[idx[bad]] = -1
+        prev2[idx] = prev1[idx]
+        prev1[idx] = x
+        X[idx] = nxt
+    # Out of steps: a point where ∇f is already tiny is kept, as a single start's is.
+    idx = np.flatnonzero(state == 0)
+    if idx.size:
+        G, _ = grad_hess(X[idx])
+        keep = np.all(np.isfinite(G), axis=1) & (np.linalg.norm(G, axis=1) <= 1e-9) \
+            & inside(X[idx])
+        state[idx[keep]] = 1
+    return [X[i] for i in np.flatnonzero(state == 1)]
+
+
+def _agrees(program, names, bindings, x, g, h, evaluate) -> bool:
+    """The batch's ∇f and Hessian at x equal a single evaluation's (a guard, once)."""
+    import numpy as np
+    at = {**bindings, **dict(zip(names, map(float, x)))}
+    try:
+        r = evaluate(program.source, at, hessian=True)
+    except (GradcliError, ArithmeticError):
+        return not np.all(np.isfinite(g))
+    g1 = np.array([float(r.gradient[v]) for v in names])
+    h1 = np.array([[float(r.hessian[a][b]) for b in names] for a in names])
+    same = np.isclose(g1, g, rtol=1e-9, atol=1e-12, equal_nan=True)
+    return bool(np.all(same) and np.all(np.isclose(h1, h, rtol=1e-9, atol=1e-12,
+                                                   equal_nan=True)))
 
 
 def _newton(text, names, x, bindings, box, evaluate):
