@@ -1,9 +1,9 @@
 """graphviz.py and the rich graph tree: DOT, Mermaid, JSON, SVG through dot, large graphs."""
 import io
-import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import need_program
 
 from gradcli.output import graphviz
 from gradcli.errors import GradcliError, UsageError
@@ -12,6 +12,11 @@ from gradcli.tasks.trace import trace
 
 PROGRAM = "z = w*x + b\nθ = sigmoid(z)\nloss = (θ - t)**2 + θ*z"
 POINT = {"w": 0.5, "x": 2, "b": -1, "t": 1}
+
+
+@pytest.fixture
+def dot():
+    return need_program("dot", "apt-get install graphviz")
 
 
 def text_of(renderable, width=100):
@@ -84,7 +89,7 @@ def test_deep_graph_under_the_limit_is_cut_at_a_depth():
     assert "not drawn (depth limit)" in " ".join(out.split())
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@pytest.mark.usefixtures("dot")
 @pytest.mark.parametrize("kind", ["svg", "png", "pdf"])
 def test_dot_draws_a_file(tmp_path, kind):
     t = trace(PROGRAM, POINT)
@@ -112,7 +117,7 @@ def test_missing_dot_says_how_to_install(monkeypatch, tmp_path):
     assert "apt-get install graphviz" in info.value.hint and "brew" in info.value.hint
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@pytest.mark.usefixtures("dot")
 def test_dot_failure_is_reported(tmp_path):
     with pytest.raises(GradcliError) as info:
         graphviz.render("this is not dot", str(tmp_path / "g.svg"), "svg")
@@ -126,7 +131,7 @@ def test_output_kind():
         graphviz.output_kind("graph")
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@pytest.mark.usefixtures("dot")
 def test_dot_that_takes_too_long_is_stopped(tmp_path):
     t = trace(" + ".join(f"sin(x*{i})" for i in range(1, 1500)), {"x": 1})
     with pytest.raises(GradcliError) as info:

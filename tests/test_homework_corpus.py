@@ -58,6 +58,9 @@ def test_the_corpus_is_large_and_covers_every_homework_kind():
     assert all(e["source"] and e["notes"] for e in CORPUS)
 
 
+# SymPy alone judging the test data (no gradcli): the data changes only with the corpus,
+# so these run once per CI run, in the slow job, not on every Python.
+@pytest.mark.slow
 def test_the_verifier_script_passes_on_the_whole_corpus():
     done = subprocess.run([sys.executable, os.path.join(HERE, "verify_homework.py")],
                           capture_output=True, text=True, timeout=600)
@@ -65,11 +68,17 @@ def test_the_verifier_script_passes_on_the_whole_corpus():
     assert f"{len(CORPUS)}/{len(CORPUS)} entries pass" in done.stdout
 
 
+# SymPy alone judging the test data (no gradcli): the data changes only with the corpus,
+# so these run once per CI run, in the slow job, not on every Python.
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e["id"]) for e in CORPUS])
 def test_sympy_confirms_the_printed_answer_and_refutes_the_perturbed_one(entry):
     assert verify_homework.verify_entry(entry) in ("exact", "numeric", "rounded")
 
 
+# SymPy alone judging the test data (no gradcli): the data changes only with the corpus,
+# so these run once per CI run, in the slow job, not on every Python.
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e["id"]) for e in CORPUS])
 def test_the_verifier_would_refuse_a_wrong_printed_answer(entry):
     # The perturbed answer put in the printed answer's place must fail the SymPy check,

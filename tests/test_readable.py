@@ -1,9 +1,9 @@
 """Human-facing output: default rounding, Markdown/LaTeX everywhere, intermediate --wrt,
 constant intermediates, all missing inputs, the e^x rule, graph/plot messages, help topics."""
 import os
-import shutil
 
 import pytest
+from conftest import need_program
 from click.testing import CliRunner
 
 from gradcli import api
@@ -14,6 +14,11 @@ ENV = {"COLUMNS": "120", "NO_COLOR": "1"}
 NEURON = "z = w*x + b; y = sigmoid(z); loss = (y - t)^2"
 AT = "w=0.5,x=1.5,b=-0.2,t=1"
 NOTE = "numbers to 6 significant digits; --precision 17 for all"
+
+
+@pytest.fixture
+def dot():
+    return need_program("dot", "apt-get install graphviz")
 
 
 def run(*args, env=None):
@@ -213,7 +218,7 @@ def test_graph_output_says_what_it_wrote(tmp_path):
     assert path.read_text().startswith("digraph")
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
+@pytest.mark.usefixtures("dot")
 def test_graph_png_says_what_it_wrote(tmp_path):
     path = tmp_path / "g.svg"
     r = run("graph", "x + y", "--at", "x=0.1,y=0.2", "--output", str(path))

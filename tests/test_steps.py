@@ -3,7 +3,7 @@
 Each derivation must end with exactly `diff`'s answer, every step's result must be
 the derivative of its own sub-expression (SymPy, at sample points), every rule
 family must be used somewhere, and five written derivations are kept as goldens
-(tests/golden/steps; regenerate with GRADCLI_REGOLD=1 and read the diff).
+(tests/golden/steps; rewritten only as tests/snapshot.py says).
 """
 import json
 import math
@@ -13,6 +13,8 @@ import subprocess
 import sys
 
 import pytest
+from conftest import need_program
+from snapshot import assert_snapshot
 from click.testing import CliRunner
 
 from gradcli import api, ops
@@ -311,13 +313,7 @@ def test_golden_derivations(name, fmt, ext):
         args += ["--wrt", wrt]
     code, out, err = run(*args)
     assert code == 0, err
-    path = os.path.join(GOLDEN, f"{name}.{ext}")
-    if os.environ.get("GRADCLI_REGOLD"):
-        os.makedirs(GOLDEN, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(out)
-    with open(path, encoding="utf-8") as fh:
-        assert out == fh.read()
+    assert_snapshot(os.path.join(GOLDEN, f"{name}.{ext}"), out)
 
 
 _KATEX = r"""
@@ -342,10 +338,13 @@ def _math_of(tex: str) -> list:
 
 def test_golden_latex_is_valid_katex():
     """Rendered by KaTeX (node, with katex on NODE_PATH), where there is one."""
-    probe = subprocess.run(["node", "-e", "require('katex')"], capture_output=True) \
-        if _which("node") else None
-    if probe is None or probe.returncode != 0:
-        pytest.skip("KaTeX (node with the katex package) is not installed")
+    need_program("node", "Node.js, with `npm install katex` on NODE_PATH")
+    probe = subprocess.run(["node", "-e", "require('katex')"], capture_output=True)
+    if probe.returncode != 0:
+        message = "the katex package is not on NODE_PATH (npm install katex)"
+        if os.environ.get("GRADCLI_REQUIRE_TOOLS") == "1":
+            pytest.fail(message + "; GRADCLI_REQUIRE_TOOLS=1 says it must be")
+        pytest.skip(message)
     items = []
     for name in sorted(GOLDENS):
         with open(os.path.join(GOLDEN, f"{name}.tex"), encoding="utf-8") as fh:
@@ -357,11 +356,6 @@ def test_golden_latex_is_valid_katex():
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == []
-
-
-def _which(program):
-    import shutil
-    return shutil.which(program)
 
 
 # ---------------------------------------------------------------- deep input

@@ -106,6 +106,8 @@ def test_printed_answer_is_our_derivative(entry):
             assert _close(mine, book.real), (var, printed, ours, point)
 
 
+# SymPy alone judging the test data: once per CI run, in the slow job.
+@pytest.mark.slow
 def test_the_corpus_verifies_with_sympy_alone():
     """tests/textbook/verify_corpus.py (SymPy, no gradcli) passes on the whole corpus."""
     script = os.path.join(os.path.dirname(__file__), "textbook", "verify_corpus.py")

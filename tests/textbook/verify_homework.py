@@ -40,6 +40,7 @@ import sys
 from collections import Counter
 from decimal import ROUND_HALF_EVEN, Decimal
 
+import mpmath
 import sympy
 from sympy.parsing.sympy_parser import parse_expr
 
@@ -84,6 +85,22 @@ class Entry:
     def point(self):
         return {self.symbols[n]: self.parse(v) for n, v in self.spec["at"].items()}
 
+    def _sampler(self, a, b):
+        """point -> (a, b) there as 30-digit reals (None where complex, infinite or
+        undefined), through mpmath: substituting into the trees at every draw is 100
+        times slower."""
+        symbols = list(self.symbols.values())
+        pair = sympy.lambdify(symbols, [sympy.sympify(a), sympy.sympify(b)], "mpmath")
+
+        def values(at):
+            with mpmath.workdps(30):
+                try:
+                    got = pair(*[mpmath.mpf(str(at[s])) for s in symbols])
+                except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+                    return None, None
+                return tuple(_mp_real(v) for v in got)
+        return values
+
     def _draw(self, rng):
         return {s: sympy.Float(rng.uniform(*self.domain.get(n, DEFAULT_RANGE)), 30)
                 for n, s in self.symbols.items()}
@@ -93,9 +110,9 @@ class Entry:
         if _simplifies_to_zero(a - b):
             return True
         agreed = 0
+        values = self._sampler(a, b)
         for _ in range(MAX_DRAWS):
-            at = self._draw(rng)
-            va, vb = _real(sympy.sympify(a).subs(at)), _real(sympy.sympify(b).subs(at))
+            va, vb = values(self._draw(rng))
             if va is None or vb is None:
                 continue
             if abs(va - vb) > max(REL_TOL * max(abs(va), abs(vb)), ABS_FLOOR):
@@ -107,14 +124,29 @@ class Entry:
 
     def differ(self, a, b, rng):
         """True when a and b differ clearly (1e-6 relative) at some sample point."""
+        values = self._sampler(a, b)
         for _ in range(MAX_DRAWS):
-            at = self._draw(rng)
-            va, vb = _real(sympy.sympify(a).subs(at)), _real(sympy.sympify(b).subs(at))
+            va, vb = values(self._draw(rng))
             if va is None or vb is None:
                 continue
             if abs(va - vb) > WRONG_REL * max(abs(va), abs(vb), 1):
                 return True
         return False
+
+
+def _mp_real(value):
+    """An mpmath result as a SymPy Float when it is a finite real number, else None."""
+    if isinstance(value, mpmath.mpc):
+        if abs(value.imag) > ABS_FLOOR * max(1, abs(value.real)):
+            return None
+        value = value.real
+    try:
+        value = mpmath.mpf(value)
+    except (TypeError, ValueError):
+        return None
+    if not mpmath.isfinite(value):
+        return None
+    return sympy.Float(value, 30)
 
 
 def rounds_to(value, printed):
