@@ -1,9 +1,18 @@
-"""The test suite on every Python gradcli supports, and a packaging check.
+"""The test suite on every Python gradcli supports, the slow checks once, and a packaging check.
 
-    nox                      # every session: tests on 3.10-3.13, then the package check on each
-    nox -s tests-3.10        # one version
+    nox                      # every session below, in this order
+    nox -s tests-3.10        # the README's test command, the whole suite (3.10 and 3.13)
+    nox -s subset-3.12       # the version-sensitive part of the suite (3.11 and 3.12)
+    nox -s slow              # the slow checks (-m slow), once, on 3.11
     nox -s package           # build, twine check, install wheel and sdist in fresh venvs
-    nox -s tests-3.12 -- -k exact    # arguments after -- go to pytest
+    nox -s tests-3.10 -- -k exact    # arguments after -- go to pytest
+
+The whole suite runs on the oldest and the newest Python; between them only the
+tests whose outcome can depend on the interpreter (the csv and io modules,
+Unicode tables, terminals, the entry point and what it imports, math.cbrt,
+NumPy and pyarrow builds) run again. The slow checks (the adversarial harness,
+the large regression corpus, the SymPy-only verification of the test data, the
+memory bound, scale and verdict tests) need one Python, not four.
 
 Interpreters are looked up on PATH as python3.10 ... python3.13. pyenv's own
 installs (versions/3.1X.*/bin under $PYENV_ROOT, ~/.pyenv or /root/.pyenv) go first on
@@ -28,9 +37,22 @@ import nox
 PYTHONS = ["3.10", "3.11", "3.12", "3.13"]  # keep in step with pyproject's classifiers
 
 # The README's test command, exactly.
-PYTEST = ("python", "-m", "pytest", "-q", "-m", "not slow")
+PYTEST = ("python", "-m", "pytest", "-q", "-m", "not slow", "-n", "auto")
+WHOLE_SUITE = ["3.10", "3.13"]
+SUBSET = ["3.11", "3.12"]
+SLOW_ON = "3.11"
+# The tests whose outcome can depend on the interpreter or on the NumPy, pyarrow and
+# click builds it gets; the rest is pure computation, the same on every Python.
+VERSION_SENSITIVE = [
+    "tests/test_architecture.py", "tests/test_batch.py", "tests/test_batch_output.py",
+    "tests/test_cli.py", "tests/test_compat.py", "tests/test_data.py",
+    "tests/test_internal_error.py", "tests/test_lalr.py", "tests/test_launch.py",
+    "tests/test_narrow_terminal.py", "tests/test_parser.py", "tests/test_points.py",
+    "tests/test_readme_core.py", "tests/test_repl.py", "tests/test_vectors.py",
+    "tests/test_plot.py", "tests/test_plot2d.py",
+]
 
-nox.options.sessions = ["tests", "package"]
+nox.options.sessions = ["tests", "subset", "slow", "package"]
 nox.options.error_on_missing_interpreters = True
 nox.options.download_python = "never"
 nox.options.default_venv_backend = "venv"
@@ -68,12 +90,28 @@ def _check_version(session: nox.Session) -> None:
                 f"f'python is {{sys.version}}, not {session.python}'; print(sys.executable, sys.version)")
 
 
-@nox.session(python=PYTHONS)
+@nox.session(python=WHOLE_SUITE)
 def tests(session: nox.Session) -> None:
     """The README's set-up and test command. A run that collects no test (pytest exit 5) fails."""
     _check_version(session)
     session.install("-e", ".[test]")
     session.run(*PYTEST, *session.posargs)
+
+
+@nox.session(python=SUBSET)
+def subset(session: nox.Session) -> None:
+    """The version-sensitive tests on the Pythons between the oldest and the newest."""
+    _check_version(session)
+    session.install("-e", ".[test]")
+    session.run(*PYTEST, *(session.posargs or VERSION_SENSITIVE))
+
+
+@nox.session(python=SLOW_ON)
+def slow(session: nox.Session) -> None:
+    """The slow checks, once: a regression among them fails the run like any other test."""
+    _check_version(session)
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "pytest", "-q", "-m", "slow", "-n", "auto", *session.posargs)
 
 
 EXPRESSION = "(w*x+b)**2"
