@@ -65,7 +65,6 @@ from .numbers import number_text
 
 CHUNK_ROWS = 65_536
 READ_CHARS = 1 << 20  # characters of a points file read at a time
-MAX_MESSAGES = 20  # per kind; the rest are counted
 
 @dataclass
 class ArrayResult:

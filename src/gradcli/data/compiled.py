@@ -22,7 +22,8 @@ import warnings
 
 import numpy as np
 
-from ..arrays import MAX_MESSAGES, elementwise_check, evaluate_arrays
+from ..arrays import elementwise_check, evaluate_arrays
+from ..limits import MAX_MESSAGES
 from ..errors import UsageError
 from ..inputs import constant_value, inputs_of
 from ..output.batchtext import batch_keys

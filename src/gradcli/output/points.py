@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from ..arrays import MAX_MESSAGES
+from ..limits import MAX_MESSAGES
 from . import batchtext, formats
 from .streams import emit, emit_bytes, output_format, stderr, warn
 

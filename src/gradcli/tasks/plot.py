@@ -127,7 +127,6 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
 
 
 JUMP_SHARE = 0.02       # a segment is looked at when its ends differ by this share of the panel
-MAX_JUMP_SEGMENTS = 1_000
 JUMP_PASSES = 4         # each pass looks up to 64 times closer: 64**4 is about 1.7e7
 JUMP_WORK = 2_000_000   # nodes x points of one pass, so a huge formula costs no more than its plot
 
@@ -159,8 +158,8 @@ def _jumps(program, var, bindings, wrt, xs, f, df) -> dict:
         floor = 1e-12 * np.maximum(np.abs(ys[:-1]), np.abs(ys[1:]))
         look = np.isfinite(change) & (change > JUMP_SHARE * span) & (change > floor)
         idx = np.flatnonzero(look)
-        if idx.size > MAX_JUMP_SEGMENTS:
-            idx = np.sort(idx[np.argsort(change[idx])[-MAX_JUMP_SEGMENTS:]])
+        if idx.size > limits.MAX_JUMP_SEGMENTS:
+            idx = np.sort(idx[np.argsort(change[idx])[-limits.MAX_JUMP_SEGMENTS:]])
         seg.append(idx)
         panel.append(np.full(idx.size, p))
     if not sum(s.size for s in seg):

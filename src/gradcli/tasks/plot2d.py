@@ -32,7 +32,6 @@ from .plot import (INSTALL_HINT, _check_pointwise, _ticks, _view, parse_over, ti
 from ..reading import given_names, read_program
 
 DEFAULT_POINTS = 81        # per axis: 6,561 points, smooth contours, a JSON still readable
-MAX_GRID = 4_000_000       # points in the whole grid
 KINDS = {"local minimum": "L", "local maximum": "H", "saddle point": "S", "inconclusive": "?"}
 CELL_ASPECT = 2.1          # a terminal cell is about twice as tall as it is wide
 # By octant of the gradient's direction, counter-clockwise from east.
@@ -113,9 +112,10 @@ def sample(text: str, over: str, bindings=None, points: int | None = None, *,
         if isinstance(n, bool) or not isinstance(n, int) or n < 2:
             raise UsageError(f"--points must be a whole number of at least 2, got {n!r}")
         shape = (n, n)
-    if shape[0] * shape[1] > MAX_GRID:
+    if shape[0] * shape[1] > limits.MAX_PLOT_GRID:
         raise LimitError(f"a grid of {shape[0]} x {shape[1]} points is over the limit of "
-                         f"{MAX_GRID:,}", hint=f"--points {int(math.isqrt(MAX_GRID))} or fewer")
+                         f"{limits.MAX_PLOT_GRID:,}",
+                         hint=f"--points {int(math.isqrt(limits.MAX_PLOT_GRID))} or fewer")
     bindings = dict(bindings or {})
     given = [n for n in names if n in bindings]
     if len(given) == 1:

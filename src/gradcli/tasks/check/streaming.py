@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ...errors import UsageError
 from ...inputs import inputs_of
 from ...language.expr import Program
+from ...limits import MAX_ROWS_SHOWN
 from ...reading import given_names, read_program
 from .formula import correct_formula, parse_answer
 from .verdict import ATOL, FORMULA_RTOL_FLOOR, RTOL, Undefined, as_typed, check_pairs, \
@@ -58,9 +59,6 @@ class CheckedChunk:
     ok: list          # per answer: a bool array
     checked: object   # bool array: rows that could be read and where the expression is defined
     compared: list    # per answer: a bool array, checked rows where both sides are defined
-
-
-MAX_ROWS_SHOWN = 10
 
 
 def answer_columns(names, variables, result_name: str = "f") -> dict:
