@@ -4,6 +4,7 @@ and on Dask, descend --data in every format, and --at @FILE."""
 import io
 import os
 import pickle
+import stat
 import subprocess
 import sys
 import warnings
@@ -209,6 +210,26 @@ def test_diff_points_output(files, tmp_path):
                      "--output", str(out))
     assert code == 0
     assert pq.read_table(out).column_names == ["x1", "y", "d2f/dx12", "d2f/dx1dy", "d2f/dy2"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes and the umask are POSIX")
+def test_an_output_file_has_a_new_files_permissions_and_the_umask_is_left_alone(
+        files, tmp_path, monkeypatch):
+    # The temporary file is created with mode 0o666 and the kernel takes the umask off;
+    # gradcli never sets the umask, which belongs to the whole process (threads race on it).
+    old = os.umask(0o027)
+    try:
+        monkeypatch.setattr(os, "umask", lambda *_: pytest.fail("os.umask was called"))
+        for name in ("o.csv", "o.parquet"):
+            out = tmp_path / name
+            code, _, stderr = run("eval", NEURON, "--at", AT, "--points", str(files["csv"]),
+                                  "--output", str(out))
+            assert code == 0, stderr
+            assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    finally:
+        monkeypatch.undo()
+        os.umask(old)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv", "o.parquet"] + FIXTURE
 
 
 @pytest.mark.parametrize("args, words", [

@@ -13,8 +13,8 @@ same bytes).
 """
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
 
 from ..errors import UsageError
 from . import kind_of, require_pyarrow
@@ -44,20 +44,12 @@ class Sink:
         self.rows = 0
         if self.kind != "csv":
             self._pa = require_pyarrow(f"--output {path}")
-        folder = os.path.dirname(os.path.abspath(path))
         try:
-            fd, self._tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
-                                             suffix=".part", dir=folder)
+            fd, self._tmp = _create_beside(path)
         except OSError as exc:
             raise UsageError(f"cannot write {path}: {exc.strerror}") from None
         self._fh = os.fdopen(fd, "wb")
         self._writer = None
-        umask = os.umask(0)
-        os.umask(umask)
-        try:  # a temporary file is private; the finished one gets the usual permissions
-            os.chmod(self._tmp, 0o666 & ~umask)
-        except OSError:
-            pass
         try:
             self._open()
         except BaseException:
@@ -142,6 +134,25 @@ def _write_csv(fh, columns, precision=None) -> None:
         return
     from ..output import shortest
     fh.write(shortest.lines(columns, fragments))
+
+
+def _create_beside(path: str):
+    """(descriptor, name) of a new file `.NAME.XXXXXXXX.part` beside `path`, open for writing.
+
+    Created with mode 0o666, which the kernel reduces by the umask, so that the finished
+    file has the permissions any new file gets; the umask is never read or changed here
+    (os.umask is process-wide: setting it races with other threads' files).
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | \
+        getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        name = os.path.join(folder, f".{os.path.basename(path)}.{os.urandom(4).hex()}.part")
+        try:
+            return os.open(name, flags, 0o666), name
+        except FileExistsError:
+            continue  # another run's temporary file: draw another name
+    raise FileExistsError(errno.EEXIST, "no free temporary name", folder)
 
 
 def open_sink(path: str, keys: list, precision=None) -> Sink:
