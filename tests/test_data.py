@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from gradcli import arrays
+from gradcli import columntext, shortest
 from gradcli.cli import main
-from gradcli.output import batchtext, shortest
+from gradcli.data import sources
 
 pa = pytest.importorskip("pyarrow", reason="the data extra (pyarrow) is not installed")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -43,7 +43,7 @@ def neuron_table(n, seed=0):
 
 def write_csv(table, path):
     cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
-    path.write_bytes(batchtext.batch_header(table.column_names).encode()
+    path.write_bytes(columntext.batch_header(table.column_names).encode()
                      + shortest.lines(cols, [""] + [","] * (len(cols) - 1) + ["\n"]))
 
 
@@ -88,12 +88,11 @@ def test_large_csv_through_pyarrow_is_the_text_reader(tmp_path, monkeypatch):
     table = neuron_table(5000, seed=3)
     path = tmp_path / "big.csv"
     write_csv(table, path)
-    monkeypatch.setattr(arrays, "has_pyarrow", lambda: False)
+    monkeypatch.setattr(sources, "has_pyarrow", lambda: False)
     text = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "999")
-    monkeypatch.setattr(arrays, "has_pyarrow", lambda: True)
-    monkeypatch.setattr(arrays, "FAST_CSV_BYTES", 0)
-    from gradcli.data import sources
-    assert isinstance(arrays.read_points(str(path)), sources.CsvReader)
+    monkeypatch.setattr(sources, "has_pyarrow", lambda: True)
+    monkeypatch.setattr(sources, "FAST_CSV_BYTES", 0)
+    assert isinstance(sources.read_points(str(path)), sources.CsvReader)
     fast = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "999")
     assert text == fast and text[0] == 0
 
@@ -104,10 +103,10 @@ def test_a_row_pyarrow_refuses_gets_the_text_readers_message(tmp_path, monkeypat
     lines[2500] = f"{bad},0.5,1" if bad != "1,2,3,4" else bad
     path = tmp_path / "bad.csv"
     path.write_text("\n".join(lines) + "\n")
-    monkeypatch.setattr(arrays, "has_pyarrow", lambda: False)
+    monkeypatch.setattr(sources, "has_pyarrow", lambda: False)
     text = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "700")
-    monkeypatch.setattr(arrays, "has_pyarrow", lambda: True)
-    monkeypatch.setattr(arrays, "FAST_CSV_BYTES", 0)
+    monkeypatch.setattr(sources, "has_pyarrow", lambda: True)
+    monkeypatch.setattr(sources, "FAST_CSV_BYTES", 0)
     fast = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "700")
     assert fast == text
     assert fast[1].count("\n") == 3001
@@ -313,7 +312,7 @@ def test_fast_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
     hard = np.array(HARD)
     for values in (hard, bits, spread, np.round(spread, 3)):
         same_as_the_text_writer([values, values[::-1].copy(), np.abs(values)])
-    rows = batchtext.batch_delimited([[v] for v in HARD]).encode()
+    rows = columntext.batch_delimited([[v] for v in HARD]).encode()
     assert textlines.lines([hard], csv_lines([hard])) == rows
     assert textlines.lines([hard], csv_lines([hard])).split(b"\n")[:4] == [
         b"5e-324", b"-5e-324", b"2.2250738585072014e-308", b"2.225073858507201e-308"]
@@ -384,7 +383,7 @@ def test_csv_without_orjson_is_the_same_file(files, tmp_path):
 def test_the_command_does_not_load_pandas(files, tmp_path, src, dst):
     # pyarrow's converters import pandas (a fifth of a second) unless the arrays are made
     # from their buffers; the CSV counts as large, for pyarrow's reader.
-    code = ("import sys\nimport gradcli.arrays\ngradcli.arrays.FAST_CSV_BYTES = 0\n"
+    code = ("import sys\nimport gradcli.data.sources\ngradcli.data.sources.FAST_CSV_BYTES = 0\n"
             "sys.argv = ['gradcli'] + sys.argv[1:]\nfrom gradcli.cli import main\n"
             "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
             "print('pandas' in sys.modules, 'pyarrow' in sys.modules, code)\n")
@@ -401,7 +400,7 @@ def test_the_command_does_not_load_pandas(files, tmp_path, src, dst):
 def test_stdout_through_the_fast_writer_is_the_same_text(files, monkeypatch, cmd, fmt):
     # log(x1) is undefined on half the rows: nan cells, and JSON records with an error.
     expected = run(*cmd, "--points", str(files["csv"]), "-o", fmt)
-    monkeypatch.setattr(batchtext, "FAST_TEXT_ROWS", 1)
+    monkeypatch.setattr(textlines, "FAST_TEXT_ROWS", 1)
     assert run(*cmd, "--points", str(files["csv"]), "-o", fmt) == expected
 
 

@@ -35,15 +35,15 @@ def test_one_pass_gives_f_and_both_partials_on_the_grid():
 
 
 def test_the_grid_is_evaluated_in_one_vectorised_call(monkeypatch):
-    import gradcli.arrays as arrays
+    import gradcli.data.evaluate as chunks
     calls = []
-    real = arrays.evaluate_arrays
+    real = chunks.evaluate_arrays
 
     def counting(program, columns, *a, **k):
         calls.append(len(next(iter(columns.values()))))
         return real(program, columns, *a, **k)
 
-    monkeypatch.setattr(arrays, "evaluate_arrays", counting)
+    monkeypatch.setattr(chunks, "evaluate_arrays", counting)
     sample("x^2 - y^2", "x=-1:1,y=-1:1", points=30)
     assert calls == [900]
 

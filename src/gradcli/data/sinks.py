@@ -8,16 +8,17 @@ never left half written and an older FILE is kept as it was. Columns and
 their names are those of `eval --points -o csv`; every column is float64.
 
 Parquet and Arrow IPC need the data extra; CSV does not (its text is the
-text writer's, made by orjson and pyarrow when they are installed (data/textlines.py): the
-same bytes).
+text writer's, columntext.py and shortest.py, made by orjson and pyarrow when they are
+installed (data/textlines.py): the same bytes).
 """
 from __future__ import annotations
 
 import errno
 import os
 
+from ..columntext import batch_header, columns_delimited
 from ..errors import UsageError
-from . import kind_of, require_pyarrow
+from . import has_fast_text, kind_of, require_pyarrow
 from .arrow import float_array
 
 NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC", "csv": "CSV"}
@@ -58,7 +59,6 @@ class Sink:
 
     def _open(self) -> None:
         if self.kind == "csv":
-            from ..output.batchtext import batch_header
             self._fh.write(batch_header(self.keys, ",").encode("utf-8"))
             return
         pa = self._pa
@@ -123,16 +123,14 @@ class Sink:
 
 def _write_csv(fh, columns, precision=None) -> None:
     if precision is not None:  # rounded as -o csv --precision prints them
-        from ..output.batchtext import columns_delimited
         fh.write(columns_delimited(columns, precision))
         return
     fragments = [""] + [","] * (len(columns) - 1) + ["\n"]
-    from . import has_fast_text
     if has_fast_text():
         from . import textlines
         textlines.write(fh, columns, fragments)
         return
-    from ..output import shortest
+    from .. import shortest
     fh.write(shortest.lines(columns, fragments))
 
 

@@ -288,12 +288,12 @@ def _show(value) -> str:
 def load_data(path: str) -> Dataset:
     """A CSV (or JSON Lines) file of examples -> Dataset of float vectors, one per column.
 
-    Reading is the points reader's (`arrays.read_columns`); errors name the file,
+    Reading is the points reader's (`data/sources.read_columns`); errors name the file,
     the row and the column. On top of it: a header with no rows, a value that is
     not finite, and a column whose name the expression could not use are errors.
     """
     try:
-        from .. import arrays
+        from ..data.sources import read_columns
     except ImportError:
         raise UsageError("--data needs NumPy, which is not installed",
                          hint="pip install 'gradcli[vectors]'") from None
@@ -304,7 +304,7 @@ def load_data(path: str) -> Dataset:
                          "then one row of numbers per example",
                          hint="for example:  x1,x2,y  then  1.0,2.0,1")
     try:
-        columns = arrays.read_columns(path)
+        columns = read_columns(path)
     except UsageError as exc:
         # The reader speaks of --points, the option it was first written for.
         message = exc.message.removeprefix("--points: ")

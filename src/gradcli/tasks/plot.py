@@ -88,7 +88,7 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
                         f"∂f/∂{var} is 0")
     try:
         import numpy as np
-        from ..arrays import evaluate_arrays
+        from ..data.evaluate import evaluate_arrays
     except ImportError:
         raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
 
@@ -141,7 +141,7 @@ def _jumps(program, var, bindings, wrt, xs, f, df) -> dict:
     """
     import numpy as np
 
-    from ..arrays import evaluate_arrays
+    from ..data.evaluate import evaluate_arrays
     found = {"f": [], "df": []}
     if var not in (wrt or []):
         return found  # f is constant in the plotted variable

@@ -150,7 +150,7 @@ def sample(text: str, over: str, bindings=None, points: int | None = None, *,
         _check_pointwise(program, name)
     try:
         import numpy as np
-        from ..arrays import evaluate_arrays
+        from ..data.evaluate import evaluate_arrays
     except ImportError:
         raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
 
