@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from gradcli.cli import main
 from gradcli.errors import DomainError, UsageError
 from gradcli.tasks.evaluation import evaluate
-from gradcli.tasks.plot2d import levels, map_shape, ranges, sample, save_plot, terminal_map
+from gradcli.output.plot2d import levels, map_shape, save_plot, terminal_map
+from gradcli.tasks.plot2d import ranges, sample
 
 np = pytest.importorskip("numpy")
 import sympy  # noqa: E402
@@ -112,7 +113,8 @@ def test_map_shape_keeps_the_box_proportions_in_character_cells():
 # ------------------------------------------------------------------ the terminal map
 
 def _map(expr, over, width, height=40, bindings=None):
-    from gradcli.tasks.plot2d import label_width, parse_box
+    from gradcli.output.plot2d import label_width
+    from gradcli.tasks.plot2d import parse_box
     box = parse_box(over)
     shape = map_shape(box, width, height, label_width(box))
     data = sample(expr, over, bindings, shape=shape, evaluate=evaluate)
