@@ -6,7 +6,7 @@ Part 1, points in memory: the loss sum((sigmoid(w1*x1 + w2*x2 + b) - y)**2) and
 its gradient with respect to w1, w2, b and, per point, x1 and x2, computed by
 gradcli's engine on arrays (one pass through the graph), by the same derivative
 written by hand in NumPy (the floor), and by PyTorch eager on the CPU where it
-is installed. Also the per-point batch path (`arrays.evaluate_arrays`: every
+is installed. Also the per-point batch path (`data/evaluate.evaluate_arrays`: every
 point's own loss and gradient). Prints CPU times and ratios to hand NumPy.
 
 Part 2, CSV to result: the same points in a CSV file of 17-digit numbers, through
@@ -110,13 +110,13 @@ def in_memory_worker(name, n, repeat):
             grads.update(x1=tx1.grad.numpy(), x2=tx2.grad.numpy())
             return float(loss.detach()), grads
     elif name == "per-point":
-        from gradcli import arrays
+        from gradcli.data.evaluate import evaluate_arrays
         from gradcli.language.parser import parse
         program = parse(POINT_LOSS)
 
         def fn():
-            r = arrays.evaluate_arrays(program, {"x1": x1, "x2": x2, "y": y},
-                                       {"w1": W1, "w2": W2, "b": B})
+            r = evaluate_arrays(program, {"x1": x1, "x2": x2, "y": y},
+                                {"w1": W1, "w2": W2, "b": B})
             return float(r.value.sum()), {"x1": r.gradient["x1"], "x2": r.gradient["x2"],
                                           "w1": float(r.gradient["w1"].sum())}
     else:
@@ -139,12 +139,13 @@ def in_memory_worker(name, n, repeat):
 
 def csv_worker(stage, path):
     """One stage of part 2 over the file at `path`; prints the rows it went through."""
-    from gradcli import arrays
-    from gradcli.tasks import batch
+    from gradcli.columntext import batch_delimited
+    from gradcli.data.sources import read_points
     from gradcli.output import batchtext
+    from gradcli.tasks import batch
     rows = 0
     if stage == "read":
-        for chunk in arrays.read_points(path):
+        for chunk in read_points(path):
             rows += chunk.n
     elif stage == "evaluate":
         program = batch.points_program(POINT_LOSS, path, {"w1": W1, "w2": W2, "b": B})
@@ -155,7 +156,7 @@ def csv_worker(stage, path):
         job = batch.run(program, path, {"w1": W1, "w2": W2, "b": B})
         with open(os.devnull, "w") as sink:
             for chunk, result in job:
-                sink.write(batchtext.batch_delimited(batchtext.batch_table(job, chunk, result)))
+                sink.write(batch_delimited(batchtext.batch_table(job, chunk, result)))
                 rows += chunk.n
     print(json.dumps({"rows": rows}))
 

@@ -166,7 +166,8 @@ def make_data(folder, n):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from gradcli.output import batchtext, shortest
+    from gradcli import shortest
+    from gradcli.columntext import batch_header
     rng = np.random.default_rng(0)
     x1, x2 = rng.normal(size=(2, n))
     y = (rng.random(n) < 0.5).astype(float)
@@ -183,7 +184,7 @@ def make_data(folder, n):
         paths[tag] = path
     csv = os.path.join(folder, "in_n.csv")
     with open(csv, "wb") as fh:
-        fh.write(batchtext.batch_header(["x1", "x2", "y"]).encode())
+        fh.write(batch_header(["x1", "x2", "y"]).encode())
         for start in range(0, n, 65536):
             part = [c[start:start + 65536] for c in (x1, x2, y)]
             fh.write(shortest.lines(part, ["", ",", ",", "\n"]))

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from gradcli import evaluate
-from gradcli import arrays
+from gradcli.data.evaluate import evaluate_arrays
+from gradcli.data.sources import read_columns, read_points
 from gradcli.tasks import batch
 from gradcli.cli import main
 from gradcli.errors import UsageError
@@ -134,12 +135,12 @@ def test_table_on_request():
 
 
 def test_evaluate_arrays_api():
-    r = arrays.evaluate_arrays("x*y + c", {"x": np.array([1.0, 2.0, -1.0]),
+    r = evaluate_arrays("x*y + c", {"x": np.array([1.0, 2.0, -1.0]),
                                           "y": np.array([3.0, 4.0, 5.0])}, {"c": 2})
     assert r.value.tolist() == [5, 10, -3]
     assert r.gradient["x"].tolist() == [3, 4, 5]
     assert r.gradient["c"].tolist() == [1, 1, 1]  # one gradient per point
-    r = arrays.evaluate_arrays("sqrt(x)", {"x": np.array([4.0, -1.0, 9.0])}, first_row=10)
+    r = evaluate_arrays("sqrt(x)", {"x": np.array([4.0, -1.0, 9.0])}, first_row=10)
     assert r.undefined.tolist() == [False, True, False]
     assert np.isnan(r.value[1]) and r.value[2] == 3
     assert r.problems == [(11, "sqrt(x) is undefined at x = -1: sqrt needs a non-negative argument")]
@@ -148,14 +149,14 @@ def test_evaluate_arrays_api():
 def test_read_points_and_read_columns(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("a,b\n1,2\n3,4\n5,6\n")
-    chunks = list(arrays.read_points(str(path), chunk_rows=2))
+    chunks = list(read_points(str(path), chunk_rows=2))
     assert [c.first_row for c in chunks] == [1, 3]
     assert chunks[1].columns["b"].tolist() == [6]
-    cols = arrays.read_columns(str(path))
+    cols = read_columns(str(path))
     assert cols["a"].tolist() == [1, 3, 5]
     path.write_text("a,b\n1,2\n3,x\n")
     with pytest.raises(UsageError, match="row 2, column 'b'"):
-        arrays.read_columns(str(path))
+        read_columns(str(path))
 
 
 def test_run_api_reports_exit_code():

@@ -13,7 +13,9 @@ from click.testing import CliRunner
 
 from gradcli.tasks import batch
 from gradcli.cli import main
-from gradcli.output import batchtext, formats, shortest
+from gradcli import columntext, shortest
+from gradcli.data import sources
+from gradcli.output import batchtext, formats
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
@@ -92,8 +94,8 @@ def test_eval_points_delimited_text_is_the_row_by_row_text(points, fmt, sep):
     code, out, err = run("eval", EXPR, "--points", points, "--chunk", "64", "-o", fmt)
     assert code == 2  # a row could not be read
     job = batch.run(batch.points_program(EXPR, points), points, chunk_rows=64)
-    want = batchtext.batch_header(batchtext.batch_keys(job), sep) + "".join(
-        batchtext.batch_delimited(batchtext.batch_table(job, chunk, result), None, sep)
+    want = columntext.batch_header(columntext.batch_keys(job), sep) + "".join(
+        columntext.batch_delimited(batchtext.batch_table(job, chunk, result), None, sep)
         for chunk, result in job)
     assert out == want
     assert "nan" in out
@@ -156,16 +158,11 @@ def test_progress_bar_when_forced(points):
 
 
 def chunks_of(path, chunk_rows=4):
-    reader = arrays_module().read_points(path, chunk_rows)
+    reader = sources.read_points(path, chunk_rows)
     out = [(c.first_row, c.n, {k: [repr(x) for x in v.tolist()] for k, v in c.columns.items()},
             c.invalid.tolist(), c.problems) for c in reader]
     reader.close()
     return reader.names, out
-
-
-def arrays_module():
-    from gradcli import arrays
-    return arrays
 
 
 @pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
@@ -175,7 +172,7 @@ def test_reading_in_blocks_gives_the_rows_of_reading_whole(tmp_path, monkeypatch
     path = tmp_path / "p.csv"
     path.write_text(text, encoding="utf-8", newline="")
     whole = chunks_of(str(path))
-    monkeypatch.setattr(arrays_module(), "READ_CHARS", block)
+    monkeypatch.setattr(sources, "READ_CHARS", block)
     assert chunks_of(str(path)) == whole
     assert whole[1][0][2]["x"][0] == "1.0" and sum(c[1] for c in whole[1]) == 8
 
@@ -187,14 +184,14 @@ def test_a_line_over_the_row_limit_is_named_in_any_block(tmp_path, monkeypatch):
     path = tmp_path / "p.csv"
     path.write_text("x,y\n1,2\n3,4\n" + "5," + "6" * 30 + "\n7,8\n")
     for block in (5, 1 << 20):
-        monkeypatch.setattr(arrays_module(), "READ_CHARS", block)
+        monkeypatch.setattr(sources, "READ_CHARS", block)
         with pytest.raises(GradcliError, match="line 4 is longer than"):
             chunks_of(str(path))
 
 
 def test_array_sigmoid_and_powers_keep_their_bits_and_their_checks():
     from gradcli.autodiff.backends import numpy_backend
-    from gradcli.arrays import evaluate_arrays
+    from gradcli.data.evaluate import evaluate_arrays
 
     x = np.concatenate([np.linspace(-800, 800, 2001), [0.0, -0.0, np.inf, -np.inf]])
     with np.errstate(over="ignore"):

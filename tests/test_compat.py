@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradcli import api, arrays as batch
+from gradcli import api
+from gradcli.data import sources
 from gradcli.autodiff import backends, exact
 from gradcli.errors import UsageError
 
@@ -139,7 +140,7 @@ def test_cli_cbrt_without_math_cbrt(tmp_path):
 # ------------------------------------------------------------------ NUL in a points file
 
 def _read_all(blob: bytes):
-    reader = batch.read_points(io.BytesIO(blob))
+    reader = sources.read_points(io.BytesIO(blob))
     return reader.names, [chunk for chunk in reader]
 
 

@@ -4,6 +4,7 @@ and on Dask, descend --data in every format, and --at @FILE."""
 import io
 import os
 import pickle
+import stat
 import subprocess
 import sys
 import warnings
@@ -13,9 +14,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from gradcli import arrays
+from gradcli import columntext, shortest
 from gradcli.cli import main
-from gradcli.output import batchtext, shortest
+from gradcli.data import sources
 
 pa = pytest.importorskip("pyarrow", reason="the data extra (pyarrow) is not installed")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -42,7 +43,7 @@ def neuron_table(n, seed=0):
 
 def write_csv(table, path):
     cols = [table.column(i).to_numpy() for i in range(table.num_columns)]
-    path.write_bytes(batchtext.batch_header(table.column_names).encode()
+    path.write_bytes(columntext.batch_header(table.column_names).encode()
                      + shortest.lines(cols, [""] + [","] * (len(cols) - 1) + ["\n"]))
 
 
@@ -87,12 +88,11 @@ def test_large_csv_through_pyarrow_is_the_text_reader(tmp_path, monkeypatch):
     table = neuron_table(5000, seed=3)
     path = tmp_path / "big.csv"
     write_csv(table, path)
-    monkeypatch.setattr(arrays, "has_pyarrow", lambda: False)
+    monkeypatch.setattr(sources, "has_pyarrow", lambda: False)
     text = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "999")
-    monkeypatch.setattr(arrays, "has_pyarrow", lambda: True)
-    monkeypatch.setattr(arrays, "FAST_CSV_BYTES", 0)
-    from gradcli.data import sources
-    assert isinstance(arrays.read_points(str(path)), sources.CsvReader)
+    monkeypatch.setattr(sources, "has_pyarrow", lambda: True)
+    monkeypatch.setattr(sources, "FAST_CSV_BYTES", 0)
+    assert isinstance(sources.read_points(str(path)), sources.CsvReader)
     fast = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "999")
     assert text == fast and text[0] == 0
 
@@ -103,10 +103,10 @@ def test_a_row_pyarrow_refuses_gets_the_text_readers_message(tmp_path, monkeypat
     lines[2500] = f"{bad},0.5,1" if bad != "1,2,3,4" else bad
     path = tmp_path / "bad.csv"
     path.write_text("\n".join(lines) + "\n")
-    monkeypatch.setattr(arrays, "has_pyarrow", lambda: False)
+    monkeypatch.setattr(sources, "has_pyarrow", lambda: False)
     text = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "700")
-    monkeypatch.setattr(arrays, "has_pyarrow", lambda: True)
-    monkeypatch.setattr(arrays, "FAST_CSV_BYTES", 0)
+    monkeypatch.setattr(sources, "has_pyarrow", lambda: True)
+    monkeypatch.setattr(sources, "FAST_CSV_BYTES", 0)
     fast = run("eval", NEURON, "--at", AT, "--points", str(path), "-o", "csv", "--chunk", "700")
     assert fast == text
     assert fast[1].count("\n") == 3001
@@ -211,6 +211,26 @@ def test_diff_points_output(files, tmp_path):
     assert pq.read_table(out).column_names == ["x1", "y", "d2f/dx12", "d2f/dx1dy", "d2f/dy2"]
 
 
+@pytest.mark.skipif(os.name != "posix", reason="file modes and the umask are POSIX")
+def test_an_output_file_has_a_new_files_permissions_and_the_umask_is_left_alone(
+        files, tmp_path, monkeypatch):
+    # The temporary file is created with mode 0o666 and the kernel takes the umask off;
+    # gradcli never sets the umask, which belongs to the whole process (threads race on it).
+    old = os.umask(0o027)
+    try:
+        monkeypatch.setattr(os, "umask", lambda *_: pytest.fail("os.umask was called"))
+        for name in ("o.csv", "o.parquet"):
+            out = tmp_path / name
+            code, _, stderr = run("eval", NEURON, "--at", AT, "--points", str(files["csv"]),
+                                  "--output", str(out))
+            assert code == 0, stderr
+            assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    finally:
+        monkeypatch.undo()
+        os.umask(old)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv", "o.parquet"] + FIXTURE
+
+
 @pytest.mark.parametrize("args, words", [
     (["--at", "x=1", "--output", "o.parquet"], "needs --points"),
     (["--points", "p.csv", "--output", "o.txt"], "must end in .parquet"),
@@ -292,7 +312,7 @@ def test_fast_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
     hard = np.array(HARD)
     for values in (hard, bits, spread, np.round(spread, 3)):
         same_as_the_text_writer([values, values[::-1].copy(), np.abs(values)])
-    rows = batchtext.batch_delimited([[v] for v in HARD]).encode()
+    rows = columntext.batch_delimited([[v] for v in HARD]).encode()
     assert textlines.lines([hard], csv_lines([hard])) == rows
     assert textlines.lines([hard], csv_lines([hard])).split(b"\n")[:4] == [
         b"5e-324", b"-5e-324", b"2.2250738585072014e-308", b"2.225073858507201e-308"]
@@ -363,7 +383,7 @@ def test_csv_without_orjson_is_the_same_file(files, tmp_path):
 def test_the_command_does_not_load_pandas(files, tmp_path, src, dst):
     # pyarrow's converters import pandas (a fifth of a second) unless the arrays are made
     # from their buffers; the CSV counts as large, for pyarrow's reader.
-    code = ("import sys\nimport gradcli.arrays\ngradcli.arrays.FAST_CSV_BYTES = 0\n"
+    code = ("import sys\nimport gradcli.data.sources\ngradcli.data.sources.FAST_CSV_BYTES = 0\n"
             "sys.argv = ['gradcli'] + sys.argv[1:]\nfrom gradcli.cli import main\n"
             "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
             "print('pandas' in sys.modules, 'pyarrow' in sys.modules, code)\n")
@@ -380,7 +400,7 @@ def test_the_command_does_not_load_pandas(files, tmp_path, src, dst):
 def test_stdout_through_the_fast_writer_is_the_same_text(files, monkeypatch, cmd, fmt):
     # log(x1) is undefined on half the rows: nan cells, and JSON records with an error.
     expected = run(*cmd, "--points", str(files["csv"]), "-o", fmt)
-    monkeypatch.setattr(batchtext, "FAST_TEXT_ROWS", 1)
+    monkeypatch.setattr(textlines, "FAST_TEXT_ROWS", 1)
     assert run(*cmd, "--points", str(files["csv"]), "-o", fmt) == expected
 
 

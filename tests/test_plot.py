@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from gradcli.errors import DomainError, LimitError, ShapeError, UnknownName, UsageError
-from gradcli.tasks.plot import parse_over, sample, save_plot, terminal_plot
+from gradcli.output.plot import save_plot, terminal_plot
+from gradcli.tasks.plot import parse_over, sample
 
 np = pytest.importorskip("numpy")
 
@@ -264,7 +265,7 @@ def test_the_terminal_line_is_not_drawn_across_a_pole():
 
 
 def test_an_image_lifts_the_pen_at_a_jump(tmp_path):
-    from gradcli.tasks.plot import _broken
+    from gradcli.output.plot import _broken
     xs, ys = np.array([0.0, 1.0, 2.0, 3.0]), np.array([1.0, 5.0, -5.0, -1.0])
     bx, by = _broken(xs, ys, [1])
     assert bx.tolist() == [0.0, 1.0, 1.5, 2.0, 3.0]

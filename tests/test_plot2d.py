@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from gradcli.cli import main
 from gradcli.errors import DomainError, UsageError
 from gradcli.tasks.evaluation import evaluate
-from gradcli.tasks.plot2d import levels, map_shape, ranges, sample, save_plot, terminal_map
+from gradcli.output.plot2d import levels, map_shape, save_plot, terminal_map
+from gradcli.tasks.plot2d import ranges, sample
 
 np = pytest.importorskip("numpy")
 import sympy  # noqa: E402
@@ -35,15 +36,15 @@ def test_one_pass_gives_f_and_both_partials_on_the_grid():
 
 
 def test_the_grid_is_evaluated_in_one_vectorised_call(monkeypatch):
-    import gradcli.arrays as arrays
+    import gradcli.data.evaluate as chunks
     calls = []
-    real = arrays.evaluate_arrays
+    real = chunks.evaluate_arrays
 
     def counting(program, columns, *a, **k):
         calls.append(len(next(iter(columns.values()))))
         return real(program, columns, *a, **k)
 
-    monkeypatch.setattr(arrays, "evaluate_arrays", counting)
+    monkeypatch.setattr(chunks, "evaluate_arrays", counting)
     sample("x^2 - y^2", "x=-1:1,y=-1:1", points=30)
     assert calls == [900]
 
@@ -112,7 +113,8 @@ def test_map_shape_keeps_the_box_proportions_in_character_cells():
 # ------------------------------------------------------------------ the terminal map
 
 def _map(expr, over, width, height=40, bindings=None):
-    from gradcli.tasks.plot2d import label_width, parse_box
+    from gradcli.output.plot2d import label_width
+    from gradcli.tasks.plot2d import parse_box
     box = parse_box(over)
     shape = map_shape(box, width, height, label_width(box))
     data = sample(expr, over, bindings, shape=shape, evaluate=evaluate)

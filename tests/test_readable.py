@@ -228,7 +228,8 @@ def test_graph_png_says_what_it_wrote(tmp_path):
 
 def test_plot_title_names_the_fixed_values():
     pytest.importorskip("numpy")
-    from gradcli.tasks.plot import sample, title
+    from gradcli.output.plot import title
+    from gradcli.tasks.plot import sample
     assert title(sample("sin(a*x)", "x=0:1", {"a": 2.0}, 5)) == "f = sin(a*x)  at a = 2"
 
 
@@ -244,10 +245,10 @@ def test_terminal_plot_panels_share_their_x_columns():
 
 
 def test_ticks_are_round_numbers():
-    from gradcli.tasks.plot import _ticks
-    assert _ticks(-0.99, 0.99, outer=True) == [-1.0, -0.5, 0.0, 0.5, 1.0]
-    assert _ticks(0, 10) == [0.0, 2.5, 5.0, 7.5, 10.0]
-    assert _ticks(-1e308, 1e308) == [] and _ticks(0.0, 5e-324) in ([], [0.0, 5e-324])
+    from gradcli.plotscale import ticks
+    assert ticks(-0.99, 0.99, outer=True) == [-1.0, -0.5, 0.0, 0.5, 1.0]
+    assert ticks(0, 10) == [0.0, 2.5, 5.0, 7.5, 10.0]
+    assert ticks(-1e308, 1e308) == [] and ticks(0.0, 5e-324) in ([], [0.0, 5e-324])
 
 
 # ------------------------------------------------------------- 8. shell and help

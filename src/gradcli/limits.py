@@ -1,10 +1,13 @@
-"""The documented size limits, in one place.
+"""The product's limits, in one place.
 
-Each bound sits far above normal use (docs/limits.md: 1,000,000 operations
-and 100,000 nested parentheses work) and exists so that hostile or accidental
+The size limits sit far above normal use (docs/limits.md: 1,000,000 operations
+and 100,000 nested parentheses work) and exist so that hostile or accidental
 input gets a clear LimitError (exit 2) instead of exhausting memory or time.
-The parser, the lowering, exact arithmetic and batches read these numbers;
-docs/limits.md documents them.
+The parser, the lowering, exact arithmetic and batches read them;
+docs/limits.md documents them. Below them, the bounds the commands set on
+their own work (plot, critical, descend, taylor, diff, check): how far a
+search or a diagnosis goes and how much a summary lists. Each has a line on
+why it exists; the modules import them from here.
 """
 from __future__ import annotations
 
@@ -59,6 +62,60 @@ MAX_QUOTE = 200
 # Arguments of one call (max, min) past which trace shows local derivatives as
 # numbers only: each formula names every argument, so formulas grow quadratically.
 MAX_FORMULA_ARGS = 32
+
+# Row errors and row warnings of one --points run shown on stderr, per kind (the rest
+# are counted in one line); gradcli.compile warns of as many undefined rows per call.
+MAX_MESSAGES = 20
+
+# Points of one contour-map grid (plot over two ranges): 2,000 x 2,000 keeps the
+# arrays of f and its two partials near 100 MB.
+MAX_PLOT_GRID = 4_000_000
+
+# Segments of one plot panel looked at more closely for a jump (a pole or a step);
+# past it only the largest changes are, so a wildly oscillating f costs no more.
+MAX_JUMP_SEGMENTS = 1_000
+
+# Starting points of the numeric critical-point search over a box (about
+# MAX_CRITICAL_STARTS ** (1/n) per axis): each is a Newton run, so this bounds the time.
+MAX_CRITICAL_STARTS = 4_096
+
+# Steps of one descend run: every step is kept for the JSON history; past this a run is a
+# hang, not a result.
+MAX_DESCEND_STEPS = 1_000_000
+
+# Order of a Taylor polynomial (a published exercise asks for degree 16, sin x + cos x),
+# and its terms (with several variables their number grows combinatorially with the order).
+MAX_TAYLOR_ORDER = 20
+MAX_TAYLOR_TERMS = 2_000
+
+# diff --order: each order differentiates every derivative of the one before, so the
+# formulas (and, with several variables, their number) grow quickly.
+MAX_DIFF_ORDER = 10
+
+# Prime marks on one function name (f', f'', ...): the same bound as diff --order.
+MAX_PRIMES = 10
+
+# diff --steps: steps kept for one derivative; the rest are counted and said to be left out.
+MAX_SHOWN_STEPS = 100
+
+# Nodes of a graph whose precision loss eval analyses: beyond this the analysis would
+# cost many times the evaluation, and it is not made.
+MAX_PRECISION_NODES = 20_000
+
+# check: candidate points tried to find enough comparable ones for a formula answer.
+MAX_SAMPLE_TRIES = 120
+# check: beyond this many distinct nodes no mistake is diagnosed, and never more than this
+# many candidate mistakes are tried (each is a formula compared at several points).
+MAX_DIAGNOSE_NODES = 400
+MAX_DIAGNOSE_CANDIDATES = 600
+# check: literals of an answer given the slack of their last typed digit; beyond this the
+# formula is compared as typed.
+MAX_ROUNDED_LITERALS = 24
+# check: kink arguments examined per formula, and points just either side of them in all.
+MAX_EDGES = 12
+MAX_EDGE_POINTS = 24
+# check --points: wrong (or skipped) rows listed per answer in the summary.
+MAX_ROWS_SHOWN = 10
 
 
 def _count(n: int) -> str:

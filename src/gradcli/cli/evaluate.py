@@ -90,9 +90,11 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
 
 def _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision, output=None):
     """eval --points: stream the batch, one output row per point; exit 2 or 3 at the end."""
-    from ..tasks import batch
+    from ..data.sinks import open_sink
+    from ..data.textlines import column_lines
     from ..output import points as streamed
+    from ..tasks import batch
     program = batch.points_program(text, points, bindings, wrt_names)
     warn(program.warnings)
     job = batch.run(program, points, bindings, wrt_names, chunk_rows or batch.CHUNK_ROWS)
-    _exit(streamed.eval_points(job, fmt, precision, output))
+    _exit(streamed.eval_points(job, fmt, precision, output, open_sink, column_lines))

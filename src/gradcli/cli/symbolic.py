@@ -68,12 +68,14 @@ def _diff_steps(text, wrt_names, order, at, points, output, fmt):
 def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision,
                  output=None):
     """diff --points: each derivative at every row, streamed as eval --points streams."""
-    from ..tasks import batch
+    from ..data.sinks import open_sink
+    from ..data.textlines import column_lines
     from ..output import points as streamed
+    from ..tasks import batch
     job = batch.diff_run(text, points, wrt_names, order, bindings,
                          chunk_rows or batch.CHUNK_ROWS)
     warn(job.batch.program.warnings)
-    _exit(streamed.diff_points(job, fmt, precision, output))
+    _exit(streamed.diff_points(job, fmt, precision, output, open_sink, column_lines))
 
 
 @main.command("trace", cls=GradcliCommand, context_settings=CONTEXT)

@@ -91,7 +91,8 @@ def plot_command(expr, file, over, at, points, output, width, height, fmt, debug
     if len(ranges(over)) == 2:
         _plot_2d(text, over, bindings, points, output, width, height, fmt)
         return
-    from ..tasks.plot import sample, save_plot, terminal_plot
+    from ..output.plot import save_plot, terminal_plot
+    from ..tasks.plot import sample
     data = sample(text, over, bindings, 201 if points is None else points)
     warn(data.warnings)
     if output is not None:
@@ -110,7 +111,8 @@ def _plot_2d(text, over, bindings, points, output, width, height, fmt):
     """`plot` over two ranges: a contour map in the terminal or a file, or the grid as data."""
     import shutil
     from .. import api
-    from ..tasks.plot2d import label_width, map_shape, parse_box, sample, save_plot, terminal_map
+    from ..output.plot2d import label_width, map_shape, save_plot, terminal_map
+    from ..tasks.plot2d import parse_box, sample
     shape = None
     if output is None and fmt == "plot":
         size = shutil.get_terminal_size((80, 24))

@@ -1,18 +1,28 @@
-"""Point sources and sinks beyond the text readers: Parquet, Arrow IPC, fast CSV, compile().
+"""The batch path, one way: sources -> evaluate a chunk -> sinks; and compile().
 
-The `data` extra (pyarrow; orjson for CSV text; pandas for compile) is optional,
-so nothing here imports them at the top: this module only names formats by their file
-extension and says how to install the extra. The submodules do the work:
+Every command that works on many points at once comes through here: eval,
+diff and check --points, descend --data, plot's grids (the chunk evaluation
+alone), and `gradcli.compile`. Nothing in this package imports output/, and
+output/ does not import it: cli/ hands output/points.py what it needs of it
+(the sink opener and the fast column text). The number text both write is
+columntext.py's and shortest.py's, below them both.
 
-- `sources`: Parquet and Arrow IPC files (and large CSV files through
-  pyarrow's reader) as PointChunks, one record batch at a time.
+- `sources`: the one reader: CSV and JSON Lines text, Parquet and Arrow IPC
+  files (and large CSV files through pyarrow's reader), as PointChunks
+  (`chunk`), a chunk at a time; `csvrows` reads NUL as data on Python 3.10 too.
+- `evaluate`: one graph over a chunk's columns (ArrayResult: values, per-point
+  gradients, undefined rows with their messages).
+- `run`: BatchRun, a points file evaluated chunk by chunk, with the counts the
+  exit code needs.
 - `sinks`: `--output FILE.parquet|.arrow|.csv`, written to a temporary file
   and renamed when the run ends well.
 - `textlines`: float columns as CSV or JSON Lines text (orjson, pyarrow), the
-  same bytes as the text writer.
+  same bytes as shortest.py; `arrow`: NumPy vectors to Arrow arrays and back.
 - `compiled`: `gradcli.compile(text)`, a picklable function of a DataFrame.
 
-See docs/data.md.
+The `data` extra (pyarrow; orjson for CSV text; pandas for compile) is optional,
+so nothing here imports them at the top: this module only names formats by their
+file extension and says how to install the extra. See docs/data.md.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """One chunk of a points file: the record every point reader yields, whatever the format.
 
-The readers of arrays.py (CSV, JSON Lines) and of data/sources.py (Parquet,
-Arrow IPC, CSV through pyarrow) yield the same record, so the evaluation
+The readers of data/sources.py (CSV and JSON Lines text; Parquet, Arrow IPC
+and CSV through pyarrow) yield the same record, so the evaluation
 above them does not know which format it came from. Imports nothing heavy.
 """
 from __future__ import annotations

@@ -22,11 +22,12 @@ import warnings
 
 import numpy as np
 
-from ..arrays import MAX_MESSAGES, elementwise_check, evaluate_arrays
+from ..columntext import batch_keys
 from ..errors import UsageError
 from ..inputs import constant_value, inputs_of
-from ..output.batchtext import batch_keys
+from ..limits import MAX_MESSAGES
 from ..reading import given_names, read_program
+from .evaluate import elementwise_check, evaluate_arrays
 
 
 class _Shape:

@@ -8,16 +8,17 @@ never left half written and an older FILE is kept as it was. Columns and
 their names are those of `eval --points -o csv`; every column is float64.
 
 Parquet and Arrow IPC need the data extra; CSV does not (its text is the
-text writer's, made by orjson and pyarrow when they are installed (data/textlines.py): the
-same bytes).
+text writer's, columntext.py and shortest.py, made by orjson and pyarrow when they are
+installed (data/textlines.py): the same bytes).
 """
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
 
+from ..columntext import batch_header, columns_delimited
 from ..errors import UsageError
-from . import kind_of, require_pyarrow
+from . import has_fast_text, kind_of, require_pyarrow
 from .arrow import float_array
 
 NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC", "csv": "CSV"}
@@ -44,20 +45,12 @@ class Sink:
         self.rows = 0
         if self.kind != "csv":
             self._pa = require_pyarrow(f"--output {path}")
-        folder = os.path.dirname(os.path.abspath(path))
         try:
-            fd, self._tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
-                                             suffix=".part", dir=folder)
+            fd, self._tmp = _create_beside(path)
         except OSError as exc:
             raise UsageError(f"cannot write {path}: {exc.strerror}") from None
         self._fh = os.fdopen(fd, "wb")
         self._writer = None
-        umask = os.umask(0)
-        os.umask(umask)
-        try:  # a temporary file is private; the finished one gets the usual permissions
-            os.chmod(self._tmp, 0o666 & ~umask)
-        except OSError:
-            pass
         try:
             self._open()
         except BaseException:
@@ -66,7 +59,6 @@ class Sink:
 
     def _open(self) -> None:
         if self.kind == "csv":
-            from ..output.batchtext import batch_header
             self._fh.write(batch_header(self.keys, ",").encode("utf-8"))
             return
         pa = self._pa
@@ -131,17 +123,34 @@ class Sink:
 
 def _write_csv(fh, columns, precision=None) -> None:
     if precision is not None:  # rounded as -o csv --precision prints them
-        from ..output.batchtext import columns_delimited
         fh.write(columns_delimited(columns, precision))
         return
     fragments = [""] + [","] * (len(columns) - 1) + ["\n"]
-    from . import has_fast_text
     if has_fast_text():
         from . import textlines
         textlines.write(fh, columns, fragments)
         return
-    from ..output import shortest
+    from .. import shortest
     fh.write(shortest.lines(columns, fragments))
+
+
+def _create_beside(path: str):
+    """(descriptor, name) of a new file `.NAME.XXXXXXXX.part` beside `path`, open for writing.
+
+    Created with mode 0o666, which the kernel reduces by the umask, so that the finished
+    file has the permissions any new file gets; the umask is never read or changed here
+    (os.umask is process-wide: setting it races with other threads' files).
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | \
+        getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        name = os.path.join(folder, f".{os.path.basename(path)}.{os.urandom(4).hex()}.part")
+        try:
+            return os.open(name, flags, 0o666), name
+        except FileExistsError:
+            continue  # another run's temporary file: draw another name
+    raise FileExistsError(errno.EEXIST, "no free temporary name", folder)
 
 
 def open_sink(path: str, keys: list, precision=None) -> Sink:

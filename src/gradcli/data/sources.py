@@ -1,41 +1,393 @@
-"""Parquet, Arrow IPC and large CSV files as chunks of points, one record batch at a time.
+"""Point sources: CSV, JSON Lines, Parquet and Arrow IPC files as chunks of points.
 
-`open_reader` returns an object with the interface of arrays.PointReader
-(`names`, `label`, `kind`, `needed`, `total_bytes`, `bytes_read`, iteration
-over PointChunk, `close`), so that eval, diff and check --points and descend
---data read these formats without knowing them. Only the record batches of
-the columns the expression uses are in memory at a time: a Parquet file is
-read batch by batch (its row groups are the unit on disk), an Arrow IPC file
-record batch by record batch, each sliced into chunks.
+The start of the batch path (then data/evaluate.py, data/run.py, data/sinks.py).
+Every reader yields PointChunk(first_row, n, columns, invalid, problems) (data/chunk.py),
+whatever the format, so that eval, diff and check --points and descend --data
+read them all without knowing them.
 
-CSV through pyarrow: the text reader's rules stay the rules. pyarrow reads a
-clean file (every row complete, every value a number) several times faster;
-at the first block it refuses, the text reader takes over from the first
-row not yet given out, so that a bad row gets the text reader's message and
-row number, and the other rows are not lost.
+``read_points(source, chunk_rows=CHUNK_ROWS, needed=None) -> reader``
+    Iterates the chunks of `source` (a path, "-" or a binary file object);
+    `.names` are the columns, `.label` names the file, `.needed` the columns
+    to convert (default: all), `.bytes_read` / `.total_bytes` serve a
+    progress bar, `.close()` ends it. `chunk.invalid` marks unreadable rows
+    (their values are nan); `chunk.problems` say why, with row and column.
+``column_names(source) -> list``
+    The columns of a points file, read before the expression is parsed.
+``read_columns(source) -> dict[str, array]``
+    The whole file as one float vector per column (for `descend --data`, which
+    trains on all the rows at once); an unreadable row is a UsageError.
+
+The readers: `PointReader` reads CSV (with a header row) and JSON Lines text,
+a block of lines at a time. `ColumnarReader` reads Parquet and Arrow IPC files
+through pyarrow (the data extra) record batch by record batch: only the
+batches of the columns the expression uses are in memory at a time (a Parquet
+file's row groups are the unit on disk). `CsvReader` reads a large CSV file
+through pyarrow's reader while the text reader's rules stay the rules:
+pyarrow reads a clean file (every row complete, every value a number) several
+times faster; at the first block it refuses, the text reader takes over from
+the first row not yet given out, so that a bad row gets the text reader's
+message and row number, and the other rows are not lost.
 """
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
+import stat
+import sys
+from collections import deque
+from itertools import islice
 
 import numpy as np
 
+from .. import limits
 from ..errors import UsageError
-from . import require_pyarrow
+from . import COLUMNAR, FAST_CSV_BYTES, csvrows, has_pyarrow, kind_of, require_pyarrow
 from .arrow import floats
 from .chunk import PointChunk
 
+CHUNK_ROWS = 65_536
+READ_CHARS = 1 << 20  # characters of a points file read at a time
 
-def open_reader(source, kind: str, chunk_rows: int, needed=None, text_reader=None):
-    """A reader of `source` (a path) in chunks of at most `chunk_rows` rows.
 
-    `kind` is 'parquet', 'arrow' or 'csv'; for 'csv', `text_reader()` opens the
-    text reader (which has already checked the header) to fall back on.
+# ---------------------------------------------------------------- the entry points
+
+def column_names(source) -> list:
+    """The column names of a points file, read from its first line (nothing for stdin).
+
+    The parser reads these names whole (a column `xy` is not x*y), so they are
+    needed before the expression is parsed; a file that cannot be read gives none
+    here and its error later, from the reader.
     """
-    if kind == "csv":
-        return CsvReader(source, chunk_rows, needed, text_reader)
-    return ColumnarReader(source, kind, chunk_rows, needed)
+    if source in (None, "-") or not isinstance(source, (str, os.PathLike)):
+        return []
+    if kind_of(source) in COLUMNAR:
+        if not has_pyarrow():
+            return []  # the reader says how to install what reads it
+        return _columnar_names(source, kind_of(source))
+    try:
+        with open(source, encoding="utf-8-sig", newline="") as f:
+            first = f.readline(limits.MAX_ROW_CHARS)
+    except (OSError, UnicodeDecodeError):
+        return []
+    if first.lstrip().startswith("{"):
+        try:
+            record = json.loads(first)
+        except ValueError:
+            return []
+        return list(record) if isinstance(record, dict) else []
+    return [h.strip() for h in next(csvrows.rows([first]), [])]
 
+
+def read_points(source, chunk_rows: int = CHUNK_ROWS, needed=None):
+    """A reader of `source` in chunks (see the module doc).
+
+    Parquet and Arrow IPC files (by extension) are read through pyarrow, which needs
+    the data extra; so is a large CSV file when the extra is installed (the same
+    values and messages, read faster).
+    """
+    kind = kind_of(source)
+    if kind in COLUMNAR:
+        return ColumnarReader(source, kind, chunk_rows, needed)
+    if kind == "csv" and _large_file(source) and has_pyarrow():
+        return CsvReader(source, chunk_rows, needed,
+                         text_reader=lambda: PointReader(source, chunk_rows, needed))
+    return PointReader(source, chunk_rows, needed)
+
+
+def _large_file(path) -> bool:
+    try:
+        st = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size >= FAST_CSV_BYTES
+
+
+def read_columns(source) -> dict:
+    """Every row of `source`, one float vector per column; any unreadable row is an error."""
+    reader = read_points(source)
+    parts = {name: [] for name in reader.names}
+    try:
+        total = 0
+        for chunk in reader:
+            if chunk.problems:
+                raise UsageError(f"{reader.label}: {chunk.problems[0][1]}")
+            total += chunk.n * max(1, len(reader.names))
+            limits.check_elements(total, f"the data of {reader.label}")
+            for name in reader.names:
+                parts[name].append(chunk.columns[name])
+    finally:
+        reader.close()
+    return {name: (np.concatenate(p) if p else np.empty(0)) for name, p in parts.items()}
+
+
+# ---------------------------------------------------------------- CSV and JSON Lines text
+
+class PointReader:
+    """Chunks of a CSV or JSON Lines file of points (see the module doc)."""
+
+    def __init__(self, source, chunk_rows: int = CHUNK_ROWS, needed=None):
+        self.chunk_rows = chunk_rows
+        self.needed = list(needed) if needed is not None else None
+        self.label = "stdin" if source == "-" else str(getattr(source, "name", source))
+        if source == "-":
+            raw = sys.stdin.buffer
+        elif hasattr(source, "read"):
+            raw = source
+        else:
+            try:
+                raw = open(source, "rb")
+            except OSError as exc:
+                raise UsageError(f"--points: cannot read {source}: {exc.strerror}") from None
+        self._raw = raw
+        try:
+            self.total_bytes = os.fstat(raw.fileno()).st_size or None
+        except (OSError, AttributeError, io.UnsupportedOperation):
+            self.total_bytes = None
+        self._text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+        self._line_no = 0
+        self._queue, self._tail = deque(), ""
+        try:
+            self._streamed = not stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
+        except (OSError, AttributeError, io.UnsupportedOperation, ValueError):
+            self._streamed = not isinstance(raw, (io.BytesIO, io.BufferedReader))
+        # csv's own field limit (131,072) is below the row limit: lift it to match.
+        csv.field_size_limit(max(csv.field_size_limit(), limits.MAX_ROW_CHARS))
+        self._next_row = 1
+        self._pending = self._first_line()
+        self.kind = "jsonl" if self._pending.lstrip().startswith("{") else "csv"
+        if self.kind == "csv":
+            self._line_iter = self._lines()
+            header = next(csvrows.rows(self._line_iter), None)
+            if not header or not any(h.strip() for h in header):
+                raise UsageError(f"--points: {self.label} has no header row",
+                                 hint="the first line names the columns, e.g. x,y")
+            self.names = [h.strip() for h in header]
+            seen = set()
+            for i, name in enumerate(self.names):
+                if not name:
+                    raise UsageError(f"--points: column {i + 1} of {self.label} has no name")
+                if name in seen:
+                    raise UsageError(f"--points: {self.label} has two columns named '{name}'")
+                seen.add(name)
+        else:
+            self.names = self._json_names()
+
+    @property
+    def bytes_read(self) -> int:
+        try:
+            return self._raw.tell()
+        except (OSError, AttributeError, io.UnsupportedOperation):
+            return 0
+
+    def _physical_lines(self):
+        """The file's lines, none longer than the row limit (a huge line is refused)."""
+        queue = self._queue
+        while True:
+            while queue:
+                yield queue.popleft()
+            if not self._read_block():
+                return
+
+    def _read_block(self) -> bool:
+        """Read about READ_CHARS characters and queue their whole lines; False at the end.
+
+        A block at a time, split in C, costs a fraction of a readline() per line; the
+        unfinished last line waits for the next block, and no more than the row limit of
+        it is ever held. Pipes are read a line at a time.
+        """
+        if self._streamed:  # a pipe: each line as soon as it comes, as a stream wants
+            text = self._text.readline(limits.MAX_ROW_CHARS + 1)
+        else:
+            text = self._text.read(READ_CHARS)
+        if not text:
+            if not self._tail:
+                return False
+            lines, self._tail = [self._tail], ""
+        else:
+            # newline="": lines end as readline() ends them (\n, \r\n or \r), kept as read.
+            lines = io.StringIO(self._tail + text, newline="").readlines()
+            self._tail = ""
+            if lines[-1][-1:] not in ("\n", "\r") or lines[-1].endswith("\r"):
+                self._tail = lines.pop()  # unfinished, or a \r whose \n may come next
+        where = f"--points: {self.label}"
+        if lines and max(map(len, lines)) > limits.MAX_ROW_CHARS:
+            for i, line in enumerate(lines):
+                limits.check_row(len(line.rstrip("\r\n")), self._line_no + i + 1, where)
+        self._line_no += len(lines)
+        limits.check_row(len(self._tail.rstrip("\r\n")), self._line_no + 1, where)
+        self._queue.extend(lines)
+        return True
+
+    def _first_line(self) -> str:
+        try:
+            for line in self._physical_lines():
+                if line.strip():
+                    return line
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"--points: {self.label} is not UTF-8 text ({exc.reason})") from None
+        return ""
+
+    def _lines(self):
+        if self._pending:
+            yield self._pending
+            self._pending = ""
+        try:
+            yield from self._physical_lines()
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"--points: {self.label} is not UTF-8 text ({exc.reason})") from None
+
+    def _json_names(self) -> list:
+        try:
+            first = json.loads(self._pending)
+        except json.JSONDecodeError:
+            return []
+        return [str(k) for k in first] if isinstance(first, dict) else []
+
+    def close(self) -> None:
+        if self._raw is not sys.stdin.buffer:
+            self._raw.close()
+
+    def __iter__(self):
+        needed = self.needed if self.needed is not None else self.names
+        if self.kind == "csv":
+            while True:
+                lines = list(islice(self._line_iter, self.chunk_rows))
+                if not lines:
+                    return
+                chunk = self._plain_chunk(lines, needed)
+                if chunk is None:  # quotes or uneven rows: the csv module reads them
+                    rows = [r for r in csvrows.rows(lines) if r]  # blank lines are not points
+                    if not rows:
+                        continue
+                    chunk = self._csv_chunk(rows, needed)
+                yield chunk
+        else:
+            lines = (line for line in self._lines() if line.strip())
+            while True:
+                rows = list(islice(lines, self.chunk_rows))
+                if not rows:
+                    return
+                yield self._json_chunk(rows, needed)
+
+    def _plain_chunk(self, lines, needed):
+        """The fast path: no quotes and every row complete, so split and convert whole columns."""
+        blob = "".join(lines)
+        if '"' in blob:
+            return None
+        rows = [r for r in blob.splitlines() if r]
+        width = len(self.names)
+        if not rows or any(r.count(",") != width - 1 for r in rows):
+            return None
+        fields = ",".join(rows).split(",")
+        first, n = self._next_row, len(rows)
+        invalid = np.zeros(n, dtype=bool)
+        problems = []
+        columns = {}
+        for name in needed:
+            j = self.names.index(name)
+            columns[name] = self._numbers(fields[j::width], name, first, invalid, problems)
+        self._next_row += n
+        problems.sort(key=lambda p: p[0])
+        return PointChunk(first, n, columns, invalid, problems)
+
+    def _csv_chunk(self, rows, needed) -> PointChunk:
+        first, n = self._next_row, len(rows)
+        self._next_row += n
+        width = len(self.names)
+        invalid = np.zeros(n, dtype=bool)
+        problems = []
+        if not all(len(r) == width for r in rows):
+            for i, r in enumerate(rows):
+                if len(r) != width:
+                    invalid[i] = True
+                    if len(r) < width:
+                        missing = ", ".join(f"'{c}'" for c in self.names[len(r):])
+                        problems.append((first + i, f"row {first + i}: missing column "
+                                                    f"{missing} ({len(r)} of {width} values)"))
+                    else:
+                        problems.append((first + i, f"row {first + i}: {len(r)} values but "
+                                                    f"the header has {width} columns"))
+                    rows[i] = (r + [""] * width)[:width]
+        cols = list(zip(*rows))
+        columns = {}
+        for name in needed:
+            j = self.names.index(name)
+            columns[name] = self._numbers(cols[j], name, first, invalid, problems)
+        problems.sort(key=lambda p: p[0])
+        return PointChunk(first, n, columns, invalid, problems)
+
+    @staticmethod
+    def _numbers(texts, name, first, invalid, problems):
+        try:
+            return np.array(texts, dtype=float)
+        except ValueError:
+            pass
+        out = np.empty(len(texts))
+        for i, t in enumerate(texts):
+            try:
+                out[i] = float(t)
+            except ValueError:
+                out[i] = np.nan
+                if not invalid[i]:
+                    invalid[i] = True
+                    shown = t.strip()
+                    what = "is empty" if not shown else f"is {shown[:40]!r}, not a number"
+                    problems.append((first + i, f"row {first + i}, column '{name}': the "
+                                                f"value {what}"))
+        return out
+
+    def _json_chunk(self, lines, needed) -> PointChunk:
+        first, n = self._next_row, len(lines)
+        self._next_row += n
+        invalid = np.zeros(n, dtype=bool)
+        problems = []
+        columns = {name: np.empty(n) for name in needed}
+        for i, line in enumerate(lines):
+            row = first + i
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                obj = None
+                reason = f"not valid JSON ({exc.msg} at column {exc.colno})"
+            except RecursionError:
+                obj = None
+                reason = "nested too deeply to be a point"
+            else:
+                reason = "not a JSON object"
+            if not isinstance(obj, dict):
+                invalid[i] = True
+                problems.append((row, f"row {row}: {reason}"))
+                for name in needed:
+                    columns[name][i] = np.nan
+                continue
+            for name in needed:
+                v = obj.get(name)
+                number = _json_number(v)
+                columns[name][i] = np.nan if number is None else number
+                if number is None and not invalid[i]:
+                    invalid[i] = True
+                    what = "is missing" if name not in obj else \
+                        f"is {json.dumps(v)[:40]}, not a number"
+                    problems.append((row, f"row {row}, column '{name}': the value {what}"))
+        return PointChunk(first, n, columns, invalid, problems)
+
+
+def _json_number(v):
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return None
+
+
+# ---------------------------------------------------------------- through pyarrow
 
 def _numeric(pa, type_) -> bool:
     return (pa.types.is_integer(type_) or pa.types.is_floating(type_)
@@ -288,7 +640,7 @@ class CsvReader(_Columns):
             yield chunk
 
 
-def column_names(source, kind: str) -> list:
+def _columnar_names(source, kind: str) -> list:
     """The column names of a Parquet or Arrow IPC file, from its schema (nothing if it
     cannot be read: the reader reports that)."""
     pa = require_pyarrow(f"--points {source}")

@@ -1,4 +1,4 @@
-"""Float columns as lines of text through orjson and pyarrow: the same bytes as output/shortest.py.
+"""Float columns as lines of text through orjson and pyarrow: the same bytes as shortest.py.
 
 A batch's CSV, plain and JSON Lines output write each number as repr's
 shortest round-trip text (CSV without a whole number's ".0": `28`, `0.1`,
@@ -8,8 +8,8 @@ it writes the very same characters. Elsewhere it differs in form (`0.00001`
 for 1e-05, `1e-7` for 1e-07, `1e16` in orjson before 3.12, `null` for nan
 and infinity), so those cells get repr's text, once per distinct value: a
 column of such numbers is written at about repr's speed, twice as fast as
-output/shortest.py writes it. An orjson that writes the probes otherwise
-than repr is not used: output/shortest.py writes the lines then.
+shortest.py writes it. An orjson that writes the probes otherwise
+than repr is not used: shortest.py writes the lines then.
 
 Each column is dumped as one JSON array, and its commas are the ends of its
 values: with the brackets off, the text and the commas' positions are an
@@ -22,22 +22,30 @@ tests/test_data.py compares the two writers on random bit patterns and on
 the hard values.
 
 ``lines(columns, fragments, point_zero=None, nan_texts=None) -> bytes``
-    The interface of output/shortest.lines: row i is fragments[0],
+    The interface of shortest.lines: row i is fragments[0],
     columns[0][i], fragments[1], ..., columns[-1][i], fragments[-1];
     `point_zero[c]` keeps a whole number's ".0" in column c (JSON);
     `nan_texts[c]` maps "nan", "inf" and "-inf" to the text column c prints.
 ``write(fh, columns, fragments, ...)``
     The same lines written to a binary file without a copy.
+``column_lines(columns, fragments, point_zero=None, nan_texts=None) -> bytes``
+    The lines by whichever writer is faster: this one for a chunk of
+    FAST_TEXT_ROWS rows or more when orjson and pyarrow are installed, else
+    shortest.py. cli/ hands it to output/points.py, which prints a batch's rows
+    (output/ does not import this package).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..output import shortest
-from ..output.shortest import repr_text
-from . import require
+from .. import shortest
+from ..shortest import repr_text
+from . import has_fast_text, require
 from .arrow import empty_strings, large_strings, repeated_text
 
+# From this many rows a chunk of text is written here when orjson and pyarrow are installed:
+# below it, importing them costs more than they save.
+FAST_TEXT_ROWS = 4096
 # repr and orjson (3.9 to 3.13) write 0 and every |x| in [LOW, HIGH) alike: positionally,
 # the same digits. lines() checks that on PROBES before it trusts the installed orjson.
 LOW, HIGH = 1e-4, 1e16
@@ -102,6 +110,14 @@ def _trusted(orjson) -> bool:
 def lines(columns, fragments, point_zero=None, nan_texts=None) -> bytes:
     """Row i of `columns` as one line of text between `fragments` (see the module doc)."""
     return bytes(_text(columns, fragments, point_zero, nan_texts))
+
+
+def column_lines(columns, fragments, point_zero=None, nan_texts=None) -> bytes:
+    """lines(...) for a large chunk when the data extra is installed, else shortest.lines:
+    the same bytes either way (see the module doc)."""
+    if len(columns[0]) >= FAST_TEXT_ROWS and has_fast_text():
+        return lines(columns, fragments, point_zero, nan_texts)
+    return shortest.lines(columns, fragments, point_zero, nan_texts)
 
 
 def write(fh, columns, fragments, point_zero=None, nan_texts=None) -> None:

@@ -100,7 +100,6 @@ SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 DEFINITION = re.compile(r"(?:^|(?<=[;\n]))(?=[ \t\f]*([^\W\d]\w*)[ \t\f]*"
                         r"(?:\(([^()]*)\)[ \t\f]*)?(=)(?!=))")
 PRIMES = "'\u2033"
-MAX_PRIMES = 10
 LOG_BASE = re.compile(r"log_(?:(\d+(?:\.\d+)?)([^\W\d]\w*)?|([^\W\d_]))$")
 
 

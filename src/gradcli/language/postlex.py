@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import limits, ops
 from ..errors import ParseError, UnknownName
 from .chars import (BOOK_ALIASES, CONSTANT_ALIASES, GREEK_NAMES, INVERSES, LOG_BASE,
-                    MAX_PRIMES, PRIMES, PYTHON_WORDS, ROOTS, SUPERSCRIPTS)
+                    PRIMES, PYTHON_WORDS, ROOTS, SUPERSCRIPTS)
 from .expr import Const, Name, Num
 from .explain import call_example, inverse_hint, meant_function, unknown_function_name
 from .lalr import Token
@@ -243,8 +243,8 @@ class PostLex:
                              "prime does not say which derivative is meant", span=span,
                              hint=f"write {base}_{params[0]}(…) for the partial derivative by "
                                   f"{params[0]} ({base}_{params[0]}{params[-1]}(…) for a second one)")
-        if order > MAX_PRIMES:
-            raise ParseError(f"'{text}': at most {MAX_PRIMES} primes", span=span,
+        if order > limits.MAX_PRIMES:
+            raise ParseError(f"'{text}': at most {limits.MAX_PRIMES} primes", span=span,
                              hint="gradcli diff --order N takes higher derivatives")
         return UserFunction(base, params, (params[0],) * order, text)
 

@@ -2,36 +2,20 @@
 
 eval, diff and check stream their rows chunk by chunk (output/points.py); these
 turn one chunk of columns into text. Every number goes through the same
-shortest round-trip formatting as one point's output (formats.number_text).
+shortest round-trip formatting as one point's output (formats.number_text);
+the names, header and delimited rows of a batch's columns are columntext.py's,
+shared with the --output files of data/sinks.py.
+
+Where a whole column is written at once, `lines` writes it: shortest.lines by
+default, or what the caller passes (cli/ passes data/textlines.column_lines,
+the same bytes faster), since output/ does not import the batch package.
 """
 from __future__ import annotations
 
-import io
-import re
-
+from ..columntext import columns_rows
 from ..language.printer import diff_label
 from ..numbers import json_number, number_text
 from .formats import dumps, label
-
-
-# From this many rows a chunk of CSV text is written by pyarrow when it is installed.
-FAST_TEXT_ROWS = 4096
-_POINT_ZERO = re.compile(r"\.0(?=[,\t\n])")
-
-
-def batch_keys(run, result_name: str = "f") -> list[str]:
-    """Column names of batch output: the columns used, f, then df/dx for each partial."""
-    return list(run.columns_used) + [result_name] + [f"d{result_name}/d{n}" for n in run.wanted]
-
-
-def batch_header(keys, sep: str = ",") -> str:
-    """The header line of CSV (quoted as needed) or tab-separated batch output."""
-    import csv  # only for this format: eval -o plain starts without it
-    if sep == "\t":
-        return "\t".join(keys) + "\n"
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerow(keys)
-    return out.getvalue()
 
 
 def batch_columns(run, chunk, result) -> list:
@@ -45,50 +29,16 @@ def batch_table(run, chunk, result):
     return columns_rows(batch_columns(run, chunk, result))
 
 
-def columns_rows(cols) -> list:
-    """Columns of floats as rows (lists of floats)."""
-    return [list(r) for r in zip(*(c.tolist() for c in cols))]
-
-
-def batch_delimited(rows, precision=None, sep: str = ",") -> str:
-    """Rows of floats as delimited text, numbers as the shortest round-trip text."""
-    if not rows:
-        return ""
-    if precision is None:
-        text = "\n".join(sep.join(map(repr, r)) for r in rows) + "\n"
-        return _POINT_ZERO.sub("", text)
-    return "".join(sep.join(number_text(v, precision) for v in r) + "\n" for r in rows)
-
-
-def columns_delimited(cols, precision=None, sep: str = ",") -> bytes:
-    """Float arrays as delimited ASCII text, a row per element: batch_delimited's text,
-    made a whole column at a time when the numbers are the shortest round-trip text."""
-    if precision is not None or not cols:
-        return batch_delimited(columns_rows(cols), precision, sep).encode("ascii")
-    return column_lines(cols, [""] + [sep] * (len(cols) - 1) + ["\n"])
-
-
-def column_lines(cols, fragments, point_zero=None, nan_texts=None) -> bytes:
-    """output/shortest.lines: float columns as lines of shortest round-trip text, by
-    data/textlines.py (the same bytes, in compiled code) for a large chunk when the data
-    extra is installed."""
-    if len(cols[0]) >= FAST_TEXT_ROWS:
-        from ..data import has_fast_text
-        if has_fast_text():
-            from ..data import textlines
-            return textlines.lines(cols, fragments, point_zero, nan_texts)
-    from . import shortest  # NumPy: only batches come here
-    return shortest.lines(cols, fragments, point_zero, nan_texts)
-
-
 def batch_jsonl(run, chunk, result, precision=None, result_name: str = "f",
-                errors=None) -> str | bytes:
+                errors=None, lines=None) -> str | bytes:
     """One JSON object per point: row, at, value, gradient (and error for a nan row); ASCII
-    bytes when made a column at a time, else text (a message may hold any character)."""
+    bytes when made a column at a time (by `lines`, see the module doc), else text (a
+    message may hold any character)."""
     if precision is None and not _errors_in(errors, chunk):
         layout = [("row", None), ("at", run.columns_used), ("value", None),
                   ("gradient", run.wanted)]
-        return _jsonl_columns(layout, batch_columns(run, chunk, result), chunk.first_row)
+        return _jsonl_columns(layout, batch_columns(run, chunk, result), chunk.first_row,
+                              lines)
     lines = []
     used, wanted = run.columns_used, run.wanted
     rows = batch_table(run, chunk, result)
@@ -128,14 +78,17 @@ def _errors_in(errors, chunk) -> bool:
                                 for r in errors)
 
 
-def _jsonl_columns(layout, cols, first_row) -> bytes:
+def _jsonl_columns(layout, cols, first_row, lines=None) -> bytes:
     """JSON lines built a whole column at a time: the text dumps() gives each record, as
     ASCII bytes.
 
     `layout` is [(key, None) for a number, or (key, [names]) for an object of numbers],
-    in the order of the record and of `cols`.
+    in the order of the record and of `cols`; `lines` writes them (shortest.lines by
+    default).
     """
     import numpy as np  # only batches come here
+    if lines is None:
+        from ..shortest import lines
 
     n = len(cols[0]) if cols else 0
     if not n:
@@ -157,17 +110,19 @@ def _jsonl_columns(layout, cols, first_row) -> bytes:
     nan = {"nan": '"nan"', "inf": '"inf"', "-inf": '"-inf"'}
     k = len(cols) + 1
     rows = first_row + np.arange(n, dtype=float)  # whole numbers: no ".0" in the row column
-    return column_lines([rows] + list(cols), fragments, [False] + [True] * (k - 1),
-                        [{}] + [nan] * (k - 1))
+    return lines([rows] + list(cols), fragments, [False] + [True] * (k - 1),
+                 [{}] + [nan] * (k - 1))
 
 
-def diff_batch_jsonl(run, chunk, result, precision=None, errors=None) -> str | bytes:
+def diff_batch_jsonl(run, chunk, result, precision=None, errors=None,
+                     lines=None) -> str | bytes:
     """One JSON object per point: row, at, and each derivative's value keyed as diff's JSON
     (bytes or text, as batch_jsonl)."""
     if precision is None and not _errors_in(errors, chunk):
         layout = [("row", None), ("at", run.columns_used),
                   ("values", [d.key for d in run.derivatives])]
-        return _jsonl_columns(layout, diff_batch_columns(run, chunk, result), chunk.first_row)
+        return _jsonl_columns(layout, diff_batch_columns(run, chunk, result), chunk.first_row,
+                              lines)
     lines = []
     k = len(run.columns_used)
     for i, r in enumerate(diff_batch_table(run, chunk, result)):

@@ -4,12 +4,18 @@ The commands' aggregation over a batch job (batch.run, batch.diff_run,
 check.check_points): header, rows per chunk in the chosen format, row errors
 and warnings capped per kind, a progress bar on a terminal, the summary; it
 returns the exit code and leaves exiting to cli/.
+
+output/ does not import the batch package (data/): the caller passes what it
+needs of it, `open_sink(path, keys, precision)` for --output FILE
+(data/sinks.open_sink) and `lines`, the writer of whole columns of text
+(data/textlines.column_lines; shortest.lines when not given, the same bytes).
 """
 from __future__ import annotations
 
 import sys
 
-from ..arrays import MAX_MESSAGES
+from ..columntext import batch_header, batch_keys, columns_delimited, columns_rows
+from ..limits import MAX_MESSAGES
 from . import batchtext, formats
 from .streams import emit, emit_bytes, output_format, stderr, warn
 
@@ -19,27 +25,30 @@ def print_rich(renderable) -> None:
     console().print(renderable)
 
 
-def eval_points(job, fmt, precision, output=None) -> int:
+def eval_points(job, fmt, precision, output=None, open_sink=None, lines=None) -> int:
     """eval --points: one output row per point (on stdout, or in the file `output`); the
     exit code."""
     name = job.program.statements[-1].name or "f"
-    return stream_points(job, fmt, precision, batchtext.batch_keys(job, name),
+    return stream_points(job, fmt, precision, batch_keys(job, name),
                          lambda chunk, result: batchtext.batch_columns(job, chunk, result),
                          lambda chunk, result, errors: batchtext.batch_jsonl(
-                             job, chunk, result, precision, name, errors), output)
+                             job, chunk, result, precision, name, errors, lines),
+                         output, open_sink, lines)
 
 
-def diff_points(job, fmt, precision, output=None) -> int:
+def diff_points(job, fmt, precision, output=None, open_sink=None, lines=None) -> int:
     """diff --points: each derivative at every row; the exit code."""
     return stream_points(job, fmt, precision, batchtext.diff_batch_keys(job),
                          lambda chunk, result: batchtext.diff_batch_columns(job, chunk, result),
                          lambda chunk, result, errors: batchtext.diff_batch_jsonl(
-                             job, chunk, result, precision, errors), output)
+                             job, chunk, result, precision, errors, lines),
+                         output, open_sink, lines)
 
 
-def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
+def stream_points(job, fmt, precision, keys, columns, jsonl, output=None, open_sink=None,
+                  lines=None):
     """Print a batch chunk by chunk (`columns` gives float arrays, `jsonl` JSON lines), or
-    write its columns to the file `output` (data/sinks.py: whole or not at all); the exit
+    write its columns to the file `output` (by `open_sink`: whole or not at all); the exit
     code (0; 2 when rows could not be read; 3 when some were undefined)."""
     import time
 
@@ -49,13 +58,12 @@ def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
               "not used by the expression"])
     sink = None
     if output is not None:
-        from ..data.sinks import open_sink
         sink = open_sink(output, keys, precision)
         fmt = "file"
     fmt = output_format(fmt)
     if fmt in ("csv", "plain"):
         sep = "," if fmt == "csv" else "\t"
-        emit(batchtext.batch_header(keys, sep))
+        emit(batch_header(keys, sep))
     counts = {"error": 0, "warning": 0}
     start, bar = time.monotonic(), None
     want_bar, wait, terminal = progress_wanted()
@@ -80,12 +88,12 @@ def stream_points(job, fmt, precision, keys, columns, jsonl, output=None):
                 (emit_bytes if isinstance(rows, bytes) else emit)(rows)
             elif fmt == "table":
                 from . import render
-                rows = batchtext.columns_rows(columns(chunk, result))
+                rows = columns_rows(columns(chunk, result))
                 print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1,
                                              chunk.first_row))
             else:
-                emit_bytes(batchtext.columns_delimited(columns(chunk, result), precision,
-                                                     "," if fmt == "csv" else "\t"))
+                emit_bytes(columns_delimited(columns(chunk, result), precision,
+                                             "," if fmt == "csv" else "\t", lines))
             if want_bar and bar is None and time.monotonic() - start >= wait:
                 from . import render
                 bar = render.progress_bar(job.reader.total_bytes, job.reader.label, terminal)

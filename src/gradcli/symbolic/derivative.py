@@ -19,9 +19,9 @@ from ..errors import UsageError
 from ..language.expr import Apply, BUILD, Const, Expr, Name, Num, Program, Statement, Vector, as_expr, check_wrt, inputs_of, postorder, replace_leaves
 from ..language.parser import given_names, parse
 from ..language.printer import to_text
+from ..limits import MAX_DIFF_ORDER
 from .simplify import Simplifier
 
-MAX_ORDER = 10
 NAME_AT = 24  # a repeated sub-expression longer than this (in characters) gets a name
 
 
@@ -134,9 +134,9 @@ def inline(program: Program):
 
 
 def check_order(order) -> int:
-    """--order must be a whole number from 1 to MAX_ORDER."""
-    if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= MAX_ORDER:
-        raise UsageError(f"--order must be a whole number from 1 to {MAX_ORDER}, got {order}",
+    """--order must be a whole number from 1 to MAX_DIFF_ORDER."""
+    if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= MAX_DIFF_ORDER:
+        raise UsageError(f"--order must be a whole number from 1 to {MAX_DIFF_ORDER}, got {order}",
                          hint="for example --order 2 for second derivatives")
     return order
 

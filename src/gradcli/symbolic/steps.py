@@ -11,7 +11,7 @@ constant, for a partial derivative).
 
 Every step's derivative comes from one forward pass over the expression
 (derivative.node_derivatives) and one simplifier, so a derivation costs a
-linear amount of work however many steps it has; at most MAX_STEPS are kept.
+linear amount of work however many steps it has; at most MAX_SHOWN_STEPS are kept.
 """
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from .. import ops
 from ..language.expr import BUILD, Apply, Expr, Name, Num, free_names, postorder
 from ..language.printer import _pieces, _text_leaf, _text_parts, to_latex, to_text
+from ..limits import MAX_SHOWN_STEPS
 from .derivative import HELPER_STEMS, node_derivatives
 from .simplify import Simplifier
 
-MAX_STEPS = 100  # steps kept for one derivative; the rest are counted and said to be left out
 MAX_TEXT = 200  # characters of one sub-expression or result shown before it is shortened
 MAX_FORMULA_PARTS = 6  # a rule over more placeholders than this is named, not written out
 _SUMS = ("add", "sub")
@@ -156,7 +156,7 @@ class _Planner:
         return compound
 
 
-def derive(root: Expr, wrt: str, variables: list, max_steps: int = MAX_STEPS) -> Derivation:
+def derive(root: Expr, wrt: str, variables: list, max_steps: int = MAX_SHOWN_STEPS) -> Derivation:
     """The derivation of d(root)/d(wrt): steps from the whole expression down, iteratively."""
     varies = _varying(root, wrt)
     letters = placeholders(variables)

@@ -1,7 +1,7 @@
 """The --points task of eval and diff: a program (or each derivative) at every row of a points file.
 
-Over arrays.py, which reads the file in chunks and evaluates one graph per
-chunk; output/points.py prints the rows as they come.
+Over the batch path of data/ (data/run.py reads the file in chunks and
+evaluates one graph per chunk); output/points.py prints the rows as they come.
 
 ``run(program, source, bindings=None, wrt=None, chunk_rows=CHUNK_ROWS) -> BatchRun``
     Reader and evaluation together: iterate it for `(chunk, result)` pairs;
@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import CHUNK_ROWS, ArrayResult, BatchRun, column_names, evaluate_arrays
+from ..data.evaluate import ArrayResult, evaluate_arrays
+from ..data.run import BatchRun
+from ..data.sources import CHUNK_ROWS, column_names
 from ..reading import given_names, read_program
 from ..language.printer import diff_label
 from ..symbolic.derivative import check_order, differentiate, program_source

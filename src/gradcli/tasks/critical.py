@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from ..errors import DomainError, GradcliError, UsageError
 from ..language.expr import inputs_of
 from ..inputs import parse_over
+from ..limits import MAX_CRITICAL_STARTS as MAX_STARTS
 from ..reading import given_names, read_program
 
-MAX_STARTS = 4_096
 STEPS = 60
 
 

@@ -22,14 +22,11 @@ from ..autodiff.lower import lower, missing_input
 from ..errors import DomainError, GradcliError, LimitError, ShapeError, UsageError
 from ..inputs import check_wrt, inputs_of, unused_bindings
 from ..kinks import kink_text
+from ..limits import MAX_DESCEND_STEPS
 from ..language.expr import first_span
 from ..reading import given_names, read_program
 from ..language.printer import read_as
 from ..numbers import number_text
-
-
-# Every step is kept for the JSON history; past this a run is a hang, not a result.
-MAX_STEPS = 1_000_000
 
 
 @dataclass
@@ -114,8 +111,8 @@ def descend(text, start, wrt=None, lr=0.1, steps=100, data=None, tol=None, momen
     lr = positive_number(lr, "--lr")
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise UsageError(f"--steps must be a positive whole number, got {steps!r}")
-    if steps > MAX_STEPS:
-        raise LimitError(f"--steps {steps} is more than gradcli runs ({MAX_STEPS})",
+    if steps > MAX_DESCEND_STEPS:
+        raise LimitError(f"--steps {steps} is more than gradcli runs ({MAX_DESCEND_STEPS})",
                          hint="stop earlier with --tol, or raise --lr")
     if tol is not None:
         tol = positive_number(tol, "--tol")
@@ -291,12 +288,12 @@ def _show(value) -> str:
 def load_data(path: str) -> Dataset:
     """A CSV (or JSON Lines) file of examples -> Dataset of float vectors, one per column.
 
-    Reading is the points reader's (`arrays.read_columns`); errors name the file,
+    Reading is the points reader's (`data/sources.read_columns`); errors name the file,
     the row and the column. On top of it: a header with no rows, a value that is
     not finite, and a column whose name the expression could not use are errors.
     """
     try:
-        from .. import arrays
+        from ..data.sources import read_columns
     except ImportError:
         raise UsageError("--data needs NumPy, which is not installed",
                          hint="pip install 'gradcli[vectors]'") from None
@@ -307,7 +304,7 @@ def load_data(path: str) -> Dataset:
                          "then one row of numbers per example",
                          hint="for example:  x1,x2,y  then  1.0,2.0,1")
     try:
-        columns = arrays.read_columns(path)
+        columns = read_columns(path)
     except UsageError as exc:
         # The reader speaks of --points, the option it was first written for.
         message = exc.message.removeprefix("--points: ")

@@ -28,11 +28,11 @@ from fractions import Fraction
 
 from ..autodiff.backends import ScalarPrimitives
 from ..autodiff.engine import MathBackend, graph_nodes, local_derivative, topo_order
+from ..limits import MAX_PRECISION_NODES as MAX_NODES
 
 # Above this relative error bound a value or partial is reported (about seven
 # digits: well below the point where a printed number's leading digits change).
 THRESHOLD = 1e-7
-MAX_NODES = 20_000
 _ULP = 2.0 ** -52
 _HALF_ULP = 2.0 ** -53
 

@@ -21,12 +21,10 @@ from ..kinks import KinkWarnings
 from ..language.expr import Program, Statement, inputs_of
 from ..reading import given_names, read_program
 from ..language.printer import read_as
+from ..limits import MAX_TAYLOR_ORDER, MAX_TAYLOR_TERMS
 from ..numbers import format_number, is_closed
 from ..symbolic.derivative import derivative, inline
 from ..symbolic.simplify import Simplifier
-
-MAX_ORDER = 20     # a published exercise asks for degree 16 (sin x + cos x)
-MAX_TERMS = 2_000
 
 
 @dataclass
@@ -126,8 +124,9 @@ def _refuse_kinks(program, point, wanted) -> None:
 def taylor(text: str, at: dict, order: int = 2, *, exact: bool | str = False,
            wrt=None) -> Taylor:
     """The Taylor polynomial of `text` about `at` up to total degree `order`."""
-    if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_ORDER:
-        raise UsageError(f"--order must be a whole number from 0 to {MAX_ORDER}, got {order}")
+    if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_TAYLOR_ORDER:
+        raise UsageError(f"--order must be a whole number from 0 to {MAX_TAYLOR_ORDER}, "
+                         f"got {order}")
     program = read_program(text, given_names(at, wrt))
     variables = inputs_of(program)
     wanted = list(wrt) if wrt else variables
@@ -143,9 +142,9 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool | str = False,
         if not isinstance(point[v], (int, float, Fraction)) and not is_closed(point[v]):
             raise UsageError(f"a Taylor polynomial needs a number for '{v}'")
     count = math.comb(len(wanted) + order, order)
-    if count > MAX_TERMS:
+    if count > MAX_TAYLOR_TERMS:
         raise UsageError(f"a polynomial of order {order} in {len(wanted)} variables has "
-                         f"{count} terms, more than {MAX_TERMS}", hint="lower --order")
+                         f"{count} terms, more than {MAX_TAYLOR_TERMS}", hint="lower --order")
     _refuse_kinks(program, point, wanted)
     root, _ = inline(program)
     simp = Simplifier()

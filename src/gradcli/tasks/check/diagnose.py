@@ -42,6 +42,7 @@ from ...errors import DomainError, GradcliError
 from ...language.expr import BUILD, Apply, Const, Expr, Name, Num, Program, Statement, Vector, \
     as_expr, postorder
 from ...language.printer import read_as, to_text
+from ...limits import MAX_DIAGNOSE_CANDIDATES, MAX_DIAGNOSE_NODES
 from ...symbolic.derivative import chain_rule, derivative, inline, node_derivatives
 from ...symbolic.simplify import Simplifier
 from .sampling import answer_value, true_derivative
@@ -49,8 +50,6 @@ from .verdict import magnitude, num
 
 # Operators that are arithmetic, not "functions" with an inner argument of their own.
 ARITHMETIC = {"add", "sub", "mul", "div", "neg", "pos", "pow"}
-MAX_NODES = 400       # beyond this many distinct nodes, no diagnosis is attempted
-MAX_CANDIDATES = 600  # and never more candidates than this
 
 
 @dataclass
@@ -101,7 +100,7 @@ def _depends(dargs, i) -> bool:
 def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
     """Mistaken derivatives of `root` by `wrt`, most specific first (see the module doc)."""
     nodes = list(postorder(root))
-    if len(nodes) > MAX_NODES or any(isinstance(n, Vector) for n in nodes):
+    if len(nodes) > MAX_DIAGNOSE_NODES or any(isinstance(n, Vector) for n in nodes):
         return
     for n in nodes:
         if isinstance(n, Apply) and (n.op not in ops.TABLE or ops.TABLE[n.op].vjp is not None):
@@ -122,7 +121,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
         for rule, inner in _chain_drops(node, d):
             chain_nodes.append((node, rule, inner))
     for node, rule, inner in chain_nodes:
-        if count >= MAX_CANDIDATES:
+        if count >= MAX_DIAGNOSE_CANDIDATES:
             return
         yield offer("chain-rule", node, {id(node): rule}, _chain_sentence(inner, d[id(inner)]))
     if len(chain_nodes) > 1:
@@ -137,7 +136,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
                                     and _depends([d[id(a)] for a in node.args], 1)):
             continue
         u, v = node.args
-        if count >= MAX_CANDIDATES:
+        if count >= MAX_DIAGNOSE_CANDIDATES:
             return
         yield offer("product-rule", node, {id(node): lambda n, da: da[0] * da[1]},
                     lambda u=u, v=v: "the product rule: the derivative of a product is not the "
@@ -158,7 +157,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
             continue
         u, v = node.args
         du = d[id(u)]
-        if count >= MAX_CANDIDATES:
+        if count >= MAX_DIAGNOSE_CANDIDATES:
             return
 
         def reversed_sign(n, da):
@@ -185,7 +184,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
         if node.op != "pow":
             continue
         base, exponent = node.args
-        if count >= MAX_CANDIDATES:
+        if count >= MAX_DIAGNOSE_CANDIDATES:
             return
         if d[id(base)] is not None and d[id(exponent)] is None:
             yield offer("power-rule", node,
@@ -209,7 +208,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
             if d[id(arg)] is not None or d[id(node.args[1 - i])] is None \
                     or (isinstance(arg, Num) and arg.value == 0):
                 continue
-            if count >= MAX_CANDIDATES:
+            if count >= MAX_DIAGNOSE_CANDIDATES:
                 return
             def kept(n, da, i=i):
                 # the constant argument stays as it is; the other is differentiated
@@ -236,7 +235,7 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
 
     # ---- the sign of one function's derivative, or of a subtraction
     for node in applies:
-        if count >= MAX_CANDIDATES:
+        if count >= MAX_DIAGNOSE_CANDIDATES:
             return
         if node.op not in ARITHMETIC and any(x is not None for x in (d[id(a)] for a in node.args)):
             yield offer("sign", node, {id(node): lambda n, da: -chain_rule(n, da)},

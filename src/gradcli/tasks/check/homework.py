@@ -20,7 +20,7 @@ from ..implicit import top_equals
 from ...inputs import inputs_of
 from ...language.printer import read_as
 from ...reading import given_names, read_program
-from ..taylor import MAX_ORDER
+from ...limits import MAX_TAYLOR_ORDER
 from . import critical as critical_grader
 from . import directional as directional_grader
 from . import implicit as implicit_grader
@@ -105,8 +105,9 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                        answers=graded.answers, rtol=rtol, atol=atol,
                        warnings=graded.warnings, digits_rule=digits_rule)
     if order is not None and (isinstance(order, bool) or not isinstance(order, int)
-                              or not 0 <= order <= MAX_ORDER):
-        raise UsageError(f"--order must be a whole number from 0 to {MAX_ORDER}, got {order}")
+                              or not 0 <= order <= MAX_TAYLOR_ORDER):
+        raise UsageError(f"--order must be a whole number from 0 to {MAX_TAYLOR_ORDER}, "
+                         f"got {order}")
 
     program = read_program(text, given_names(at, grad))
     question = Question(text, at, program, inputs_of(program))

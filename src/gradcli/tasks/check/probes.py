@@ -26,13 +26,11 @@ from ... import ops
 from ...autodiff.lower import lower
 from ...errors import GradcliError
 from ...language.expr import Apply, Num, Program, Statement, postorder, replace_leaves
+from ...limits import MAX_EDGE_POINTS, MAX_EDGES, MAX_ROUNDED_LITERALS
 from .verdict import DIGITS_MIN  # as the digits rule for a number answer
 
-MAX_ROUNDED = 24      # literals given slack; beyond this the formula is compared as typed
 EDGE_SCAN = (-10.0, 10.0)
 EDGE_GRID = 401
-MAX_EDGES = 12        # kink arguments examined per formula
-MAX_EDGE_POINTS = 24  # points returned in all
 
 
 def _half_unit(text: str) -> float | None:
@@ -61,7 +59,7 @@ def rounded_literals(program: Program) -> list:
                 h = _half_unit(source[node.span[0]:node.span[1]])
                 if h is not None:
                     found.append((node, h))
-                    if len(found) >= MAX_ROUNDED:
+                    if len(found) >= MAX_ROUNDED_LITERALS:
                         return found
     return found
 

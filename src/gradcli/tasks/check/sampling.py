@@ -15,13 +15,13 @@ from ...autodiff.engine import backend_for, backend_inputs, local_derivative, to
 from ...autodiff.lower import lower
 from ...errors import DomainError, GradcliError, ShapeError, UsageError
 from ...language.expr import Program
+from ...limits import MAX_SAMPLE_TRIES
 from .probes import edge_points
 from .verdict import largest, magnitude
 
 SAMPLES = 16          # random points compared besides the given one
 LARGE = 20_000        # nodes: beyond this, SAMPLES_LARGE points keep the time near an eval's
 SAMPLES_LARGE = 4
-MAX_TRIES = 120       # candidate points tried to find SAMPLES comparable ones
 
 
 def backward_magnitude(root) -> float:
@@ -136,7 +136,7 @@ def sample_points(variables, at, seed, edges=()):
         yield point, None
     rng = random.Random(seed)
     lo, hi = math.log10(MODERATE[0]), math.log10(MODERATE[1])
-    for i in range(MAX_TRIES):
+    for i in range(MAX_SAMPLE_TRIES):
         point = {}
         for v in variables:
             if at is not None and i % 3 == 2:

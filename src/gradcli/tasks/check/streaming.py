@@ -1,7 +1,7 @@
 """`check --points FILE`: answers checked at every row of a points file, chunk by chunk.
 
-Every row of the file is a point, evaluated in vectorised chunks through
-gradcli.arrays. An answer is a constant (`--value`, `--grad`, the same at
+Every row of the file is a point, evaluated in vectorised chunks by the
+batch run (data/run.py). An answer is a constant (`--value`, `--grad`, the same at
 every row) or a column of the file: `value` (or the result's name, `f`) for the
 value, `grad_w` (or `df/dw`) for the partial by w, so the CSV that `eval
 --points` writes checks as all right. A `--derivative` formula is evaluated at
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ...errors import UsageError
 from ...inputs import inputs_of
 from ...language.expr import Program
+from ...limits import MAX_ROWS_SHOWN
 from ...reading import given_names, read_program
 from .formula import correct_formula, parse_answer
 from .verdict import ATOL, FORMULA_RTOL_FLOOR, RTOL, Undefined, as_typed, check_pairs, \
@@ -60,9 +61,6 @@ class CheckedChunk:
     compared: list    # per answer: a bool array, checked rows where both sides are defined
 
 
-MAX_ROWS_SHOWN = 10
-
-
 def answer_columns(names, variables, result_name: str = "f") -> dict:
     """{(kind, name): column} for the answer columns among `names` (see the module doc)."""
     found = {}
@@ -104,7 +102,7 @@ class PointsCheck:
 
     def __init__(self, text, source, at=None, value=None, grad=None, derivatives=None,
                  rtol: float = RTOL, atol: float = ATOL, chunk_rows=None):
-        from ...arrays import CHUNK_ROWS, BatchRun
+        from ...data.run import CHUNK_ROWS, BatchRun
         if rtol < 0 or atol < 0:
             raise UsageError("--rtol and --atol must be zero or positive")
         self.text, self.rtol, self.atol = text, rtol, atol
@@ -176,7 +174,7 @@ class PointsCheck:
     def __iter__(self):
         import numpy as np
 
-        from ...arrays import evaluate_arrays
+        from ...data.evaluate import evaluate_arrays
         for chunk, result in self.job:
             checked = ~(chunk.invalid | result.undefined)
             index = np.flatnonzero(checked)

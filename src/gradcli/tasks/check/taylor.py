@@ -17,7 +17,8 @@ from ...errors import DomainError, GradcliError, UsageError
 from ...inputs import inputs_of
 from ...language.expr import Apply, Name, Num, Program, Statement, replace_leaves
 from ...language.printer import to_text
-from ..taylor import MAX_ORDER, Term, polynomial_text
+from ...limits import MAX_TAYLOR_ORDER
+from ..taylor import Term, polynomial_text
 from ..taylor import taylor as taylor_of
 from .formula import parse_answer
 from .probes import rounded_literals, rounding_slack
@@ -137,7 +138,7 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol,
                expected=truth.polynomial)
     a.correct = truth.polynomial
     used = inputs_of(answer_program)
-    deep = min(order + 2, MAX_ORDER)
+    deep = min(order + 2, MAX_TAYLOR_ORDER)
     try:
         mine = taylor_of(poly, {v: point[v] for v in used}, deep, wrt=used or None) \
             if used else None
@@ -179,7 +180,7 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol,
         return a
     # The whole answer first: another order, or the expansion about another point.
     for m in (order - 1, order + 1, order + 2):
-        if 0 <= m <= MAX_ORDER and m != order:
+        if 0 <= m <= MAX_TAYLOR_ORDER and m != order:
             try:
                 other = _coefficients(taylor_of(text, point, m))
             except GradcliError:
