@@ -30,7 +30,6 @@ def test_peak_memory_is_the_commands_not_the_parents():
     ("batch.py", ["gradcli engine on arrays", "gradcli eval --points FILE -o csv"]),
 ])
 def test_a_benchmark_runs_at_a_small_size(script, words, tmp_path):
-    pytest.importorskip("pyarrow")
     r = subprocess.run([sys.executable, str(BENCH / script), "2000"], capture_output=True,
                        text=True, timeout=300, cwd=tmp_path,
                        env=dict(os.environ, GRADCLI_PROGRESS="0"))

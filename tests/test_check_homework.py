@@ -468,10 +468,7 @@ def test_sympy_tangent_planes_are_right_and_a_changed_slope_is_wrong(pair, a, b,
     slopes = [_defined(sp.diff(f, sp.Symbol(n)).subs(subs)) for n in used]
     assume(value is not None and None not in slopes)
     rhs = f"{value!r}" + "".join(f" + ({g!r})*({n} - ({at[n]!r}))" for g, n in zip(slopes, used))
-    try:
-        right = check_homework(text, at, tangent=rhs)
-    except GradcliError:
-        assume(False)
+    right = check_homework(text, at, tangent=rhs)   # a smooth function: never refused
     assert right.ok, right.answers[0].reason
     changed = rhs + f" + ({delta!r})*({used[0]} - ({at[used[0]]!r}))"
     wrong = check_homework(text, at, tangent=changed).answers[0]
@@ -488,10 +485,7 @@ def test_sympy_taylor_polynomials_are_right_and_a_changed_coefficient_is_wrong(p
     coefficients = [_defined(sp.diff(f, x, k).subs(x, a) / sp.factorial(k)) for k in range(n + 1)]
     assume(None not in coefficients)
     poly = " + ".join(f"({c!r})*(x - ({a!r}))^{k}" for k, c in enumerate(coefficients))
-    try:
-        right = check_homework(text, {"x": a}, taylor=poly, order=n)
-    except GradcliError:
-        assume(False)
+    right = check_homework(text, {"x": a}, taylor=poly, order=n)   # never refused
     assert right.ok, right.answers[0].reason
     wrong = check_homework(text, {"x": a}, taylor=poly + f" + 0.25*(x - ({a!r}))^{n}",
                            order=n).answers[0]

@@ -212,7 +212,6 @@ def test_plot_json_and_csv_samples():
 
 
 def test_plot_output_png_and_svg(tmp_path):
-    pytest.importorskip("matplotlib")
     png = tmp_path / "f.png"
     r = run("plot", "sin(a*x)", "--over", "x=0:2*pi", "--at", "a=2", "--output", str(png),
             "--width", "640", "--height", "480")

@@ -18,8 +18,8 @@ from gradcli import columntext, shortest
 from gradcli.cli import main
 from gradcli.data import sources
 
-pa = pytest.importorskip("pyarrow", reason="the data extra (pyarrow) is not installed")
-pq = pytest.importorskip("pyarrow.parquet")
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pyarrow.feather as feather  # noqa: E402
 
 from gradcli.data import textlines  # noqa: E402
@@ -406,7 +406,7 @@ def test_stdout_through_the_fast_writer_is_the_same_text(files, monkeypatch, cmd
 
 # ---------------------------------------------------------------- compile
 
-pd = pytest.importorskip("pandas", reason="the data extra (pandas) is not installed")
+import pandas as pd  # noqa: E402
 # pandas before 3 rounds the last digit of some doubles unless asked not to; pandas 3
 # reads them exactly and deprecates the option.
 EXACT_CSV = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
@@ -468,7 +468,7 @@ def test_compile_errors_name_the_input():
 
 @pytest.mark.parametrize("scheduler", ["synchronous", "threads", "processes"])
 def test_compile_on_dask_partitions_equals_one_process(files, scheduler):
-    dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not installed")
+    import dask.dataframe as dd
     import gradcli
     frame = pd.read_csv(files["csv"], **EXACT_CSV)
     f = gradcli.compile(NEURON, w1=0.5, w2=-0.3, b=0.1)
@@ -539,7 +539,6 @@ def test_at_file_holds_more_bindings_than_a_command_line(tmp_path):
 def test_the_dask_page_runs(tmp_path, monkeypatch):
     """docs/dask.md's runnable session (the process scheduler, as a cluster sends the
     function) runs as printed."""
-    pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not installed")
     import doctest
     import re
     text = (Path(__file__).resolve().parent.parent / "docs" / "dask.md").read_text()

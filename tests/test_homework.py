@@ -69,10 +69,8 @@ def test_tangent_plane_matches_sympy(pair, a, b):
     used = [n for n in ("x", "y") if f.has(sp.Symbol(n))]
     assume(used)
     at = {n: at[n] for n in used}
-    try:
-        t = tangent(text, at, evaluate=api.evaluate)
-    except (DomainError, GradcliError):
-        assume(False)
+    # Every generated function is defined and smooth everywhere: a refusal is a failure.
+    t = tangent(text, at, evaluate=api.evaluate)
     subs = {sp.Symbol(n): v for n, v in at.items()}
     assert t.value == pytest.approx(_num(f.subs(subs)), rel=1e-9, abs=1e-12)
     for n in used:
@@ -178,10 +176,7 @@ def test_taylor_prints_as_a_book():
 def test_taylor_two_variables_matches_sympy(first, second, a, b):
     text = f"({first[0]})*sin(x) + ({second[0]})*y"  # both variables, whatever was drawn
     f = first[1] * sp.sin(X) + second[1] * Y
-    try:
-        t = taylor(text, {"x": a, "y": b}, 3)
-    except GradcliError:
-        assume(False)
+    t = taylor(text, {"x": a, "y": b}, 3)   # defined and smooth everywhere: never refused
     # SymPy's multivariate Taylor polynomial, written out from its partial derivatives.
     poly = 0
     for i in range(4):

@@ -227,14 +227,12 @@ def test_graph_png_says_what_it_wrote(tmp_path):
 
 
 def test_plot_title_names_the_fixed_values():
-    pytest.importorskip("numpy")
     from gradcli.output.plot import title
     from gradcli.tasks.plot import sample
     assert title(sample("sin(a*x)", "x=0:1", {"a": 2.0}, 5)) == "f = sin(a*x)  at a = 2"
 
 
 def test_terminal_plot_panels_share_their_x_columns():
-    pytest.importorskip("plotext")
     r = run("plot", "x^3/100", "--over", "x=-30:30", "--width", "60", "--height", "20")
     assert r.exit_code == 0
     lines = r.stdout.splitlines()

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("numpy")
-
 from gradcli.api import evaluate
 from gradcli.errors import ShapeError
 from gradcli.autodiff.vectors import MAX_DIMS
