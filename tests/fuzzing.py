@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import importlib.util
 import io
 import json
 import os
@@ -49,17 +48,6 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 class Failure(AssertionError):
     """An input that broke the invariant, with the reason."""
-
-
-def has_vectors() -> bool:
-    return importlib.util.find_spec("gradcli.autodiff.vectors") is not None
-
-
-def _vectors_pending(err: str) -> bool:
-    # Vector literals and '@' need gradcli.vectors and the matmul record; a
-    # checkout without them is not judged on those inputs.
-    return not has_vectors() and ("No module named 'gradcli.autodiff.vectors'" in err
-                                  or "KeyError: 'matmul'" in err)
 
 
 # ---------------------------------------------------------------- commands
@@ -161,7 +149,7 @@ def check(args: list[str], stdin=None) -> int:
         raise Failure(f"exit code {code}\n{where}\nstderr: {err[-2000:]}")
     if "Traceback" in out or "Traceback" in err:
         raise Failure(f"a traceback was printed\n{where}\n{err[:4000]}")
-    if "internal error" in err and not _vectors_pending(err):
+    if "internal error" in err:
         raise Failure(f"internal error\n{where}\n{_tail(err)}")
     if code not in (0, 1) and not err.strip():
         raise Failure(f"exit {code} with nothing on stderr\n{where}")
@@ -268,10 +256,9 @@ def _leaf(numbers):
                      st.sampled_from(["pi", "e"]).map(lambda n: [n]))
 
 
-def expression_tokens(numbers=None, vectors=None, max_leaves=10):
+def expression_tokens(numbers=None, vectors=True, max_leaves=10):
     """Token lists of valid expressions of the grammar."""
     numbers = numbers if numbers is not None else st.sampled_from(["1", "2", "3", "0.5", "10"])
-    vectors = has_vectors() if vectors is None else vectors
 
     def extend(children):
         options = [
@@ -362,10 +349,8 @@ def binding_value():
         st.floats(allow_nan=False, allow_infinity=False).map(repr),
         st.integers(-10 ** 30, 10 ** 30).map(str),
     )
-    if has_vectors():
-        vec = st.lists(simple, min_size=1, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]")
-        return st.one_of(simple, vec)
-    return simple
+    vec = st.lists(simple, min_size=1, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]")
+    return st.one_of(simple, vec)
 
 
 def names_in(expr: str) -> list[str]:
