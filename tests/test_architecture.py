@@ -7,6 +7,7 @@ cycle, so that the layers (see the Code map in README.md) read one way, down.
 """
 import ast
 import os
+import re
 import warnings
 
 import pytest
@@ -220,3 +221,31 @@ def test_the_language_modules_are_small():
     assert {"language.parser", "language.postlex", "language.build",
             "language.explain", "language.chars"} <= set(sizes)
     assert max(sizes.values()) <= 700, sizes
+
+
+def _extras() -> set:
+    """The names of pyproject.toml's [project.optional-dependencies] (read without tomllib,
+    which Python 3.10 lacks)."""
+    root = os.path.dirname(os.path.dirname(PACKAGE))
+    names, inside = set(), False
+    for line in open(os.path.join(root, "pyproject.toml"), encoding="utf-8"):
+        if line.startswith("["):
+            inside = line.strip() == "[project.optional-dependencies]"
+        elif inside:
+            m = re.match(r"([A-Za-z0-9_-]+)\s*=", line)
+            if m:
+                names.add(m.group(1))
+    return names
+
+
+def test_every_install_hint_names_an_extra_that_exists():
+    extras = _extras()
+    assert {"plot", "data"} <= extras
+    hints = []
+    for name, path in MODULES.items():
+        text = open(path, encoding="utf-8").read()
+        for m in re.finditer(r"gradcli\[([^\]]*)\]", text):
+            hints.append((name, m.group(1)))
+    assert hints, "no gradcli[...] hint found: the scan is wrong"
+    wrong = [(name, extra) for name, extra in hints if extra not in extras]
+    assert not wrong, f"hints naming an extra pyproject.toml does not define: {wrong}"

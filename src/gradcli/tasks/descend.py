@@ -295,12 +295,8 @@ def load_data(path: str) -> Dataset:
     the row and the column. On top of it: a header with no rows, a value that is
     not finite, and a column whose name the expression could not use are errors.
     """
-    try:
-        from .. import arrays
-    except ImportError:
-        raise UsageError("--data needs NumPy, which is not installed",
-                         hint="pip install 'gradcli[vectors]'") from None
     import numpy as np
+    from .. import arrays
     label = "stdin" if path == "-" else path
     if path != "-" and os.path.isfile(path) and os.path.getsize(path) == 0:
         raise UsageError(f"--data: {label} is empty: expected a header row naming the columns, "

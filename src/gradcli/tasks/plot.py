@@ -31,6 +31,7 @@ from ..reading import given_names, read_program
 from ..language.printer import carets, read_as
 from ..numbers import HUMAN_DIGITS, number_text
 
+# matplotlib is the `plot` extra (pyproject.toml); NumPy and plotext are always installed.
 INSTALL_HINT = "pip install 'gradcli[plot]'"
 
 
@@ -86,11 +87,8 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     if var not in variables:
         warnings.append(f"the expression does not depend on {var}: f is constant and "
                         f"∂f/∂{var} is 0")
-    try:
-        import numpy as np
-        from ..arrays import evaluate_arrays
-    except ImportError:
-        raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
+    import numpy as np
+    from ..arrays import evaluate_arrays
 
     xs = np.linspace(lo, hi, points)
     used = {k: v for k, v in bindings.items() if k in variables}
@@ -336,12 +334,8 @@ def _y_range(ys, view):
 
 def terminal_plot(data: PlotData, width: int = 80, height: int = 24, color: bool = False) -> str:
     """f above ∂f/∂x, as text of the given size (plotext); gaps where values are undefined."""
-    try:
-        import plotext
-    except ImportError:
-        raise UsageError("the terminal plot needs plotext, which is not installed",
-                         hint=f"{INSTALL_HINT}  (or: pip install plotext)") from None
     import numpy as np
+    import plotext
 
     if width * height > limits.MAX_PLOT_CELLS:
         raise LimitError(f"a terminal plot of {width} x {height} characters is over the limit "
