@@ -226,6 +226,29 @@ def test_stable_functions():
     assert api.evaluate("0**0").value == 1
 
 
+
+def test_which_rule_a_number_gets_is_the_records_choice():
+    # Op.numeric_rule: None (the textbook rule), "stable" (the same function rearranged)
+    # or "convention" (PyTorch's value where the textbook rule has none).
+    assert ops.TABLE["sin"].numeric_rule(0) is None
+    assert ops.TABLE["div"].numeric_rule(1) == "stable"
+    assert ops.TABLE["tanh"].numeric_rule(0) == "stable"
+    assert ops.TABLE["pow"].numeric_rule(0) is None
+    assert ops.TABLE["pow"].numeric_rule(1) == "convention"
+    assert ops.TABLE["max"].numeric_rule(0) == "convention"
+    # numeric_rules: the same numbers one function per argument, where that is how
+    # the record's rules come.
+    from gradcli.autodiff.local import numeric_d
+    D = numeric_d(MathBackend)
+    for name in ("div", "tanh", "sin", "pow"):
+        op = ops.TABLE[name]
+        args = (0.7, 1.3)[:op.arity]
+        out = op.value(MathBackend, *args)
+        rules = op.numeric_rules(MathBackend)
+        for i, rule in enumerate(rules):
+            assert rule(D, out, *args) == op.numeric_partial(MathBackend, D, i, out, args)
+    assert ops.TABLE["max"].numeric_rules(MathBackend) is None
+
 @pytest.mark.parametrize("text,at,message", [
     ("log(x)", {"x": 0}, "ln(x) is undefined at x = 0: ln needs a positive argument"),
     ("1/x", {"x": 0}, "1/x is undefined at x = 0: division by zero"),

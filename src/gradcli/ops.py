@@ -56,7 +56,8 @@ class Op:
     kinks: tuple[Kink, ...] = ()
     # Numeric rules over a backend B that replace `partials` for numbers: either a
     # convention (PyTorch's tie split, the exponent of 0**y) or, with
-    # extra["stable_form"], the same function rearranged for accuracy.
+    # extra["stable_form"], the same function rearranged for accuracy. Which rule a
+    # number gets is chosen in one place: numeric_rule / numeric_partial below.
     numeric_partials: tuple[Callable | None, ...] | Callable | None = None
     symbol: str | None = None  # infix or prefix symbol for operators
     prec: int = ATOM
@@ -103,6 +104,48 @@ class Op:
         if callable(self.partials):
             return self.partials(D, i, out, args, {} if cache is None else cache)
         return self.partials[i](D, out, *args)
+
+    def numeric_rule(self, i: int) -> str | None:
+        """Which rule gives d out / d args[i] on numbers, when it is not `partials`.
+
+        "convention": a numeric rule that is PyTorch's choice where the textbook rule
+        has none (max/min's tie split, the exponent of 0**y); "stable": the textbook
+        rule rearranged for accuracy (extra["stable_form"]: asin's
+        1/sqrt((1 - x)*(1 + x))), the same number in exact arithmetic; None: the
+        textbook rule `partials` itself.
+        """
+        numeric = self.numeric_partials
+        if numeric is None or (not callable(numeric) and numeric[i] is None):
+            return None
+        return "stable" if self.extra.get("stable_form") else "convention"
+
+    def numeric_partial(self, B, D, i: int, out, args, cache: dict | None = None):
+        """d out / d args[i] as numbers over backend B: the numeric rule where the table
+        has one for this argument (`numeric_rule`), else the textbook rule over D, the
+        language's functions over B (local.numeric_d(B)). `cache` as for `partial`."""
+        numeric = self.numeric_partials
+        if numeric is not None:
+            if callable(numeric):
+                return numeric(B, i, out, args, {} if cache is None else cache)
+            if numeric[i] is not None:
+                return numeric[i](B, out, *args)
+        return self.partial(D, i, out, args, cache)
+
+    def numeric_rules(self, B) -> tuple | None:
+        """`numeric_partial` over B as one function (D, out, *args) per argument, for a
+        caller that calls them straight (the engine's loop over float scalars); None where
+        the rules are not one per argument (log, max, min: one rule over all the
+        arguments; reductions: a vjp)."""
+        if self.vjp is not None or not isinstance(self.partials, tuple):
+            return None
+        numeric = self.numeric_partials
+        if numeric is None:
+            return self.partials
+        if callable(numeric):
+            return None
+        return tuple(rule if own is None else
+                     (lambda D, out, *args, _own=own: _own(B, out, *args))
+                     for rule, own in zip(self.partials, numeric))
 
 
 TABLE: dict[str, Op] = {}

@@ -444,13 +444,7 @@ def _run_precise(B, D, nodes, graph, names, mp) -> dict:
         for i, p in enumerate(node._parents):
             if not p.requires_grad:
                 continue
-            numeric = op.numeric_partials
-            if callable(numeric):
-                d = numeric(B, i, out, args, cache)
-            elif numeric is not None and numeric[i] is not None:
-                d = numeric[i](B, out, *args)
-            else:
-                d = op.partial(D, i, out, args, cache)
+            d = op.numeric_partial(B, D, i, out, args, cache)
             grad[id(p)] = grad.get(id(p), 0) + g * _real(d, mp)
     got = {None: float(value[id(graph.output)])}
     for name in names:
