@@ -332,3 +332,41 @@ def test_array_op_gradient_matches_central_differences(name, n):
 def _np_backend():
     from gradcli.autodiff.backends import numpy_backend
     return numpy_backend()
+
+
+def test_the_records_facts_hold():
+    # The fields other layers read instead of lists of names (printer, post-lexer,
+    # simplifier, check's probes, the precision bound).
+    for name, op in ops.TABLE.items():
+        if op.inverse is not None:
+            inverse = ops.lookup_function(op.inverse)
+            assert inverse is not None and inverse.accepts(1), name
+            for x in (0.3, 1.7):  # f(inverse(f(x))) == f(x) where both are defined
+                try:
+                    y = op.value(MathBackend, x)
+                    back = inverse.value(MathBackend, y)
+                except (ValueError, ZeroDivisionError):
+                    continue
+                assert op.value(MathBackend, back) == pytest.approx(y), (name, x)
+        if op.latex_form is not None:
+            assert op.arity == 1 and not op.is_operator, name
+        if op.params is not None:
+            assert op.accepts(len(op.params)), name
+        for c in op.edges:
+            assert c != 0
+            # the derivative rule is infinite (or undefined) at the edge
+            try:
+                d = local_derivative(op, 0, op.value(MathBackend, c), [c])
+            except (ValueError, ZeroDivisionError, DomainError):
+                continue
+            assert not math.isfinite(d), (name, c, d)
+        if op.exact_in_doubles:  # the result is an argument, its negation, 0 or ±1
+            for args in ([(0.1,), (-2.3,)] if op.accepts(1) else []) + [(0.1, -2.3)] * (
+                    op.accepts(2)):
+                got = op.value(MathBackend, *args)
+                assert got in (*args, *(-a for a in args), 0.0, 1.0, -1.0), (name, args)
+        if op.rational:
+            assert op.is_operator, name
+    ranks = [op.product_rank for op in ops.TABLE.values() if op.product_rank is not None]
+    assert sorted(ranks) == list(range(len(ranks)))
+    assert {n for n, op in ops.TABLE.items() if op.jumps} == {"sign", "step"}

@@ -68,6 +68,28 @@ class Op:
     # variable ((True, False): only the first), since c*u is the constant multiple rule
     # and u*v the product rule.
     rule: str | dict | None = None
+    # The argument names a listing and a hint show (`atan2(y, x)`); None: x, y (a, b for
+    # a function of any number of arguments).
+    params: tuple[str, ...] | None = None
+    # What a book writes as `name^-1 x`: the inverse function (sin^-1 x is asin).
+    inverse: str | None = None
+    # LaTeX around the argument where the book's notation is not the name and brackets:
+    # (r"\sqrt{", "}") prints \sqrt{x}.
+    latex_form: tuple[str, str] | None = None
+    # Where a factor of this function stands in a simplified product (exp(x)*sin(x)*cos(x));
+    # None: after every ranked one, by name.
+    product_rank: int | None = None
+    # The value jumps where the argument crosses 0 (sign, step): the rule's 0 does not hold
+    # there, though no kink is reported (check looks on both sides).
+    jumps: bool = False
+    # The arguments, other than 0, where the derivative rule is infinite (asin, acosh:
+    # -1 and 1): check looks on both sides of each, as it does of 0.
+    edges: tuple[float, ...] = ()
+    # The double result is the exact result of the double arguments (-x, abs, max): the
+    # op adds no rounding of its own.
+    exact_in_doubles: bool = False
+    # Rationals to rationals by + - * / alone: --exact computes it without a closed form.
+    rational: bool = False
     extra: dict = field(default_factory=dict)
 
     @property
@@ -79,6 +101,16 @@ class Op:
             return n == self.arity
         lo, hi = self.arity
         return n >= lo and (hi is None or n <= hi)
+
+    def arg_names(self) -> tuple[str, ...]:
+        """The names of the arguments in a listing or a hint: `params`, else x, y (a, b
+        for any number of arguments; x0, x1, ... beyond two)."""
+        if self.params is not None:
+            return self.params
+        if not isinstance(self.arity, int):
+            return ("a", "b")
+        return ("x", "y")[:self.arity] if self.arity <= 2 else \
+            tuple(f"x{i}" for i in range(self.arity))
 
     def arity_text(self) -> str:
         if isinstance(self.arity, int):
@@ -219,15 +251,16 @@ def _pow_base_partial(D, x, y):
 
 _add(Op("add", 2, lambda B, x, y: x + y,
         (lambda D, out, x, y: 1, lambda D, out, x, y: 1),
-        "arithmetic", "addition", symbol="+", prec=SUM, rule="sum"))
+        "arithmetic", "addition", symbol="+", prec=SUM, rule="sum", rational=True))
 _add(Op("sub", 2, lambda B, x, y: x - y,
         (lambda D, out, x, y: 1, lambda D, out, x, y: -1),
-        "arithmetic", "subtraction", symbol="-", prec=SUM, rule="difference"))
+        "arithmetic", "subtraction", symbol="-", prec=SUM, rule="difference",
+        rational=True))
 _add(Op("mul", 2, lambda B, x, y: x * y,
         (lambda D, out, x, y: y, lambda D, out, x, y: x),
         "arithmetic", "multiplication", symbol="*", prec=PRODUCT, latex=r"\cdot",
         rule={(True, True): "product", (True, False): "constant multiple",
-              (False, True): "constant multiple"}))
+              (False, True): "constant multiple"}, rational=True))
 _add(Op("div", 2, lambda B, x, y: x / y,
         # d/dx x/y = 1/y ; d/dy x/y = -x/y**2
         (lambda D, out, x, y: 1 / y, lambda D, out, x, y: -x / y ** 2),
@@ -239,13 +272,13 @@ _add(Op("div", 2, lambda B, x, y: x / y,
         numeric_partials=(lambda B, out, x, y: 1 / y, lambda B, out, x, y: -(x / y) / y),
         rule={(True, True): "quotient", (True, False): "constant multiple",
               (False, True): "quotient"},
-        extra=dict(stable_form=True)))
+        rational=True, extra=dict(stable_form=True)))
 _add(Op("neg", 1, lambda B, x: -x, (lambda D, out, x: -1,),
         "arithmetic", "negation", symbol="-", prec=UNARY,
-        rule="constant multiple"))
+        rule="constant multiple", rational=True, exact_in_doubles=True))
 _add(Op("pos", 1, lambda B, x: x, (lambda D, out, x: 1,),
         "arithmetic", "unary plus", symbol="+", prec=UNARY,
-        rule="constant multiple"))
+        rule="constant multiple", rational=True, exact_in_doubles=True))
 _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
         # d/dx x**y = y*x**(y-1) ; d/dy x**y = x**y*log(x)
         # (D.pow, not **, so that exact mode keeps its size limits and exact roots)
@@ -289,7 +322,8 @@ _LATEX_NAMED = {"exp", "log", "ln", "sin", "cos", "tan", "sec", "csc", "cot",
 
 _fn("exp", 1, lambda B, x: B.exp(x), (lambda D, out, x: out,), "exponential",
     "e to the power x",
-    rule="exponential")
+    rule="exponential",
+    product_rank=0, latex_form=("e^{", "}"))
 _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.log(b),
     lambda D, i, out, args, cache: (
         1 / args[0] if len(args) == 1
@@ -306,7 +340,8 @@ _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.
             Check(lambda B, x, b=2.0: (b > 0) & (b != 1) if B.name == "numpy" else b > 0 and b != 1,
                   "the base of a logarithm must be positive and not 1", (1,))),
     domain_text="x > 0 (base b > 0, b ≠ 1)",
-    rule="logarithm")
+    rule="logarithm",
+    params=("x", "b"))
 _fn("log2", 1, lambda B, x: B.log2(x), (lambda D, out, x: 1 / (x * D.log(2)),),
     "exponential", "base-2 logarithm", domain=(_POS,), domain_text="x > 0",
     rule="logarithm")
@@ -319,31 +354,39 @@ _fn("sqrt", 1, lambda B, x: B.sqrt(x), (lambda D, out, x: 1 / (2 * out),),
     domain_text="x ≥ 0",
     kinks=(Kink(lambda B, x: x == 0, "sqrt at 0: the derivative is +inf (right-sided only); "
                 "using inf as PyTorch does"),),
-    rule="root")
+    rule="root",
+    latex=r"\sqrt", latex_form=(r"\sqrt{", "}"))
 _fn("cbrt", 1, lambda B, x: B.cbrt(x), (lambda D, out, x: 1 / (3 * out ** 2),),
     "exponential", "real cube root (cbrt(-8) = -2)",
     kinks=(Kink(lambda B, x: x == 0, "cbrt at 0: the derivative is +inf from both sides; "
                 "using inf as PyTorch does"),),
-    rule="root")
+    rule="root",
+    latex_form=(r"\sqrt[3]{", "}"))
 _fn("sin", 1, lambda B, x: B.sin(x), (lambda D, out, x: D.cos(x),), "trigonometric", "sine",
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=1, inverse="asin")
 _fn("cos", 1, lambda B, x: B.cos(x), (lambda D, out, x: -D.sin(x),), "trigonometric", "cosine",
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=2, inverse="acos")
 _fn("tan", 1, lambda B, x: B.tan(x), (lambda D, out, x: 1 + out ** 2,), "trigonometric",
     "tangent", domain_text="cos(x) ≠ 0",
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=5, inverse="atan")
 _fn("sec", 1, lambda B, x: 1 / B.cos(x), (lambda D, out, x: out * D.tan(x),),
     "trigonometric", "secant, 1/cos(x)", domain_text="cos(x) ≠ 0",
     domain=(Check(lambda B, x: B.cos(x) != 0, "sec needs cos(x) ≠ 0"),),
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=3, inverse="asec")
 _fn("csc", 1, lambda B, x: 1 / B.sin(x), (lambda D, out, x: -out * D.cot(x),),
     "trigonometric", "cosecant, 1/sin(x)", domain_text="sin(x) ≠ 0",
     domain=(Check(lambda B, x: B.sin(x) != 0, "csc needs sin(x) ≠ 0"),),
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=4, inverse="acsc")
 _fn("cot", 1, lambda B, x: B.cos(x) / B.sin(x), (lambda D, out, x: -(1 + out ** 2),),
     "trigonometric", "cotangent, cos(x)/sin(x)", domain_text="sin(x) ≠ 0",
     domain=(Check(lambda B, x: B.sin(x) != 0, "cot needs sin(x) ≠ 0"),),
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=6, inverse="acot")
 
 
 _STABLE = {"stable_form": True}
@@ -355,7 +398,8 @@ _fn("asin", 1, lambda B, x: B.asin(x), (lambda D, out, x: 1 / D.sqrt(1 - x ** 2)
                 "using inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: 1 / B.sqrt(one_minus_square(x)),),
     latex=r"\arcsin", extra=dict(_STABLE),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    edges=(1.0, -1.0))
 _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2),),
     "trigonometric", "inverse cosine", aliases=("arccos",), domain_text="-1 ≤ x ≤ 1",
     domain=(Check(lambda B, x: B.abs(x) <= 1, "acos needs an argument between -1 and 1"),),
@@ -363,7 +407,8 @@ _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2
                 "using -inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: -1 / B.sqrt(one_minus_square(x)),),
     latex=r"\arccos", extra=dict(_STABLE),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    edges=(1.0, -1.0))
 
 
 _fn("atan", 1, lambda B, x: B.atan(x), (lambda D, out, x: 1 / (1 + x ** 2),),
@@ -380,7 +425,8 @@ _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
     extra=dict(stable_form=True),
     kinks=(Kink(lambda B, y, x: (y == 0) & (x == 0) if B.name == "numpy" else y == 0 and x == 0,
                 "atan2 at (0, 0): the value is 0 but the derivative is undefined (nan)"),),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    params=("y", "x"))
 
 _fn("asec", 1,
     # asec(x) = acos(1/x), computed as atan2(sqrt(x**2 - 1), sign(x)): the same angle,
@@ -395,7 +441,8 @@ _fn("asec", 1,
                 "(one-sided); using inf as PyTorch does for acos(1/x)"),),
     numeric_partials=(lambda B, out, x: 1 / (B.abs(x) * root_square_minus_one(B, x)),),
     latex=r"\operatorname{arcsec}", extra=dict(_STABLE),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    edges=(1.0, -1.0))
 _fn("acsc", 1,
     # acsc(x) = asin(1/x), computed as atan2(sign(x), sqrt(x**2 - 1)).
     lambda B, x: B.atan2(B.sign(x), root_square_minus_one(B, x)),
@@ -408,7 +455,8 @@ _fn("acsc", 1,
                 "(one-sided); using -inf as PyTorch does for asin(1/x)"),),
     numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * root_square_minus_one(B, x)),),
     latex=r"\operatorname{arccsc}", extra=dict(_STABLE),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    edges=(1.0, -1.0))
 
 
 _fn("acot", 1, acot,
@@ -426,15 +474,18 @@ _fn("acot", 1, acot,
 
 _fn("sinh", 1, lambda B, x: B.sinh(x), (lambda D, out, x: D.cosh(x),), "hyperbolic",
     "hyperbolic sine",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=7, inverse="asinh")
 _fn("cosh", 1, lambda B, x: B.cosh(x), (lambda D, out, x: D.sinh(x),), "hyperbolic",
     "hyperbolic cosine",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=8, inverse="acosh")
 _fn("tanh", 1, lambda B, x: B.tanh(x), (lambda D, out, x: 1 - out ** 2,), "hyperbolic",
     "hyperbolic tangent",
     # sech(x)**2: 1 - tanh(x)**2 is 1 - 1 = 0 from |x| = 19 on, where it is 4e-17.
     numeric_partials=(lambda B, out, x: sech(B, x) ** 2,), extra=dict(stable_form=True),
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=11, inverse="atanh")
 
 
 _fn("sech", 1, sech,
@@ -442,20 +493,23 @@ _fn("sech", 1, sech,
     (lambda D, out, x: -out * D.tanh(x),),
     "hyperbolic", "hyperbolic secant, 1/cosh(x), computed stably (sech(800) = 0)",
     latex=r"\operatorname{sech}",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=9, inverse="asech")
 _fn("csch", 1, csch,
     # d/dx csch(x) = -csch(x)*coth(x)
     (lambda D, out, x: -out * D.coth(x),),
     "hyperbolic", "hyperbolic cosecant, 1/sinh(x), computed stably (csch(800) = 0)",
     domain=(Check(lambda B, x: x != 0, "csch needs x ≠ 0"),), domain_text="x ≠ 0",
     latex=r"\operatorname{csch}",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=10, inverse="acsch")
 _fn("coth", 1, lambda B, x: 1 / B.tanh(x),
     # d/dx coth(x) = -csch(x)**2 (not 1 - coth(x)**2, which loses every digit for large |x|)
     (lambda D, out, x: -D.csch(x) ** 2,),
     "hyperbolic", "hyperbolic cotangent, cosh(x)/sinh(x) (coth(800) = 1)",
     domain=(Check(lambda B, x: x != 0, "coth needs x ≠ 0"),), domain_text="x ≠ 0",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=12, inverse="acoth")
 
 
 _fn("asinh", 1, lambda B, x: B.asinh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 + 1),),
@@ -473,7 +527,8 @@ _fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 
                 "using inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: 1 / root_square_minus_one(B, x),),
     extra=dict(_STABLE),
-    rule="inverse hyperbolic")
+    rule="inverse hyperbolic",
+    edges=(1.0, -1.0))
 _fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
     "hyperbolic", "inverse hyperbolic tangent", aliases=("artanh", "arctanh"),
     latex=r"\operatorname{artanh}",
@@ -481,7 +536,8 @@ _fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
     domain_text="-1 < x < 1",
     numeric_partials=(lambda B, out, x: 1 / one_minus_square(x),),
     extra=dict(_STABLE),
-    rule="inverse hyperbolic")
+    rule="inverse hyperbolic",
+    edges=(1.0, -1.0))
 
 
 _fn("asech", 1, asech,
@@ -495,7 +551,8 @@ _fn("asech", 1, asech,
     numeric_partials=(lambda B, out, x: -1 / (x * B.sqrt(one_minus_square(x))),),
     latex=r"\operatorname{arsech}", extra=dict(_STABLE, samples=[
         (0.05,), (0.3,), (0.5,), (0.75,), (0.9,), (0.97,)]),
-    rule="inverse hyperbolic")
+    rule="inverse hyperbolic",
+    edges=(1.0, -1.0))
 _fn("acsch", 1, acsch,
     # d/dx acsch(x) = -1/(|x|*sqrt(1 + x**2))
     (lambda D, out, x: -1 / (D.abs(x) * D.sqrt(1 + x ** 2)),),
@@ -513,7 +570,8 @@ _fn("acoth", 1, acoth,
     domain=(Check(lambda B, x: B.abs(x) > 1, "acoth needs |x| > 1"),),
     numeric_partials=(lambda B, out, x: 1 / one_minus_square(x),),
     latex=r"\operatorname{arcoth}", extra=dict(_STABLE),
-    rule="inverse hyperbolic")
+    rule="inverse hyperbolic",
+    edges=(1.0, -1.0))
 
 _fn("sigmoid", 1, lambda B, x: B.sigmoid(x), (lambda D, out, x: out * (1 - out),),
     "machine learning", "logistic function 1/(1 + e^-x)", latex=r"\sigma",
@@ -523,14 +581,16 @@ _fn("sigmoid", 1, lambda B, x: B.sigmoid(x), (lambda D, out, x: out * (1 - out),
 _fn("relu", 1, lambda B, x: B.where(x > 0, x, 0.0 * x), (lambda D, out, x: D.step(x),),
     "machine learning", "max(x, 0)",
     kinks=(Kink(lambda B, x: x == 0, "relu at 0: left 0, right 1; using 0 as PyTorch does"),),
-    rule="relu")
+    rule="relu",
+    exact_in_doubles=True)
 _fn("softplus", 1, lambda B, x: B.softplus(x), (lambda D, out, x: D.sigmoid(x),),
     "machine learning", "log(1 + e^x), computed stably",
     rule="softplus")
 _fn("abs", 1, lambda B, x: B.abs(x), (lambda D, out, x: D.sign(x),),
     "machine learning", "absolute value",
     kinks=(Kink(lambda B, x: x == 0, "abs at 0: left -1, right 1; using 0 as PyTorch does"),),
-    rule="absolute value")
+    rule="absolute value",
+    latex_form=(r"\left|", r"\right|"), exact_in_doubles=True)
 
 
 def _tie_share(B, i, out, args, cache):
@@ -588,19 +648,23 @@ _fn("max", (1, None), lambda B, *xs: B.maximum(*xs), _tie_symbolic(1),
     numeric_partials=_tie_share,
     kinks=(Kink(_tie_kink, "max with tied arguments: the gradient is split evenly among "
                 "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),),
-    rule="maximum")
+    rule="maximum",
+    exact_in_doubles=True)
 _fn("min", (1, None), lambda B, *xs: B.minimum(*xs), _tie_symbolic(-1),
     "machine learning", "smallest argument",
     numeric_partials=_tie_share,
     kinks=(Kink(_tie_kink, "min with tied arguments: the gradient is split evenly among "
                 "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),),
-    rule="minimum")
+    rule="minimum",
+    exact_in_doubles=True)
 _fn("sign", 1, lambda B, x: B.sign(x), (lambda D, out, x: 0,), "steps",
     "-1, 0 or 1 (sign(0) = 0); derivative 0", latex=r"\operatorname{sgn}",
-    rule="step function")
+    rule="step function",
+    jumps=True, exact_in_doubles=True)
 _fn("step", 1, lambda B, x: B.step(x), (lambda D, out, x: 0,), "steps",
     "1 for x > 0, else 0; derivative 0", latex=r"\operatorname{H}",
-    rule="step function")
+    rule="step function",
+    jumps=True, exact_in_doubles=True)
 
 # ---------------------------------------------------------------- vectors
 # Reductions are not element-wise, so the engine runs their `vjp` (upstream

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import limits, ops
 from ..errors import ParseError, UnknownName
-from .chars import (BOOK_ALIASES, CONSTANT_ALIASES, GREEK_NAMES, INVERSES, LOG_BASE,
+from .chars import (BOOK_ALIASES, CONSTANT_ALIASES, GREEK_NAMES, LOG_BASE,
                     MAX_PRIMES, PRIMES, PYTHON_WORDS, ROOTS, SUPERSCRIPTS)
 from .expr import Const, Name, Num
 from .explain import call_example, inverse_hint, meant_function, unknown_function_name
@@ -304,7 +304,7 @@ class PostLex:
             text = "".join(parts)
         span = (tok.start_pos, end.end_pos)
         if text in ("-1", "-1.0"):
-            inverse = INVERSES.get(op.name)
+            inverse = op.inverse  # `sin^-1 x` is asin (with a warning): the op table says
             target = ops.lookup_function(inverse) if inverse else None
             if target is None:
                 raise ParseError(f"'{self.ctx.source[span[0]:span[1]]}': {name} has no inverse "

@@ -42,16 +42,11 @@ MAX_NODES = 20_000
 _ULP = 2.0 ** -52
 _HALF_ULP = 2.0 ** -53
 
-# Ops whose rounding is measured exactly with rationals, and that --exact computes.
-_RATIONAL = {"add", "sub", "mul", "div", "neg", "pos"}
-# Ops whose result is always exact in doubles.
-_EXACT_OPS = {"neg", "pos", "abs", "sign", "step", "relu", "max", "min"}
-
 
 def _rounding(op, out: float, datas: list) -> float:
     """The absolute rounding error this node adds to its exact result on its own inputs."""
     name = op.name
-    if name in _EXACT_OPS:
+    if op.exact_in_doubles:
         return 0.0
     if not math.isfinite(out) or not all(math.isfinite(d) for d in datas):
         return 0.0  # an inf or nan is reported as such, not as rounding
@@ -66,11 +61,7 @@ def _rounding(op, out: float, datas: list) -> float:
     if name == "sqrt" and Fraction(out) ** 2 == Fraction(datas[0]):
         return 0.0
     if out == 0 or all(d == 0 for d in datas):
-        return 0.0  # f(0) and exact zeros of the library functions are exact
-    if name in ("exp", "cos", "cosh") and datas[0] == 0:
-        return 0.0
-    if name in ("log", "log2", "log10") and datas[0] == 1:
-        return 0.0
+        return 0.0  # f(0) (exp(0) = 1) and exact zeros (log(1) = 0) are exact
     return _ULP * abs(out)
 
 
@@ -334,7 +325,7 @@ def _rational_only(graph) -> bool:
             if not isinstance(node.data, float):
                 return False
             continue
-        if op.name in _RATIONAL:
+        if op.rational:
             continue
         exponent = node._parents[1] if op.name == "pow" else None
         if (exponent is not None and exponent._op is None and not exponent.requires_grad
