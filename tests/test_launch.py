@@ -101,9 +101,13 @@ def test_fast_path_options_are_clicks_options():
     # One table (options.py) declares eval's options for both paths.
     from gradcli import options
     eval_params = {p.name: p for p in main.commands["eval"].params}
-    for opt in options.EVAL:
+    for opt in launch._BY_FLAG.values():
         assert set(opt.flags) == set(eval_params[opt.dest].opts), opt
+        if opt.choices is not None:
+            assert list(opt.choices) == list(eval_params[opt.dest].type.choices), opt
+    assert {o.dest for o in launch._BY_FLAG.values()} == set(eval_params) - {"expr", "file"}
     assert options.FAST_DESTS <= set(eval_params)
+    assert set(options.FAST_FORMATS) <= set(eval_params["fmt"].type.choices)
 
 
 @pytest.mark.parametrize("args, code, message", [

@@ -17,8 +17,10 @@ import sys
 
 from . import options
 from .output.streams import closed_stdout, emit, report_failure, stderr, warn
+from .output.writers import formats_of
 
-_BY_FLAG = {flag: opt for opt in options.EVAL for flag in opt.flags}
+_BY_FLAG = {flag: opt for opt in options.EVAL + options.output_options(
+    formats_of(*options.EVAL_KINDS)) for flag in opt.flags}
 
 
 def fast_eval_request(args: list[str]) -> dict | None:
