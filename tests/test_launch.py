@@ -144,3 +144,14 @@ def test_closed_pipe_exits_quietly():
         f"{sys.executable} -m gradcli eval 'x**2' --at x=3 | head -c 0", shell=True,
         env=env, capture_output=True, text=True)
     assert "Traceback" not in proc.stderr
+
+
+def test_fast_path_prints_through_the_writer_table(monkeypatch, capsys):
+    # launch.py has no formatting of its own: output/writers.py's entry for (eval, fmt) is
+    # what it prints, as cli/ does.
+    from gradcli.output import writers
+    monkeypatch.delenv("GRADCLI_NO_FAST_PATH", raising=False)
+    monkeypatch.setitem(writers.WRITERS, ("eval", "plain"), ("formats.eval_json_record", "json"))
+    assert launch._answer(["eval", "x^2", "--at", "x=3", "-o", "plain"]) is True
+    out = capsys.readouterr().out
+    assert json.loads(out)["gradient"] == {"x": 6.0}
