@@ -10,6 +10,7 @@ its own, the arrows between them read one way too.
 """
 import ast
 import os
+import re
 import warnings
 
 import pytest
@@ -198,8 +199,8 @@ def test_heavy_dependencies_stay_in_their_module(package):
 
 def test_the_bottom_imports_nothing_above_it():
     edges = _graph()
-    bottom = {"errors", "limits", "walk", "numbers", "ops", "stable", "options", "closedtext",
-              "columntext", "shortest"}
+    bottom = {"errors", "limits", "walk", "numbers", "ops", "oprecord", "stable", "options",
+              "closedtext", "columntext", "shortest"}
     for name in bottom:
         assert edges[name] <= bottom, (name, edges[name] - bottom)
 
@@ -271,3 +272,66 @@ def test_every_module_reads_in_one_sitting():
     assert {"language.parser", "language.postlex", "data.sources", "output.render"} <= set(sizes)
     large = {name: n for name, n in sizes.items() if n > 700}
     assert not large, large
+
+
+def _extras() -> set:
+    """The names of pyproject.toml's [project.optional-dependencies] (read without tomllib,
+    which Python 3.10 lacks)."""
+    root = os.path.dirname(os.path.dirname(PACKAGE))
+    names, inside = set(), False
+    for line in open(os.path.join(root, "pyproject.toml"), encoding="utf-8"):
+        if line.startswith("["):
+            inside = line.strip() == "[project.optional-dependencies]"
+        elif inside:
+            m = re.match(r"([A-Za-z0-9_-]+)\s*=", line)
+            if m:
+                names.add(m.group(1))
+    return names
+
+
+def test_every_install_hint_names_an_extra_that_exists():
+    extras = _extras()
+    assert {"plot", "data"} <= extras
+    hints = []
+    for name, path in MODULES.items():
+        text = open(path, encoding="utf-8").read()
+        for m in re.finditer(r"gradcli\[([^\]]*)\]", text):
+            hints.append((name, m.group(1)))
+    assert hints, "no gradcli[...] hint found: the scan is wrong"
+    wrong = [(name, extra) for name, extra in hints if extra not in extras]
+    assert not wrong, f"hints naming an extra pyproject.toml does not define: {wrong}"
+
+
+# Lists of function names outside the op table that are no property of an op, with why.
+NAME_LISTS_ALLOWED = {
+    "tasks.precision": "the mpmath primitives of the arbitrary-precision backend, by name",
+    "autodiff.exact": "the exact backend's values at rational points (expm1, log1p too)",
+    "language.chars": "book spellings (cosec, tg) and the names they mean",
+}
+
+
+def test_no_hand_written_list_of_function_names_beside_the_op_table():
+    # A set, list, tuple or dict literal naming three or more functions is a fact about
+    # them that belongs in ops.py as a field ("has an inverse", "jumps", "product rank").
+    from gradcli import ops
+    names = set(ops.function_names()) - {"pow"}
+    found = []
+    for name, path in MODULES.items():
+        if name in ("ops", "language._lalr_tables"):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(open(path, encoding="utf-8").read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Set, ast.List, ast.Tuple)):
+                items = node.elts
+            elif isinstance(node, ast.Dict):
+                items = [k for k in node.keys if k is not None] + node.values
+            else:
+                continue
+            named = {i.value for i in items if isinstance(i, ast.Constant)} & names
+            if len(named) >= 3:
+                found.append((name, node.lineno, sorted(named)))
+    unexpected = [f for f in found if f[0] not in NAME_LISTS_ALLOWED]
+    assert not unexpected, f"derive these from the op table: {unexpected}"
+    assert {f[0] for f in found} == set(NAME_LISTS_ALLOWED), found

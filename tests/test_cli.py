@@ -35,6 +35,7 @@ def test_json():
                         '"b": 14.0}}\n')
 
 
+
 def test_plain():
     r = run(*TEXTBOOK, "-o", "plain")
     assert (r.exit_code, r.stdout) == (0, "f\t49\ndf/dw\t28\ndf/dx\t42\ndf/db\t14\n")
@@ -64,6 +65,56 @@ def test_json_nan_and_inf_are_strings_and_warnings_are_listed():
     assert record["warnings"][0].startswith("sqrt at 0")
     assert r.stderr.startswith("warning: sqrt at 0")
 
+
+# Each command's -o: exactly the formats output/writers.py has a writer for, for the kinds
+# of result the command prints (with what the command itself draws: plot's picture).
+COMMAND_KINDS = {
+    "eval": ("eval", "eval-direction", "eval-points"), "diff": ("diff", "steps", "diff-points"),
+    "trace": ("trace",), "graph": ("graph",), "check": ("check", "check-points"),
+    "tangent": ("tangent",), "taylor": ("taylor",), "critical": ("critical",),
+    "implicit": ("implicit",), "functions": ("functions",), "descend": ("descend",),
+    "plot": ("plot", "plot2d"),
+}
+
+
+def test_every_writer_in_the_registry_exists():
+    import importlib
+    from gradcli.output.writers import WRITERS
+    for (kind, fmt), (path, how) in WRITERS.items():
+        module, name = path.rsplit(".", 1)
+        assert callable(getattr(importlib.import_module(f"gradcli.output.{module}"), name,
+                                None)), (kind, fmt, path)
+
+
+def test_each_commands_formats_are_its_writers():
+    import click
+    from gradcli.output.writers import WRITERS
+    for command, kinds in COMMAND_KINDS.items():
+        (option,) = [p for p in main.commands[command].params if p.name == "fmt"]
+        assert isinstance(option.type, click.Choice)
+        have = {fmt for kind, fmt in WRITERS if kind in kinds}
+        own = {"plot"} if command == "plot" else set()
+        assert set(option.type.choices) == have | own, command
+    assert set(COMMAND_KINDS) == {c for c, cmd in main.commands.items()
+                                  if any(p.name == "fmt" for p in cmd.params)}
+
+
+@pytest.mark.parametrize("args", [
+    ["critical", "x^2", "--over", "x=-1:1", "-o", "latex"],
+    ["functions", "-o", "csv"],
+    ["trace", "x", "--at", "x=1", "-o", "csv"],
+    ["graph", "x", "--at", "x=1", "-o", "plain"],
+])
+def test_a_format_without_a_writer_is_refused_by_click(args):
+    r = run(*args)
+    assert r.exit_code == 2
+    assert f"Invalid value for '-o' / '--format': '{args[-1]}' is not one of" in r.stderr
+
+
+def test_diff_csv_is_for_points():
+    # diff --points writes CSV rows, so click takes -o csv; without --points diff says why not.
+    r = run("diff", "x^2", "-o", "csv")
+    assert r.exit_code == 2 and "-o csv is for --points" in r.stderr
 
 # ---------------------------------------------------------------- input
 

@@ -299,6 +299,14 @@ def test_pi_sign_is_the_constant_everywhere():
     (r"2 \cdot x", r"'\cdot' is a LaTeX command", "type * instead"),
     (r"\pi x", r"'\pi' is a LaTeX command", "type pi instead"),
     (r"\alpha", r"'\alpha' is a LaTeX command", "write plain text"),
+    # a function's command: every function whose LaTeX (the op table's) is a command
+    (r"\sin x", r"'\sin' is a LaTeX command", "type sin(x) instead"),
+    (r"\sec x", r"'\sec' is a LaTeX command", "type sec(x) instead"),
+    (r"\ln x", r"'\ln' is a LaTeX command", "type ln(x) instead"),
+    (r"\arcsin x", r"'\arcsin' is a LaTeX command", "type asin(x) instead"),
+    (r"\max(x, y)", r"'\max' is a LaTeX command", "type max(a, b) instead"),
+    (r"\sigma", r"'\sigma' is a LaTeX command", "type a name such as sigma instead"),
+    (r"\sum x", r"'\sum' is a LaTeX command", "write plain text"),
     ("x\\", "a backslash", "write plain text"),
     ("x\u200dy", "an invisible or control character (U+200D ZERO WIDTH JOINER)", "remove it"),
 ])

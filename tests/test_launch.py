@@ -129,9 +129,13 @@ def test_fast_path_options_are_clicks_options():
     # One table (options.py) declares eval's options for both paths.
     from gradcli import options
     eval_params = {p.name: p for p in main.commands["eval"].params}
-    for opt in options.EVAL:
+    for opt in launch._BY_FLAG.values():
         assert set(opt.flags) == set(eval_params[opt.dest].opts), opt
+        if opt.choices is not None:
+            assert list(opt.choices) == list(eval_params[opt.dest].type.choices), opt
+    assert {o.dest for o in launch._BY_FLAG.values()} == set(eval_params) - {"expr", "file"}
     assert options.FAST_DESTS <= set(eval_params)
+    assert set(options.FAST_FORMATS) <= set(eval_params["fmt"].type.choices)
 
 
 @pytest.mark.parametrize("args, code, message", [
@@ -168,3 +172,14 @@ def test_closed_pipe_exits_quietly():
         f"{sys.executable} -m gradcli eval 'x**2' --at x=3 | head -c 0", shell=True,
         env=env, capture_output=True, text=True)
     assert "Traceback" not in proc.stderr
+
+
+def test_fast_path_prints_through_the_writer_table(monkeypatch, capsys):
+    # launch.py has no formatting of its own: output/writers.py's entry for (eval, fmt) is
+    # what it prints, as cli/ does.
+    from gradcli.output import writers
+    monkeypatch.delenv("GRADCLI_NO_FAST_PATH", raising=False)
+    monkeypatch.setitem(writers.WRITERS, ("eval", "plain"), ("formats.eval_json_record", "json"))
+    assert launch._answer(["eval", "x^2", "--at", "x=3", "-o", "plain"]) is True
+    out = capsys.readouterr().out
+    assert json.loads(out)["gradient"] == {"x": 6.0}

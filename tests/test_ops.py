@@ -226,6 +226,29 @@ def test_stable_functions():
     assert api.evaluate("0**0").value == 1
 
 
+
+def test_which_rule_a_number_gets_is_the_records_choice():
+    # Op.numeric_rule: None (the textbook rule), "stable" (the same function rearranged)
+    # or "convention" (PyTorch's value where the textbook rule has none).
+    assert ops.TABLE["sin"].numeric_rule(0) is None
+    assert ops.TABLE["div"].numeric_rule(1) == "stable"
+    assert ops.TABLE["tanh"].numeric_rule(0) == "stable"
+    assert ops.TABLE["pow"].numeric_rule(0) is None
+    assert ops.TABLE["pow"].numeric_rule(1) == "convention"
+    assert ops.TABLE["max"].numeric_rule(0) == "convention"
+    # numeric_rules: the same numbers one function per argument, where that is how
+    # the record's rules come.
+    from gradcli.autodiff.local import numeric_d
+    D = numeric_d(MathBackend)
+    for name in ("div", "tanh", "sin", "pow"):
+        op = ops.TABLE[name]
+        args = (0.7, 1.3)[:op.arity]
+        out = op.value(MathBackend, *args)
+        rules = op.numeric_rules(MathBackend)
+        for i, rule in enumerate(rules):
+            assert rule(D, out, *args) == op.numeric_partial(MathBackend, D, i, out, args)
+    assert ops.TABLE["max"].numeric_rules(MathBackend) is None
+
 @pytest.mark.parametrize("text,at,message", [
     ("log(x)", {"x": 0}, "ln(x) is undefined at x = 0: ln needs a positive argument"),
     ("1/x", {"x": 0}, "1/x is undefined at x = 0: division by zero"),
@@ -309,3 +332,41 @@ def test_array_op_gradient_matches_central_differences(name, n):
 def _np_backend():
     from gradcli.autodiff.backends import numpy_backend
     return numpy_backend()
+
+
+def test_the_records_facts_hold():
+    # The fields other layers read instead of lists of names (printer, post-lexer,
+    # simplifier, check's probes, the precision bound).
+    for name, op in ops.TABLE.items():
+        if op.inverse is not None:
+            inverse = ops.lookup_function(op.inverse)
+            assert inverse is not None and inverse.accepts(1), name
+            for x in (0.3, 1.7):  # f(inverse(f(x))) == f(x) where both are defined
+                try:
+                    y = op.value(MathBackend, x)
+                    back = inverse.value(MathBackend, y)
+                except (ValueError, ZeroDivisionError):
+                    continue
+                assert op.value(MathBackend, back) == pytest.approx(y), (name, x)
+        if op.latex_form is not None:
+            assert op.arity == 1 and not op.is_operator, name
+        if op.params is not None:
+            assert op.accepts(len(op.params)), name
+        for c in op.edges:
+            assert c != 0
+            # the derivative rule is infinite (or undefined) at the edge
+            try:
+                d = local_derivative(op, 0, op.value(MathBackend, c), [c])
+            except (ValueError, ZeroDivisionError, DomainError):
+                continue
+            assert not math.isfinite(d), (name, c, d)
+        if op.exact_in_doubles:  # the result is an argument, its negation, 0 or ±1
+            for args in ([(0.1,), (-2.3,)] if op.accepts(1) else []) + [(0.1, -2.3)] * (
+                    op.accepts(2)):
+                got = op.value(MathBackend, *args)
+                assert got in (*args, *(-a for a in args), 0.0, 1.0, -1.0), (name, args)
+        if op.rational:
+            assert op.is_operator, name
+    ranks = [op.product_rank for op in ops.TABLE.values() if op.product_rank is not None]
+    assert sorted(ranks) == list(range(len(ranks)))
+    assert {n for n, op in ops.TABLE.items() if op.jumps} == {"sign", "step"}

@@ -216,3 +216,30 @@ def test_diff_at_a_point_warns_as_eval_does():
     result = CliRunner().invoke(main, ["diff", "sin(x)/x", "--at", "x=1e-200", "-o", "plain"])
     assert result.exit_code == 0
     assert result.stderr.count("precision loss") == 1 and "-3.33333e-201" in result.stderr
+
+
+def _bug(*args, **kwargs):
+    raise RuntimeError("a bug in the re-check")
+
+
+@pytest.mark.parametrize("target", ["_run_precise", "local_derivative"])
+def test_a_bug_in_the_precision_check_is_not_swallowed(monkeypatch, target):
+    # Only "not computable here" (ArithmeticError, a domain's ValueError, DomainError)
+    # makes the check give up quietly; anything else is a bug: exit 4, not a softer warning.
+    from gradcli.tasks import precision
+    monkeypatch.setattr(precision, target, _bug)
+    result = CliRunner().invoke(main, ["eval", "(1+x)^(1/x)", "--at", "x=1e-17", "-o", "json"])
+    assert result.exit_code == 4, result.output + result.stderr
+    assert "internal error (RuntimeError: a bug in the re-check)" in result.stderr
+
+
+def test_a_value_that_turns_complex_in_arbitrary_precision_is_not_a_bug(monkeypatch):
+    # The re-check gives up (the bound decides) where mpmath's value is complex.
+    from gradcli.tasks import precision
+
+    def complex_value(*args, **kwargs):
+        raise precision._NotReal("sqrt(-1e-30)")
+    monkeypatch.setattr(precision, "_run_precise", complex_value)
+    record, _ = run_json("(1+x)^(1/x)", "x=1e-17")
+    (message,) = lost(record)
+    assert "may be wrong" in message

@@ -5,9 +5,10 @@ those, `run` reads argv by the option table of options.py and answers without
 importing click (which costs more than the rest of the start-up together).
 Anything it does not handle — another command, an option the fast path
 leaves to click (options.FAST_DESTS), help, a table on a terminal, a value
-click would refuse — goes to the click application in cli/. An error in a
-request the fast path took is reported here, through output/streams.py as
-cli/ reports it: the same message, caret and exit code.
+click would refuse — goes to the click application in cli/. The result is
+printed by output/writers.py's table, as cli/ prints it. An error in a request
+the fast path took is reported here, through output/streams.py as cli/
+reports it: the same message, caret and exit code.
 tests/test_launch.py checks that both paths print the same bytes.
 """
 from __future__ import annotations
@@ -16,9 +17,11 @@ import os
 import sys
 
 from . import options
-from .output.streams import closed_stdout, emit, report_failure, stderr, warn
+from .output.streams import closed_stdout, report_failure, stderr
+from .output.writers import formats_of, write_warned
 
-_BY_FLAG = {flag: opt for opt in options.EVAL for flag in opt.flags}
+_BY_FLAG = {flag: opt for opt in options.EVAL + options.output_options(
+    formats_of(*options.EVAL_KINDS)) for flag in opt.flags}
 
 
 def fast_eval_request(args: list[str]) -> dict | None:
@@ -75,24 +78,16 @@ def fast_eval_request(args: list[str]) -> dict | None:
     return request
 
 
-def fast_eval(request: dict) -> tuple[list[str], str]:
-    """(warnings, output text) of `eval` for a request; raises GradcliError for bad input."""
+def fast_eval(request: dict):
+    """The result of `eval` for a request (tasks.evaluation's); raises GradcliError for bad
+    input."""
     from .tasks.evaluation import evaluate
     from .inputs import parse_bindings, split_top_level
-    from .output import formats
     bindings = parse_bindings(request["at"])
     wrt = request["wrt"]
     wrt_names = split_top_level(wrt) if wrt else None
-    result = evaluate(request["expr"], bindings, wrt=wrt_names,
-                      intermediates=request["show_all"], numerics=True)
-    fmt, precision = request["fmt"], request["precision"]
-    if fmt == "json":
-        text = formats.dumps(formats.eval_record(result, precision)) + "\n"
-    elif fmt == "csv":
-        text = formats.eval_csv(result, precision)
-    else:
-        text = formats.plain(formats.eval_rows(result, precision))
-    return result.warnings, text
+    return evaluate(request["expr"], bindings, wrt=wrt_names,
+                    intermediates=request["show_all"], numerics=True)
 
 
 def _answer(argv) -> bool:
@@ -105,13 +100,14 @@ def _answer(argv) -> bool:
     from .process import gc_paused
     try:
         with gc_paused():
-            warnings, text = fast_eval(request)
+            result = fast_eval(request)
+        write_warned("eval", result, request["fmt"], request["precision"])
+    except BrokenPipeError:
+        raise  # the reader went away: run() leaves quietly
     except Exception as exc:  # reported as cli/ reports it (GradcliCommand.invoke)
         if os.environ.get("GRADCLI_DEBUG") and not isinstance(exc, MemoryError):
             raise
         sys.exit(report_failure(exc))
-    warn(warnings)
-    emit(text)
     return True
 
 

@@ -13,97 +13,8 @@ graphs that can be differentiated again (D over Values).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
-
-# Printing precedence, loosest first; ATOM never needs parentheses.
-SUM, PRODUCT, UNARY, POWER, ATOM = 1, 2, 3, 4, 5
-
-CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045}
-
-
-@dataclass(frozen=True)
-class Check:
-    """A domain condition: `ok(B, *args)` must hold, else `message` is the reason."""
-
-    ok: Callable
-    message: str
-    show: tuple[int, ...] = (0,)  # the arguments named in the error
-
-
-@dataclass(frozen=True)
-class Kink:
-    """A point where the derivative is a convention; `where(B, *args)` detects it."""
-
-    where: Callable
-    message: str  # may use {args} for the argument values
-    wrt: int | None = None  # only relevant when this argument needs a gradient
-
-
-@dataclass(frozen=True)
-class Op:
-    """Everything about one operation."""
-
-    name: str
-    arity: int | tuple[int, int | None]
-    value: Callable
-    partials: tuple[Callable, ...] | Callable
-    category: str
-    doc: str
-    aliases: tuple[str, ...] = ()
-    domain: tuple[Check, ...] = ()
-    domain_text: str = "all reals"
-    kinks: tuple[Kink, ...] = ()
-    # Numeric rules over a backend B that replace `partials` for numbers: either a
-    # convention (PyTorch's tie split, the exponent of 0**y) or, with
-    # extra["stable_form"], the same function rearranged for accuracy.
-    numeric_partials: tuple[Callable | None, ...] | Callable | None = None
-    symbol: str | None = None  # infix or prefix symbol for operators
-    prec: int = ATOM
-    latex: str | None = None
-    vjp: Callable | None = None  # for reductions whose gradient is not element-wise
-    # The differentiation rule a textbook names for this operation (`diff --steps`): one
-    # name, or for an operator a name for each pattern of which arguments vary with the
-    # variable ((True, False): only the first), since c*u is the constant multiple rule
-    # and u*v the product rule.
-    rule: str | dict | None = None
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def is_operator(self) -> bool:
-        return self.symbol is not None
-
-    def accepts(self, n: int) -> bool:
-        if isinstance(self.arity, int):
-            return n == self.arity
-        lo, hi = self.arity
-        return n >= lo and (hi is None or n <= hi)
-
-    def arity_text(self) -> str:
-        if isinstance(self.arity, int):
-            return str(self.arity)
-        lo, hi = self.arity
-        return f"{lo} or more" if hi is None else f"{lo} to {hi}"
-
-    def rule_name(self, varying: tuple) -> str:
-        """The rule's name when the arguments marked True in `varying` depend on the variable."""
-        rule = self.rule
-        if isinstance(rule, dict):
-            rule = rule.get(tuple(varying))
-        return rule or self.category
-
-    def partial(self, D, i: int, out, args, cache: dict | None = None):
-        """The local derivative d out / d args[i], written in namespace D.
-
-        `cache`: a dict the caller keeps for one node (and one D) while it asks for
-        each of the node's arguments in turn, where a rule of many arguments keeps
-        what all of them share (max/min's count of ties), so a node of N arguments
-        is O(N) work, not O(N**2). Without one the rule computes everything afresh.
-        """
-        if callable(self.partials):
-            return self.partials(D, i, out, args, {} if cache is None else cache)
-        return self.partials[i](D, out, *args)
-
+from .oprecord import (ATOM, CONSTANTS, POWER, PRODUCT, SUM, UNARY, Check,  # noqa: F401
+                       Kink, Op)
 
 TABLE: dict[str, Op] = {}
 ALIASES: dict[str, str] = {}
@@ -176,15 +87,16 @@ def _pow_base_partial(D, x, y):
 
 _add(Op("add", 2, lambda B, x, y: x + y,
         (lambda D, out, x, y: 1, lambda D, out, x, y: 1),
-        "arithmetic", "addition", symbol="+", prec=SUM, rule="sum"))
+        "arithmetic", "addition", symbol="+", prec=SUM, rule="sum", rational=True))
 _add(Op("sub", 2, lambda B, x, y: x - y,
         (lambda D, out, x, y: 1, lambda D, out, x, y: -1),
-        "arithmetic", "subtraction", symbol="-", prec=SUM, rule="difference"))
+        "arithmetic", "subtraction", symbol="-", prec=SUM, rule="difference",
+        rational=True))
 _add(Op("mul", 2, lambda B, x, y: x * y,
         (lambda D, out, x, y: y, lambda D, out, x, y: x),
         "arithmetic", "multiplication", symbol="*", prec=PRODUCT, latex=r"\cdot",
         rule={(True, True): "product", (True, False): "constant multiple",
-              (False, True): "constant multiple"}))
+              (False, True): "constant multiple"}, rational=True))
 _add(Op("div", 2, lambda B, x, y: x / y,
         # d/dx x/y = 1/y ; d/dy x/y = -x/y**2
         (lambda D, out, x, y: 1 / y, lambda D, out, x, y: -x / y ** 2),
@@ -196,13 +108,13 @@ _add(Op("div", 2, lambda B, x, y: x / y,
         numeric_partials=(lambda B, out, x, y: 1 / y, lambda B, out, x, y: -(x / y) / y),
         rule={(True, True): "quotient", (True, False): "constant multiple",
               (False, True): "quotient"},
-        extra=dict(stable_form=True)))
+        rational=True, extra=dict(stable_form=True)))
 _add(Op("neg", 1, lambda B, x: -x, (lambda D, out, x: -1,),
         "arithmetic", "negation", symbol="-", prec=UNARY,
-        rule="constant multiple"))
+        rule="constant multiple", rational=True, exact_in_doubles=True))
 _add(Op("pos", 1, lambda B, x: x, (lambda D, out, x: 1,),
         "arithmetic", "unary plus", symbol="+", prec=UNARY,
-        rule="constant multiple"))
+        rule="constant multiple", rational=True, exact_in_doubles=True))
 _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
         # d/dx x**y = y*x**(y-1) ; d/dy x**y = x**y*log(x)
         # (D.pow, not **, so that exact mode keeps its size limits and exact roots)
@@ -246,7 +158,8 @@ _LATEX_NAMED = {"exp", "log", "ln", "sin", "cos", "tan", "sec", "csc", "cot",
 
 _fn("exp", 1, lambda B, x: B.exp(x), (lambda D, out, x: out,), "exponential",
     "e to the power x",
-    rule="exponential")
+    rule="exponential",
+    product_rank=0, latex_form=("e^{", "}"))
 _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.log(b),
     lambda D, i, out, args, cache: (
         1 / args[0] if len(args) == 1
@@ -263,7 +176,8 @@ _fn("log", (1, 2), lambda B, x, b=None: B.log(x) if b is None else B.log(x) / B.
             Check(lambda B, x, b=2.0: (b > 0) & (b != 1) if B.name == "numpy" else b > 0 and b != 1,
                   "the base of a logarithm must be positive and not 1", (1,))),
     domain_text="x > 0 (base b > 0, b ≠ 1)",
-    rule="logarithm")
+    rule="logarithm",
+    params=("x", "b"))
 _fn("log2", 1, lambda B, x: B.log2(x), (lambda D, out, x: 1 / (x * D.log(2)),),
     "exponential", "base-2 logarithm", domain=(_POS,), domain_text="x > 0",
     rule="logarithm")
@@ -276,31 +190,39 @@ _fn("sqrt", 1, lambda B, x: B.sqrt(x), (lambda D, out, x: 1 / (2 * out),),
     domain_text="x ≥ 0",
     kinks=(Kink(lambda B, x: x == 0, "sqrt at 0: the derivative is +inf (right-sided only); "
                 "using inf as PyTorch does"),),
-    rule="root")
+    rule="root",
+    latex=r"\sqrt", latex_form=(r"\sqrt{", "}"))
 _fn("cbrt", 1, lambda B, x: B.cbrt(x), (lambda D, out, x: 1 / (3 * out ** 2),),
     "exponential", "real cube root (cbrt(-8) = -2)",
     kinks=(Kink(lambda B, x: x == 0, "cbrt at 0: the derivative is +inf from both sides; "
                 "using inf as PyTorch does"),),
-    rule="root")
+    rule="root",
+    latex_form=(r"\sqrt[3]{", "}"))
 _fn("sin", 1, lambda B, x: B.sin(x), (lambda D, out, x: D.cos(x),), "trigonometric", "sine",
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=1, inverse="asin")
 _fn("cos", 1, lambda B, x: B.cos(x), (lambda D, out, x: -D.sin(x),), "trigonometric", "cosine",
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=2, inverse="acos")
 _fn("tan", 1, lambda B, x: B.tan(x), (lambda D, out, x: 1 + out ** 2,), "trigonometric",
     "tangent", domain_text="cos(x) ≠ 0",
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=5, inverse="atan")
 _fn("sec", 1, lambda B, x: 1 / B.cos(x), (lambda D, out, x: out * D.tan(x),),
     "trigonometric", "secant, 1/cos(x)", domain_text="cos(x) ≠ 0",
     domain=(Check(lambda B, x: B.cos(x) != 0, "sec needs cos(x) ≠ 0"),),
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=3, inverse="asec")
 _fn("csc", 1, lambda B, x: 1 / B.sin(x), (lambda D, out, x: -out * D.cot(x),),
     "trigonometric", "cosecant, 1/sin(x)", domain_text="sin(x) ≠ 0",
     domain=(Check(lambda B, x: B.sin(x) != 0, "csc needs sin(x) ≠ 0"),),
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=4, inverse="acsc")
 _fn("cot", 1, lambda B, x: B.cos(x) / B.sin(x), (lambda D, out, x: -(1 + out ** 2),),
     "trigonometric", "cotangent, cos(x)/sin(x)", domain_text="sin(x) ≠ 0",
     domain=(Check(lambda B, x: B.sin(x) != 0, "cot needs sin(x) ≠ 0"),),
-    rule="trigonometric")
+    rule="trigonometric",
+    product_rank=6, inverse="acot")
 
 
 _STABLE = {"stable_form": True}
@@ -312,7 +234,8 @@ _fn("asin", 1, lambda B, x: B.asin(x), (lambda D, out, x: 1 / D.sqrt(1 - x ** 2)
                 "using inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: 1 / B.sqrt(one_minus_square(x)),),
     latex=r"\arcsin", extra=dict(_STABLE),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    edges=(1.0, -1.0))
 _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2),),
     "trigonometric", "inverse cosine", aliases=("arccos",), domain_text="-1 ≤ x ≤ 1",
     domain=(Check(lambda B, x: B.abs(x) <= 1, "acos needs an argument between -1 and 1"),),
@@ -320,7 +243,8 @@ _fn("acos", 1, lambda B, x: B.acos(x), (lambda D, out, x: -1 / D.sqrt(1 - x ** 2
                 "using -inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: -1 / B.sqrt(one_minus_square(x)),),
     latex=r"\arccos", extra=dict(_STABLE),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    edges=(1.0, -1.0))
 
 
 _fn("atan", 1, lambda B, x: B.atan(x), (lambda D, out, x: 1 / (1 + x ** 2),),
@@ -337,7 +261,8 @@ _fn("atan2", 2, lambda B, y, x: B.atan2(y, x),
     extra=dict(stable_form=True),
     kinks=(Kink(lambda B, y, x: (y == 0) & (x == 0) if B.name == "numpy" else y == 0 and x == 0,
                 "atan2 at (0, 0): the value is 0 but the derivative is undefined (nan)"),),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    params=("y", "x"))
 
 _fn("asec", 1,
     # asec(x) = acos(1/x), computed as atan2(sqrt(x**2 - 1), sign(x)): the same angle,
@@ -352,7 +277,8 @@ _fn("asec", 1,
                 "(one-sided); using inf as PyTorch does for acos(1/x)"),),
     numeric_partials=(lambda B, out, x: 1 / (B.abs(x) * root_square_minus_one(B, x)),),
     latex=r"\operatorname{arcsec}", extra=dict(_STABLE),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    edges=(1.0, -1.0))
 _fn("acsc", 1,
     # acsc(x) = asin(1/x), computed as atan2(sign(x), sqrt(x**2 - 1)).
     lambda B, x: B.atan2(B.sign(x), root_square_minus_one(B, x)),
@@ -365,7 +291,8 @@ _fn("acsc", 1,
                 "(one-sided); using -inf as PyTorch does for asin(1/x)"),),
     numeric_partials=(lambda B, out, x: -1 / (B.abs(x) * root_square_minus_one(B, x)),),
     latex=r"\operatorname{arccsc}", extra=dict(_STABLE),
-    rule="inverse trigonometric")
+    rule="inverse trigonometric",
+    edges=(1.0, -1.0))
 
 
 _fn("acot", 1, acot,
@@ -383,15 +310,18 @@ _fn("acot", 1, acot,
 
 _fn("sinh", 1, lambda B, x: B.sinh(x), (lambda D, out, x: D.cosh(x),), "hyperbolic",
     "hyperbolic sine",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=7, inverse="asinh")
 _fn("cosh", 1, lambda B, x: B.cosh(x), (lambda D, out, x: D.sinh(x),), "hyperbolic",
     "hyperbolic cosine",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=8, inverse="acosh")
 _fn("tanh", 1, lambda B, x: B.tanh(x), (lambda D, out, x: 1 - out ** 2,), "hyperbolic",
     "hyperbolic tangent",
     # sech(x)**2: 1 - tanh(x)**2 is 1 - 1 = 0 from |x| = 19 on, where it is 4e-17.
     numeric_partials=(lambda B, out, x: sech(B, x) ** 2,), extra=dict(stable_form=True),
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=11, inverse="atanh")
 
 
 _fn("sech", 1, sech,
@@ -399,20 +329,23 @@ _fn("sech", 1, sech,
     (lambda D, out, x: -out * D.tanh(x),),
     "hyperbolic", "hyperbolic secant, 1/cosh(x), computed stably (sech(800) = 0)",
     latex=r"\operatorname{sech}",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=9, inverse="asech")
 _fn("csch", 1, csch,
     # d/dx csch(x) = -csch(x)*coth(x)
     (lambda D, out, x: -out * D.coth(x),),
     "hyperbolic", "hyperbolic cosecant, 1/sinh(x), computed stably (csch(800) = 0)",
     domain=(Check(lambda B, x: x != 0, "csch needs x ≠ 0"),), domain_text="x ≠ 0",
     latex=r"\operatorname{csch}",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=10, inverse="acsch")
 _fn("coth", 1, lambda B, x: 1 / B.tanh(x),
     # d/dx coth(x) = -csch(x)**2 (not 1 - coth(x)**2, which loses every digit for large |x|)
     (lambda D, out, x: -D.csch(x) ** 2,),
     "hyperbolic", "hyperbolic cotangent, cosh(x)/sinh(x) (coth(800) = 1)",
     domain=(Check(lambda B, x: x != 0, "coth needs x ≠ 0"),), domain_text="x ≠ 0",
-    rule="hyperbolic")
+    rule="hyperbolic",
+    product_rank=12, inverse="acoth")
 
 
 _fn("asinh", 1, lambda B, x: B.asinh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 + 1),),
@@ -430,7 +363,8 @@ _fn("acosh", 1, lambda B, x: B.acosh(x), (lambda D, out, x: 1 / D.sqrt(x ** 2 - 
                 "using inf as PyTorch does"),),
     numeric_partials=(lambda B, out, x: 1 / root_square_minus_one(B, x),),
     extra=dict(_STABLE),
-    rule="inverse hyperbolic")
+    rule="inverse hyperbolic",
+    edges=(1.0, -1.0))
 _fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
     "hyperbolic", "inverse hyperbolic tangent", aliases=("artanh", "arctanh"),
     latex=r"\operatorname{artanh}",
@@ -438,7 +372,8 @@ _fn("atanh", 1, lambda B, x: B.atanh(x), (lambda D, out, x: 1 / (1 - x ** 2),),
     domain_text="-1 < x < 1",
     numeric_partials=(lambda B, out, x: 1 / one_minus_square(x),),
     extra=dict(_STABLE),
-    rule="inverse hyperbolic")
+    rule="inverse hyperbolic",
+    edges=(1.0, -1.0))
 
 
 _fn("asech", 1, asech,
@@ -452,7 +387,8 @@ _fn("asech", 1, asech,
     numeric_partials=(lambda B, out, x: -1 / (x * B.sqrt(one_minus_square(x))),),
     latex=r"\operatorname{arsech}", extra=dict(_STABLE, samples=[
         (0.05,), (0.3,), (0.5,), (0.75,), (0.9,), (0.97,)]),
-    rule="inverse hyperbolic")
+    rule="inverse hyperbolic",
+    edges=(1.0, -1.0))
 _fn("acsch", 1, acsch,
     # d/dx acsch(x) = -1/(|x|*sqrt(1 + x**2))
     (lambda D, out, x: -1 / (D.abs(x) * D.sqrt(1 + x ** 2)),),
@@ -470,7 +406,8 @@ _fn("acoth", 1, acoth,
     domain=(Check(lambda B, x: B.abs(x) > 1, "acoth needs |x| > 1"),),
     numeric_partials=(lambda B, out, x: 1 / one_minus_square(x),),
     latex=r"\operatorname{arcoth}", extra=dict(_STABLE),
-    rule="inverse hyperbolic")
+    rule="inverse hyperbolic",
+    edges=(1.0, -1.0))
 
 _fn("sigmoid", 1, lambda B, x: B.sigmoid(x), (lambda D, out, x: out * (1 - out),),
     "machine learning", "logistic function 1/(1 + e^-x)", latex=r"\sigma",
@@ -480,14 +417,16 @@ _fn("sigmoid", 1, lambda B, x: B.sigmoid(x), (lambda D, out, x: out * (1 - out),
 _fn("relu", 1, lambda B, x: B.where(x > 0, x, 0.0 * x), (lambda D, out, x: D.step(x),),
     "machine learning", "max(x, 0)",
     kinks=(Kink(lambda B, x: x == 0, "relu at 0: left 0, right 1; using 0 as PyTorch does"),),
-    rule="relu")
+    rule="relu",
+    exact_in_doubles=True)
 _fn("softplus", 1, lambda B, x: B.softplus(x), (lambda D, out, x: D.sigmoid(x),),
     "machine learning", "log(1 + e^x), computed stably",
     rule="softplus")
 _fn("abs", 1, lambda B, x: B.abs(x), (lambda D, out, x: D.sign(x),),
     "machine learning", "absolute value",
     kinks=(Kink(lambda B, x: x == 0, "abs at 0: left -1, right 1; using 0 as PyTorch does"),),
-    rule="absolute value")
+    rule="absolute value",
+    latex_form=(r"\left|", r"\right|"), exact_in_doubles=True)
 
 
 def _tie_share(B, i, out, args, cache):
@@ -545,19 +484,23 @@ _fn("max", (1, None), lambda B, *xs: B.maximum(*xs), _tie_symbolic(1),
     numeric_partials=_tie_share,
     kinks=(Kink(_tie_kink, "max with tied arguments: the gradient is split evenly among "
                 "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),),
-    rule="maximum")
+    rule="maximum",
+    exact_in_doubles=True)
 _fn("min", (1, None), lambda B, *xs: B.minimum(*xs), _tie_symbolic(-1),
     "machine learning", "smallest argument",
     numeric_partials=_tie_share,
     kinks=(Kink(_tie_kink, "min with tied arguments: the gradient is split evenly among "
                 "the tied ones, as PyTorch does (one-sided derivatives are 0 and 1)"),),
-    rule="minimum")
+    rule="minimum",
+    exact_in_doubles=True)
 _fn("sign", 1, lambda B, x: B.sign(x), (lambda D, out, x: 0,), "steps",
     "-1, 0 or 1 (sign(0) = 0); derivative 0", latex=r"\operatorname{sgn}",
-    rule="step function")
+    rule="step function",
+    jumps=True, exact_in_doubles=True)
 _fn("step", 1, lambda B, x: B.step(x), (lambda D, out, x: 0,), "steps",
     "1 for x > 0, else 0; derivative 0", latex=r"\operatorname{H}",
-    rule="step function")
+    rule="step function",
+    jumps=True, exact_in_doubles=True)
 
 # ---------------------------------------------------------------- vectors
 # Reductions are not element-wise, so the engine runs their `vjp` (upstream

@@ -3,7 +3,10 @@
 Each record says what a user may type (the flags), where the value goes (the
 parameter name), whether it takes a value, and what values are allowed. The
 click application and the click-free fast path both read this table, so the
-two cannot drift apart. Imports nothing.
+two cannot drift apart. An option several commands take (--at, --chunk) is
+built by one function here, each command saying only what it means there.
+The formats of -o are not here: they are those output/writers.py has a writer
+for (formats_of), added by cli/ and launch.py. Imports nothing.
 """
 from __future__ import annotations
 
@@ -49,6 +52,18 @@ OUTPUT_HELP = ("With --points: write the rows to FILE instead of stdout, as Parq
                "pip install 'gradcli[data]').")
 
 
+AT_METAVAR = "NAME=VALUE,..."
+AT_HELP = "Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4."
+
+
+def at(help: str = AT_HELP) -> Option:
+    """--at NAME=VALUE,... (repeatable): the point, for every command that takes one."""
+    return Option(("--at",), "at", help, multiple=True, metavar=AT_METAVAR)
+
+
+CHUNK = Option(("--chunk",), "chunk_rows", CHUNK_HELP, int_range=CHUNK_RANGE, metavar="N")
+
+
 def output_options(formats) -> tuple:
     """-o/--format (one of `formats`), --precision and --debug: every command that prints."""
     return (Option(("-o", "--format"), "fmt", FORMAT_HELP, choices=tuple(formats)),
@@ -57,12 +72,11 @@ def output_options(formats) -> tuple:
             Option(("--debug",), "debug", DEBUG_HELP, takes_value=False))
 
 
-EVAL_FORMATS = ("table", "plain", "json", "csv", "markdown", "latex")
+# The kinds of result eval prints (output/writers.py): its -o offers their formats.
+EVAL_KINDS = ("eval", "eval-direction", "eval-points")
 
 EVAL = (
-    Option(("--at",), "at",
-           "Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at(),
     Option(("--wrt",), "wrt", "Only these partial derivatives.", metavar="A,B"),
     Option(("--all",), "show_all", "Also the gradients of a program's intermediate names.",
            takes_value=False),
@@ -87,11 +101,12 @@ EVAL = (
            "Evaluate at every row of FILE (CSV with a header, JSON Lines, or with the data "
            "extra Parquet and Arrow IPC; '-' for stdin), vectorised, one output row per "
            "point.", metavar="FILE"),
-    Option(("--chunk",), "chunk_rows", CHUNK_HELP, int_range=CHUNK_RANGE, metavar="N"),
+    CHUNK,
     Option(("--output",), "output", OUTPUT_HELP, metavar="FILE"),
-) + output_options(EVAL_FORMATS)
+)
 
-# What launch.py answers without click: these options of EVAL, in these formats.
+# What launch.py answers without click: these options of EVAL (and -o, --precision), in
+# these formats.
 FAST_DESTS = frozenset({"at", "wrt", "show_all", "fmt", "precision"})
 FAST_FORMATS = ("plain", "json", "csv")
 
@@ -99,13 +114,6 @@ FAST_FORMATS = ("plain", "json", "csv")
 # ---------------------------------------------------------------- the other commands
 # Options that several commands share, with the same meaning, are declared once here.
 
-CHUNK = Option(("--chunk",), "chunk_rows",
-           "With --points: rows per vectorised pass (default 65536).",
-           int_range=(1, 10_000_000), metavar="N")
-
-AT = Option(("--at",), "at",
-           "Bind inputs (repeatable). VALUE is a constant expression: 3, -1e-3, pi/4.",
-           multiple=True, metavar="NAME=VALUE,...")
 
 WRT = Option(("--wrt",), "wrt",
            "Only these inputs get gradients.",
@@ -113,9 +121,7 @@ WRT = Option(("--wrt",), "wrt",
 
 
 CHECK = (
-    Option(("--at",), "at",
-           "The point (repeatable). Optional when only --derivative answers are given.",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at("The point (repeatable). Optional when only --derivative answers are given."),
     Option(("--value",), "value",
            "Your value of the expression.",
            metavar="V"),
@@ -176,9 +182,7 @@ CHECK = (
 
 
 TANGENT = (
-    Option(("--at",), "at",
-           "The point of tangency (every input).",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at("The point of tangency (every input)."),
     Option(("--estimate",), "estimate",
            "Also the linear approximation at this point, beside the true value.",
            metavar="NAME=VALUE,..."),
@@ -189,9 +193,7 @@ TANGENT = (
 
 
 TAYLOR = (
-    Option(("--at",), "at",
-           "The point to expand about (every input).",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at("The point to expand about (every input)."),
     Option(("--order",), "order",
            "The highest total degree.",
            int_range=(0, 20), default=2, show_default=True),
@@ -208,9 +210,7 @@ CRITICAL = (
     Option(("--over",), "over",
            "The box to search: a range for every input.",
            required=True, metavar="NAME=LOW:HIGH,..."),
-    Option(("--at",), "at",
-           "Values for parameters that are not searched.",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at("Values for parameters that are not searched."),
 )
 
 
@@ -222,9 +222,7 @@ IMPLICIT = (
     Option(("--of",), "of",
            "The dependent variable (default: the equation's other variable).",
            metavar="Y"),
-    Option(("--at",), "at",
-           "Also the value of the derivative at this point of the curve.",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at("Also the value of the derivative at this point of the curve."),
 )
 
 
@@ -242,9 +240,7 @@ DIFF = (
     Option(("--order",), "order",
            "Order of the derivatives: 2 gives every second partial (xx, xy, yy).",
            kind="int", default=1, show_default=True, metavar="N"),
-    Option(("--at",), "at",
-           "Also evaluate each derivative at this point (repeatable).",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at("Also evaluate each derivative at this point (repeatable)."),
     Option(("--points",), "points",
            "Evaluate each derivative at every row of FILE (CSV with a header, "
            "JSON Lines, or with the data extra Parquet and Arrow IPC; '-' for "
@@ -262,13 +258,13 @@ DIFF = (
 
 
 TRACE = (
-    AT,
+    at(),
     WRT,
 )
 
 
 GRAPH = (
-    AT,
+    at(),
     WRT,
     Option(("--output",), "output",
            "Write the graph to FILE: .svg, .png or .pdf (drawn by Graphviz's dot), "
@@ -278,9 +274,7 @@ GRAPH = (
 
 
 DESCEND = (
-    Option(("--at",), "at",
-           "Starting values of the parameters (repeatable).",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at("Starting values of the parameters (repeatable)."),
     Option(("--lr",), "lr",
            "Learning rate (a positive number).",
            required=True, metavar="R"),
@@ -314,10 +308,8 @@ PLOT = (
            "The variable and its range, e.g. x=-3:3 or t=0:2*pi; two ranges "
            "(x=-2:2,y=-2:2) draw a contour map of f(x, y).",
            required=True, metavar="NAME=A:B[,NAME=C:D]"),
-    Option(("--at",), "at",
-           "Values of the other inputs (repeatable); with two ranges, values of "
-           "both plotted names mark that point, its gradient and its level curve.",
-           multiple=True, metavar="NAME=VALUE,..."),
+    at("Values of the other inputs (repeatable); with two ranges, values of "
+       "both plotted names mark that point, its gradient and its level curve."),
     Option(("--points",), "points",
            "Number of evenly spaced sample points (default 201); with two ranges, "
            "per axis (default 81).",
@@ -333,10 +325,12 @@ PLOT = (
            "Height: terminal rows (default: fits the terminal), or pixels for --output "
            "(default 600; 700 for a contour map).",
            int_range=(10, 10000), metavar="H"),
-    Option(("-o", "--format"), "fmt",
-           "Draw the plot, or print the samples as JSON or CSV.",
-           choices=("plot", "json", "csv"), default="plot", show_default=True),
-    Option(("--debug",), "debug",
-           "Show a Python traceback on errors.",
-           takes_value=False),
 )
+
+
+def plot_output_options(formats) -> tuple:
+    """plot's -o: "plot" draws (the task's picture), the others print the samples; --debug."""
+    return (Option(("-o", "--format"), "fmt",
+                   "Draw the plot, or print the samples as JSON or CSV.",
+                   choices=("plot", *formats), default="plot", show_default=True),
+            Option(("--debug",), "debug", DEBUG_HELP, takes_value=False))

@@ -303,15 +303,10 @@ def _float_rules(op):
     only a more accurate form of the same function (extra["stable_form"]), never
     when they are a convention (max/min ties, the exponent of 0**y).
     """
-    if op.vjp is not None or not isinstance(op.partials, tuple):
+    rules = op.numeric_rules(MathBackend)
+    if rules is None or any(op.numeric_rule(i) == "convention" for i in range(len(rules))):
         return None
-    numeric = op.numeric_partials
-    if numeric is None:
-        return op.partials
-    if op.extra.get("stable_form") and not callable(numeric) and None not in numeric:
-        return tuple((lambda D, out, *args, _rule=rule: _rule(MathBackend, out, *args))
-                     for rule in numeric)
-    return None
+    return rules
 
 
 _BY_ID = {id(op): op for op in ops.TABLE.values()}

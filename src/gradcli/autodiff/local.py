@@ -113,14 +113,8 @@ def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = F
         B = backend_for(datas)
     if not converted:
         out, datas = backend_inputs(B, out, datas)
-    numeric = op.numeric_partials
     try:
-        if numeric is not None:
-            if callable(numeric):
-                return numeric(B, i, out, datas, cache)
-            if numeric[i] is not None:
-                return numeric[i](B, out, *datas)
-        return op.partial(numeric_d(B), i, out, datas, cache)
+        return op.numeric_partial(B, numeric_d(B), i, out, datas, cache)
     except (ZeroDivisionError, OverflowError, ValueError):
         # Where a float rule fails (1/0, log(0)) IEEE arithmetic gives PyTorch's inf/nan.
         import numpy as np
@@ -130,12 +124,7 @@ def local_derivative(op: ops.Op, i: int, out, datas, B=None, converted: bool = F
         with np.errstate(all="ignore"):
             fdatas = [_as_floats(d) for d in datas]
             fout = _as_floats(out)
-            if numeric is not None and callable(numeric):
-                d = numeric(NB, i, fout, fdatas, {})
-            elif numeric is not None and numeric[i] is not None:
-                d = numeric[i](NB, fout, *fdatas)
-            else:
-                d = op.partial(numeric_d(NB), i, fout, fdatas)
+            d = op.numeric_partial(NB, numeric_d(NB), i, fout, fdatas)
         return float(d) if np.ndim(d) == 0 else d
 
 

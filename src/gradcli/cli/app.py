@@ -16,9 +16,7 @@ import click
 from .. import __version__, options
 from ..errors import UsageError
 from ..output.streams import closed_stdout, report_failure
-
-
-FORMATS = ("table", "plain", "json", "csv")
+from ..output.writers import formats_of
 
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -175,9 +173,10 @@ def click_options(records):
     return decorate
 
 
-def output_options(formats=FORMATS):
-    """-o/--format, --precision and --debug (options.output_options)."""
-    return click_options(options.output_options(formats))
+def output_options(*kinds):
+    """-o/--format, --precision and --debug (options.output_options); -o offers the formats
+    output/writers.py has a writer for, for these kinds of result, and click refuses others."""
+    return click_options(options.output_options(formats_of(*kinds)))
 
 
 @click.group(context_settings=CONTEXT)
@@ -222,11 +221,15 @@ def _check_points_output(output, points, fmt, precision=None) -> None:
                          hint="drop --precision, or write rounded text: --output FILE.csv")
 
 
-def _points_guard(file, points, fmt, why: str, allowed: str) -> None:
-    """What every --points command refuses before it streams: a format for one point, and
-    stdin asked to hold both the expression and the points."""
-    if fmt in ("markdown", "latex"):
-        raise UsageError(f"-o {fmt} {why}; with --points use {allowed}")
+def _points_guard(file, points, fmt, why: str, kind: str) -> None:
+    """What every --points command refuses before it streams: a format its rows (`kind`,
+    output/writers.py) have no writer for, and stdin asked to hold both the expression and
+    the points."""
+    allowed = formats_of(kind)
+    if fmt is not None and fmt not in allowed:
+        listed = sorted(allowed)
+        raise UsageError(f"-o {fmt} {why}; with --points use {', '.join(listed[:-1])} or "
+                         f"{listed[-1]}")
     if file == "-" and points == "-":
         raise UsageError("the expression (-f -) and the points (--points -) cannot both "
                          "come from stdin")

@@ -14,7 +14,7 @@ from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, 
 @main.command("check", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.CHECK)
-@output_options(("table", "plain", "json", "markdown", "latex"))
+@output_options("check", "check-points")
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,
                   fmt, precision, debug):
@@ -110,7 +110,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                          f"--{next(iter(given))} is checked at one point",
                          hint="leave --points out, and give the point with --at")
     if points is not None:
-        _points_guard(file, points, fmt, "writes one point", "json, plain or table")
+        _points_guard(file, points, fmt, "writes one point", "check-points")
         from ..tasks.check import check_points
         from ..output import points as streamed
         job = check_points(text, points, bindings, value, grads, list(zip(names, derivative)),

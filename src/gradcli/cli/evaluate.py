@@ -7,12 +7,13 @@ from ..inputs import read_source
 from ..output.streams import warn
 from ..output.writers import write
 from .app import (CONTEXT, GradcliCommand, _check_points_output, _exactly, _exit, _points_guard,
-                  click_options, expression_options, main)
+                  click_options, expression_options, main, output_options)
 
 
 @main.command("eval", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.EVAL)
+@output_options(*options.EVAL_KINDS)
 def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed, jacobian,
                  direction, points, chunk_rows, output, fmt, precision, debug):
     """Print the value of EXPR and all its partial derivatives at a point.
@@ -54,7 +55,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         if seed is not None or jacobian or show_all or gradcheck or hessian or exact:
             raise UsageError("--points cannot be combined with --seed, --jacobian, --all, "
                              "--check, --hessian or --exact")
-        _points_guard(file, points, fmt, "writes one point", "csv, json, plain or table")
+        _points_guard(file, points, fmt, "writes one point", "eval-points")
         _eval_points(text, bindings, wrt_names, points, chunk_rows, fmt, precision, output)
         return
     def compute(mode):

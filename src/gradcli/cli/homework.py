@@ -9,13 +9,11 @@ from .app import (CONTEXT, GradcliCommand, _exactly, click_options, expression_o
                   output_options)
 
 
-HOMEWORK_FORMATS = ("table", "plain", "json", "markdown", "latex")
-
 
 @main.command("tangent", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.TANGENT)
-@output_options(HOMEWORK_FORMATS)
+@output_options("tangent")
 def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
     """The tangent line or plane of EXPR at a point, and the linear approximation.
 
@@ -46,7 +44,7 @@ def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
 @main.command("taylor", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.TAYLOR)
-@output_options(HOMEWORK_FORMATS)
+@output_options("taylor")
 def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
     """The Taylor polynomial of EXPR about a point, in one or more variables.
 
@@ -69,7 +67,7 @@ def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
 @main.command("critical", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.CRITICAL)
-@output_options(("table", "plain", "json", "markdown"))
+@output_options("critical")
 def critical_command(expr, file, over, at, fmt, precision, debug):
     """The critical points of EXPR in a box, each classified by the second-derivative test.
 
@@ -92,7 +90,7 @@ def critical_command(expr, file, over, at, fmt, precision, debug):
 @main.command("implicit", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.IMPLICIT)
-@output_options(HOMEWORK_FORMATS)
+@output_options("implicit")
 def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
     """dy/dx of a curve given implicitly, F(x, y) = G(x, y), as -F_x/F_y.
 

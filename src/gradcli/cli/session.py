@@ -49,7 +49,7 @@ def help_command(ctx, topic):
 
 
 @main.command("functions", cls=GradcliCommand, context_settings=CONTEXT)
-@output_options(("table", "plain", "json"))
+@output_options("functions")
 def functions_command(fmt, precision, debug):
     """List every function and operator: arity, derivative rule and domain.
 

@@ -4,17 +4,18 @@ from __future__ import annotations
 from .. import options
 from ..errors import UsageError
 from ..inputs import read_source
-from ..output.streams import emit, warn
+from ..output.streams import warn
 from ..output.streams import stderr as _stderr
-from ..output.writers import Rounding, write_warned
+from ..output.writers import Rounding, write, write_warned
+from ..output.writers import text as text_of
 from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, _points_guard,
-                  click_options, expression_options, main, output_options, print_rich)
+                  click_options, expression_options, main, output_options)
 
 
 @main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.DIFF)
-@output_options(("table", "plain", "json", "csv", "markdown", "latex"))
+@output_options("diff-points", "diff", "steps")  # --points rows first: csv after json
 def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, fmt, precision,
                  debug):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
@@ -43,7 +44,7 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, 
     bindings = api.parse_bindings(at) if at else None
     _check_points_output(output, points, fmt, precision)
     if points is not None:
-        _points_guard(file, points, fmt, "prints formulas", "csv, json, plain or table")
+        _points_guard(file, points, fmt, "prints formulas", "diff-points")
         _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, precision,
                      output)
         return
@@ -81,7 +82,7 @@ def _diff_points(text, wrt_names, order, bindings, points, chunk_rows, fmt, prec
 @main.command("trace", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.TRACE)
-@output_options(("table", "plain", "markdown", "latex", "json"))
+@output_options("trace")
 def trace_command(expr, file, at, wrt, fmt, precision, debug):
     """Show the chain rule step by step: the forward pass, then the backward pass.
 
@@ -117,7 +118,7 @@ def trace_command(expr, file, at, wrt, fmt, precision, debug):
 @main.command("graph", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.GRAPH)
-@output_options(("tree", "dot", "mermaid", "json"))
+@output_options("graph")
 def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
     """Show the computation graph: each node's operation, value and gradient.
 
@@ -152,37 +153,23 @@ def graph_command(expr, file, at, wrt, output, fmt, precision, debug):
     t = api.trace(text, bindings, wrt=wrt_names)
     warn(t.warnings)
     fmt = kind or fmt or "tree"
-    rounding = Rounding(fmt, precision)
-    precision = rounding.precision
     if fmt in ("svg", "png", "pdf"):
-        graphviz.render(graphviz.to_dot(t, precision), output, fmt)
+        rounding = Rounding(fmt, precision)
+        graphviz.render(graphviz.to_dot(t, rounding.precision), output, fmt)
         _stderr(f"wrote {output} ({fmt.upper()}, {_node_count(t)})"
                 + (f"; {_digits_note()}" if rounding.rounded else ""))
         return
-    if fmt == "dot":
-        body = graphviz.to_dot(t, precision)
-        body += rounding.note("dot")
-    elif fmt == "mermaid":
-        body = graphviz.to_mermaid(t, precision)
-        body += rounding.note("mermaid")
-    elif fmt == "json":
-        from ..output import formats
-        body = formats.dumps(graphviz.record(t, precision)) + "\n"
-    else:
-        from ..output import render
-        print_rich(render.graph_tree(t, precision))
-        rounding.print_note()
+    if not output:
+        write("graph", t, fmt, precision)
         return
-    if output:
-        try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(body)
-        except OSError as exc:
-            raise UsageError(f"cannot write {output}: {exc.strerror}") from None
-        _stderr(f"wrote {output} ({'Mermaid' if fmt == 'mermaid' else fmt.upper()}, "
-                f"{_node_count(t)})")
-    else:
-        emit(body)
+    body = text_of("graph", t, fmt, precision)
+    try:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(body)
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+    _stderr(f"wrote {output} ({'Mermaid' if fmt == 'mermaid' else fmt.upper()}, "
+            f"{_node_count(t)})")
 
 
 def _node_count(t) -> str:

@@ -10,14 +10,14 @@ from ..errors import UsageError
 from ..inputs import read_source
 from ..output.streams import emit, output_format, warn
 from ..output.streams import stderr as _stderr
-from ..output.writers import write, write_warned
+from ..output.writers import formats_of, write, write_warned
 from .app import (CONTEXT, GradcliCommand, click_options, expression_options, main, output_options)
 
 
 @main.command("descend", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.DESCEND)
-@output_options()
+@output_options("descend")
 def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, every, decimals,
                     fmt, precision, debug):
     """Minimise EXPR by gradient descent from the point given with --at.
@@ -66,7 +66,7 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
 
 @main.command("plot", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
-@click_options(options.PLOT)
+@click_options(options.PLOT + options.plot_output_options(formats_of("plot", "plot2d")))
 def plot_command(expr, file, over, at, points, output, width, height, fmt, debug):
     """Plot f and its derivative df/dx over a range of x, or f(x, y) as a contour map.
 

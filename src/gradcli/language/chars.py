@@ -78,10 +78,6 @@ LOOKALIKES = {
 
 # Greek letters' names are names, never glued letters (docs/language.md, "Glued letters").
 GREEK_NAMES = frozenset({"mu", "xi", "eta", "rho", "tau", "phi", "chi", "psi", "nu"})
-# `sin^-1 x` is the inverse function (with a warning), for these functions only.
-INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
-            "cot": "acot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh", "sech": "asech",
-            "csch": "acsch", "coth": "acoth"}
 # Python's keywords: never glued letters (`for` is not f*o*r), never read as names.
 PYTHON_WORDS = frozenset({
     "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",

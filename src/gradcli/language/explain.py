@@ -27,17 +27,24 @@ _OPERAND = {"NUMBER", "NAME", "LPAR", "LSQB", "MINUS", "PLUS", "FUNC", "LBRACE",
 _OPERATOR = {"PLUS", "MINUS", "TIMES", "DIVIDE", "MATMUL", "POW"}
 
 
-# LaTeX commands: what to type instead. \frac and \sqrt are rewritten whole below.
+# LaTeX commands that are no function: what to type instead. \frac and \sqrt are
+# rewritten whole below; a function's command (\sin, \ln, \arcsin) is `_latex_function`'s.
 _LATEX = {
     "cdot": "*", "times": "*", "ast": "*", "div": "/", "pi": "pi", "left": "(", "right": ")",
     "cdotp": "*", "pm": "+ or -", "infty": "a large number such as 1e300",
-    "exp": "exp(x)", "ln": "ln(x)", "log": "ln(x)", "sin": "sin(x)", "cos": "cos(x)",
-    "tan": "tan(x)", "sqrt": "sqrt(x)", "frac": "(a)/(b)", "partial": "nothing: "
+    "frac": "(a)/(b)", "partial": "nothing: "
     "gradcli computes the derivatives itself", "mathrm": "the plain name", "operatorname":
-    "the plain name", "tanh": "tanh(x)", "sinh": "sinh(x)", "cosh": "cosh(x)",
-    "arcsin": "asin(x)", "arccos": "acos(x)", "arctan": "atan(x)", "max": "max(a, b)",
-    "min": "min(a, b)", "sigma": "a name such as sigma", "theta": "a name such as theta",
+    "the plain name", "sigma": "a name such as sigma", "theta": "a name such as theta",
 }
+
+
+def _latex_function(word: str) -> str | None:
+    r"""The call to type for `\word` where `word` names a function that LaTeX has a command
+    for (its `latex` in the op table is one: \sin, \log for ln, \arcsin for asin)."""
+    op = ops.lookup_function(word)
+    if op is None or not op.latex or not op.latex[1:].isalpha():
+        return None
+    return call_example(op)
 
 
 def meant_function(name: str):
@@ -96,9 +103,16 @@ def unknown_function(name, span, args, inner_text=""):
 
 
 def call_example(op) -> str:
-    examples = {"atan2": "atan2(y, x)", "pow": "pow(x, y)", "dot": "dot(a, b)",
-                "max": "max(a, b)", "min": "min(a, b)"}
-    return examples.get(op.name, f"{op.name}(…)")
+    """A call of `op` as a user types it, with the table's argument names: atan2(y, x),
+    ln(x) (one argument where one will do), max(a, b)."""
+    names = op.arg_names()
+    if op.accepts(1) and isinstance(op.arity, tuple) and op.arity[1] is not None:
+        names = names[:1]  # log(x, b): ln(x)
+    if op.is_operator:  # pow(x, y)
+        return f"{op.extra['call_name']}({', '.join(names)})"
+    from .expr import Apply, Name
+    from .printer import to_text
+    return to_text(Apply(op.name, tuple(Name(n) for n in names)))
 
 
 def inverse_hint(name: str) -> str:
@@ -143,7 +157,8 @@ def _latex_error(text: str, pos: int) -> ParseError:
         span = (pos, pos + sqrt.end())
     elif command:
         word = command.group(1)
-        instead = _LATEX.get(word.lstrip("dt") if word.endswith("frac") else word)
+        instead = _LATEX.get(word.lstrip("dt") if word.endswith("frac") else word) \
+            or _latex_function(word)
         span = (pos, pos + command.end())
         if instead is None:
             return ParseError(f"'\\{word}' is a LaTeX command, which gradcli does not read",

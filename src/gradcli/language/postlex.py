@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from .. import limits, ops
 from ..errors import ParseError, UnknownName
-from .chars import (BOOK_ALIASES, CONSTANT_ALIASES, GREEK_NAMES, INVERSES, LOG_BASE,
-                    PRIMES, PYTHON_WORDS, ROOTS, SUPERSCRIPTS)
+from .chars import (BOOK_ALIASES, CONSTANT_ALIASES, GREEK_NAMES, LOG_BASE, PRIMES,
+                    PYTHON_WORDS, ROOTS, SUPERSCRIPTS)
 from .expr import Const, Name, Num
 from .explain import call_example, inverse_hint, meant_function, unknown_function_name
 from .lalr import Token
@@ -304,7 +304,8 @@ class PostLex:
             text = "".join(parts)
         span = (tok.start_pos, end.end_pos)
         if text in ("-1", "-1.0"):
-            inverse = INVERSES.get(op.name)
+            # `sin^-1 x` is asin (with a warning): the op table says; a defined f has none
+            inverse = getattr(op, "inverse", None)
             target = ops.lookup_function(inverse) if inverse else None
             if target is None:
                 raise ParseError(f"'{self.ctx.source[span[0]:span[1]]}': {name} has no inverse "

@@ -280,10 +280,12 @@ def _wrap(node: Apply, i: int, arg: Expr) -> list:
 
 
 def _named_function(node) -> bool:
-    r"""A one-argument function printed as its name and \left(...\right): sin, ln, sigma."""
-    return isinstance(node, Apply) and len(node.args) == 1 \
-        and not ops.TABLE[node.op].is_operator \
-        and node.op not in ("sqrt", "cbrt", "abs", "exp")
+    r"""A one-argument function printed as its name and \left(...\right): sin, ln, sigma
+    (not one with a notation of its own, the op table's latex_form: \sqrt{x}, e^{x})."""
+    if not isinstance(node, Apply) or len(node.args) != 1:
+        return False
+    op = ops.TABLE[node.op]
+    return not op.is_operator and op.latex_form is None
 
 
 def _function_power(node) -> bool:
@@ -398,14 +400,9 @@ def _latex_parts(node, memo=None) -> list:
             inner = args[0]
             return [_latex_function(inner), "^{", args[1], r"}\left(", inner.args[0], r"\right)"]
         return _wrap(node, 0, args[0]) + ["^{", args[1], "}"]
-    if name == "sqrt":
-        return [r"\sqrt{", args[0], "}"]
-    if name == "cbrt":
-        return [r"\sqrt[3]{", args[0], "}"]
-    if name == "abs":
-        return [r"\left|", args[0], r"\right|"]
-    if name == "exp" and len(args) == 1:
-        return ["e^{", args[0], "}"]
+    if op.latex_form is not None and len(args) == 1:  # \sqrt{x}, \sqrt[3]{x}, |x|, e^{x}
+        before, after = op.latex_form
+        return [before, args[0], after]
     if name == "log" and len(args) == 2:
         return [r"\log_{", args[1], r"}\left(", args[0], r"\right)"]
     if op.is_operator:

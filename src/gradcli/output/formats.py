@@ -107,7 +107,7 @@ def functions_records() -> list[dict]:
         if op.extra.get("hidden"):
             continue
         call = op.extra.get("call_name", None if op.is_operator else name)
-        arg_names = _arg_names(op)
+        arg_names = op.arg_names()
         args = tuple(Name(a) for a in arg_names)
         out = Apply(op.name, args)
         rules = []
@@ -130,14 +130,6 @@ def functions_records() -> list[dict]:
     return records
 
 
-def _arg_names(op) -> list[str]:
-    if op.name in ("atan2",):
-        return ["y", "x"]
-    if op.name == "log":
-        return ["x", "b"]
-    if not isinstance(op.arity, int):
-        return ["a", "b"]
-    return ["x", "y"][:op.arity] if op.arity <= 2 else [f"x{i}" for i in range(op.arity)]
 
 
 def _json_answer(v, precision):

@@ -70,11 +70,7 @@ def _y_range(ys, view):
 
 def terminal_plot(data, width: int = 80, height: int = 24, color: bool = False) -> str:
     """f above ∂f/∂x, as text of the given size (plotext); gaps where values are undefined."""
-    try:
-        import plotext
-    except ImportError:
-        raise UsageError("the terminal plot needs plotext, which is not installed",
-                         hint=f"{INSTALL_HINT}  (or: pip install plotext)") from None
+    import plotext
     import numpy as np
 
     if width * height > limits.MAX_PLOT_CELLS:

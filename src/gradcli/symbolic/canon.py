@@ -7,14 +7,16 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from .. import ops
+
 CAP = 8  # the most parts of a child sum/product that are merged into its parent
 HALF = Fraction(1, 2)  # the exponent of sqrt, compared on every power
 _BIG = 2 ** 64  # exact integer folding stops here, so no input can build a huge number
 _OPS_CAP = 2 ** 62  # printed sizes are compared, never printed: a DAG's tree size saturates
 EXPAND = 16  # the most terms a numerator is multiplied out to when fractions are combined
-_FUNCTION_ORDER = {name: i for i, name in enumerate(
-    ["exp", "sin", "cos", "sec", "csc", "tan", "cot", "sinh", "cosh", "sech", "csch", "tanh",
-     "coth"])}
+# Function factors in a product stand in the op table's product_rank order (exp(x)*sin(x)).
+_FUNCTION_ORDER = {name: op.product_rank for name, op in ops.TABLE.items()
+                   if op.product_rank is not None}
 RESHAPE = 200  # sums up to this many operations are also tried over one denominator or
 # multiplied out (what a student would do by hand); beyond that, not: it costs time and
 # no one reads a formula that long for its shape

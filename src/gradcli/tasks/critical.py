@@ -299,7 +299,7 @@ def _newton_all(program, names, starts, bindings, box, evaluate):
     is iterated alone).
     """
     import numpy as np
-    from .evaluation import batch_gradient_hessian
+    from ..autodiff.batch import batch_gradient_hessian
     k, n = starts.shape
     lo = np.array([a for a, _ in box.values()])
     hi = np.array([b for _, b in box.values()])

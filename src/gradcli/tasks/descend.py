@@ -292,11 +292,7 @@ def load_data(path: str) -> Dataset:
     the row and the column. On top of it: a header with no rows, a value that is
     not finite, and a column whose name the expression could not use are errors.
     """
-    try:
-        from ..data.sources import read_columns
-    except ImportError:
-        raise UsageError("--data needs NumPy, which is not installed",
-                         hint="pip install 'gradcli[vectors]'") from None
+    from ..data.sources import read_columns
     import numpy as np
     label = "stdin" if path == "-" else path
     if path != "-" and os.path.isfile(path) and os.path.getsize(path) == 0:

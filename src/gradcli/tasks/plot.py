@@ -84,11 +84,8 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     if var not in variables:
         warnings.append(f"the expression does not depend on {var}: f is constant and "
                         f"∂f/∂{var} is 0")
-    try:
-        import numpy as np
-        from ..data.evaluate import evaluate_arrays
-    except ImportError:
-        raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
+    import numpy as np
+    from ..data.evaluate import evaluate_arrays
 
     xs = np.linspace(lo, hi, points)
     used = {k: v for k, v in bindings.items() if k in variables}

@@ -138,11 +138,8 @@ def sample(text: str, over: str, bindings=None, points: int | None = None, *,
                              f"{xn} and {yn}")
     for name in names:
         _check_pointwise(program, name)
-    try:
-        import numpy as np
-        from ..data.evaluate import evaluate_arrays
-    except ImportError:
-        raise UsageError("plot needs NumPy, which is not installed", hint=INSTALL_HINT) from None
+    import numpy as np
+    from ..data.evaluate import evaluate_arrays
 
     cols, rows = shape
     xs, ys = _axis(xlo, xhi, cols, cells), _axis(ylo, yhi, rows, cells)

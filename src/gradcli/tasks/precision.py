@@ -16,10 +16,15 @@ result is one warning that names the sub-expression the error comes from
 that cancel) and the point. The bound is a screen: what it flags is evaluated
 again in arbitrary precision (mpmath, at growing precision until two agree),
 and only a value or partial that really differs from that by more than
-THRESHOLD is reported, with the right number beside it. (Without mpmath the
-bound alone decides, which may also flag an exact 0 that is right.) Graphs
-beyond MAX_NODES are not analysed: the cost would be many times the
-evaluation's.
+THRESHOLD is reported, with the right number beside it. (Where the graph
+cannot be computed in arbitrary precision, a division by zero or a value
+that turns complex there, the bound alone decides, which may also flag an
+exact 0 that is right.) Graphs beyond MAX_NODES are not analysed: the cost
+would be many times the evaluation's.
+
+Only the failures that mean "not defined here" are caught (ArithmeticError,
+ValueError from a math domain, gradcli's DomainError and LimitError); any
+other exception is a bug and propagates (the CLI's exit 4).
 """
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from fractions import Fraction
 
 from ..autodiff.backends import ScalarPrimitives
 from ..autodiff.engine import MathBackend, graph_nodes, local_derivative, topo_order
+from ..errors import DomainError, LimitError
 from ..limits import MAX_PRECISION_NODES as MAX_NODES
 
 # Above this relative error bound a value or partial is reported (about seven
@@ -36,16 +42,11 @@ THRESHOLD = 1e-7
 _ULP = 2.0 ** -52
 _HALF_ULP = 2.0 ** -53
 
-# Ops whose rounding is measured exactly with rationals, and that --exact computes.
-_RATIONAL = {"add", "sub", "mul", "div", "neg", "pos"}
-# Ops whose result is always exact in doubles.
-_EXACT_OPS = {"neg", "pos", "abs", "sign", "step", "relu", "max", "min"}
-
 
 def _rounding(op, out: float, datas: list) -> float:
     """The absolute rounding error this node adds to its exact result on its own inputs."""
     name = op.name
-    if name in _EXACT_OPS:
+    if op.exact_in_doubles:
         return 0.0
     if not math.isfinite(out) or not all(math.isfinite(d) for d in datas):
         return 0.0  # an inf or nan is reported as such, not as rounding
@@ -60,11 +61,7 @@ def _rounding(op, out: float, datas: list) -> float:
     if name == "sqrt" and Fraction(out) ** 2 == Fraction(datas[0]):
         return 0.0
     if out == 0 or all(d == 0 for d in datas):
-        return 0.0  # f(0) and exact zeros of the library functions are exact
-    if name in ("exp", "cos", "cosh") and datas[0] == 0:
-        return 0.0
-    if name in ("log", "log2", "log10") and datas[0] == 1:
-        return 0.0
+        return 0.0  # f(0) (exp(0) = 1) and exact zeros (log(1) = 0) are exact
     return _ULP * abs(out)
 
 
@@ -75,7 +72,7 @@ def _small_integer(y) -> bool:
 def _local(op, i, out, datas) -> float:
     try:
         d = local_derivative(op, i, out, datas, MathBackend)
-    except Exception:  # a rule undefined here: its error cannot be bounded
+    except (ArithmeticError, ValueError):  # a rule undefined here: its error cannot be bounded
         return math.inf
     return float(d) if isinstance(d, (int, float)) else math.inf
 
@@ -83,7 +80,7 @@ def _local(op, i, out, datas) -> float:
 def _value(op, datas):
     try:
         return float(op.value(MathBackend, *datas))
-    except Exception:
+    except (ArithmeticError, ValueError):  # 1/0, exp(1000), log(-1) at moved inputs
         return math.nan
 
 
@@ -301,7 +298,7 @@ def _exprs(graph):
     wrt = {name for name, leaf in graph.inputs.items() if leaf.requires_grad}
     try:
         again = lower(graph.program, bindings, wrt=wrt, keep_exprs=True)
-    except Exception:
+    except (DomainError, LimitError):  # no names then; the warning still stands
         return {}
     first = graph_nodes(graph.output)
     second = graph_nodes(again.output)
@@ -328,7 +325,7 @@ def _rational_only(graph) -> bool:
             if not isinstance(node.data, float):
                 return False
             continue
-        if op.name in _RATIONAL:
+        if op.rational:
             continue
         exponent = node._parents[1] if op.name == "pow" else None
         if (exponent is not None and exponent._op is None and not exponent.requires_grad
@@ -383,10 +380,7 @@ _DIGITS = (40, 120, 400, 1200)
 
 def _precise(graph, names) -> dict | None:
     """The value (key None) and the partials by `names` in arbitrary precision, as floats."""
-    try:
-        import mpmath as mp
-    except ImportError:
-        return None
+    import mpmath as mp
     from ..autodiff.engine import numeric_d
     B = _precise_backend()
     nodes = graph_nodes(graph.output)
@@ -395,8 +389,8 @@ def _precise(graph, names) -> dict | None:
         with mp.workdps(digits):
             try:
                 got = _run_precise(B, numeric_d(B), nodes, graph, names, mp)
-            except Exception:
-                return None
+            except (ArithmeticError, ValueError, DomainError):
+                return None  # not computable in arbitrary precision: the bound decides
         # Zeros that agree are trusted only at the last step: a cancellation deeper
         # than the digits carried gives an exact 0 at every lower precision.
         if previous is not None and all(_close(got[k], previous[k]) and
@@ -410,13 +404,25 @@ def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b))
 
 
+class _NotReal(ArithmeticError):
+    """A value or local derivative that is complex in arbitrary precision (sqrt of a
+    difference that rounded to 0 in doubles and is a little below 0 exactly)."""
+
+
+def _real(x, mp):
+    if isinstance(x, mp.mpc):
+        raise _NotReal(x)
+    return x
+
+
 def _run_precise(B, D, nodes, graph, names, mp) -> dict:
     value = {}
     for node in nodes:
         if node._op is None:
             value[id(node)] = mp.mpf(node.data)
         else:
-            value[id(node)] = node._op.value(B, *[value[id(p)] for p in node._parents])
+            value[id(node)] = _real(node._op.value(B, *[value[id(p)] for p in node._parents]),
+                                    mp)
     grad = {id(graph.output): mp.mpf(1)}
     for node in reversed(topo_order(graph.output)):
         op = node._op
@@ -429,14 +435,8 @@ def _run_precise(B, D, nodes, graph, names, mp) -> dict:
         for i, p in enumerate(node._parents):
             if not p.requires_grad:
                 continue
-            numeric = op.numeric_partials
-            if callable(numeric):
-                d = numeric(B, i, out, args, cache)
-            elif numeric is not None and numeric[i] is not None:
-                d = numeric[i](B, out, *args)
-            else:
-                d = op.partial(D, i, out, args, cache)
-            grad[id(p)] = grad.get(id(p), 0) + g * d
+            d = op.numeric_partial(B, D, i, out, args, cache)
+            grad[id(p)] = grad.get(id(p), 0) + g * _real(d, mp)
     got = {None: float(value[id(graph.output)])}
     for name in names:
         leaf = graph.inputs.get(name)

@@ -259,16 +259,13 @@ def _literal(data):
 def _is_convention(node, i, local, memo: dict) -> bool:
     """Whether the engine's number differs from the printed rule's value at this point.
 
-    It does only for ops whose numbers come from a `numeric_partials` override
-    that is a convention (a tie in max/min, the exponent of 0**y): PyTorch's
-    conventions. A numeric form that is only more accurate (extra["stable_form"],
-    asin's 1/sqrt((1 - x)*(1 + x))) is the printed rule's value, not a convention.
+    It does only where the op table's numeric rule is a convention (Op.numeric_rule:
+    a tie in max/min, the exponent of 0**y, as PyTorch does); a numeric form that is
+    only more accurate is the printed rule's value, not a convention.
     `memo`: one dict per node, so a node of many arguments is linear work.
     """
     op = node._op
-    numeric = op.numeric_partials
-    if numeric is None or op.extra.get("stable_form") \
-            or (not callable(numeric) and numeric[i] is None):
+    if op.numeric_rule(i) != "convention":
         return False
     if "datas" not in memo:  # once per node, not per argument
         datas = [p.data for p in node._parents]

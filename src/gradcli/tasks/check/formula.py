@@ -71,7 +71,9 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
     seed = zlib.crc32(f"{text}\0{name}".encode())
     rows = []         # informative points, and points where only the answer is undefined
     quiet = []        # points where both are within the tolerance of 0
-    tol_rtol = max(rtol, FORMULA_RTOL_FLOOR)
+    # --rtol's default is for numbers typed by hand; an exact formula is compared as tightly
+    # as rounding allows (2000x + 1/1000 for d/dx 1000x^2 is 5e-7 off, and wrong).
+    tol_rtol = FORMULA_RTOL_FLOOR if digits_rule else max(rtol, FORMULA_RTOL_FLOOR)
     random_rows = quiet_random = 0
     nodes = sum(size(stmt.expr) for stmt in program.statements)
     samples = SAMPLES if nodes < LARGE else SAMPLES_LARGE

@@ -101,7 +101,7 @@ def _edge_arguments(program: Program) -> list:
             if type(node) is not Apply:
                 continue
             op = ops.TABLE.get(node.op)
-            if op is None or not (op.kinks or op.domain or node.op in _STEPS):
+            if op is None or not (op.kinks or op.domain or op.jumps):
                 continue
             if node.op in ("max", "min"):
                 args = [Apply("sub", (a, b)) for i, a in enumerate(node.args)
@@ -115,9 +115,10 @@ def _edge_arguments(program: Program) -> list:
                 args = [node.args[0]]
             else:
                 args = [node.args[0]]
-            if node.op in _UNIT_EDGES:
+            if op.edges:  # asin: both sides of -1 and 1, a - 1 and a + 1
                 a = node.args[0]
-                args = [Apply("sub", (a, Num(1.0))), Apply("add", (a, Num(1.0)))]
+                args = [Apply("sub", (a, Num(c))) if c > 0 else Apply("add", (a, Num(-c)))
+                        for c in op.edges]
             for a in args:
                 if hash(a) not in seen:
                     seen.add(hash(a))
@@ -125,10 +126,6 @@ def _edge_arguments(program: Program) -> list:
                     if len(found) >= MAX_EDGES:
                         return found
     return found
-
-
-_STEPS = frozenset({"abs", "sign", "step", "relu", "max", "min"})
-_UNIT_EDGES = frozenset({"asin", "acos", "asec", "acsc", "atanh", "acoth", "asech", "acosh"})
 
 
 def _values_on_line(expr, named, base: dict, var: str, xs):
