@@ -66,3 +66,9 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line("property examples really compared:")
         for line in sorted(lines):
             terminalreporter.write_line(line)
+
+
+# "Deep input does not recurse" tests go ten times past the interpreter's recursion
+# limit: a recursive walk fails there as surely as at the SPEC's 100,000 (checked once,
+# in the slow run, by tests/test_scale.py).
+DEEP = 10 * sys.getrecursionlimit()

@@ -4,6 +4,7 @@ import importlib.util
 import os
 
 import pytest
+from conftest import DEEP
 from hypothesis import given, settings, strategies as st
 
 from gradcli.language import lalr, parser
@@ -151,7 +152,7 @@ def test_random_text_same_as_lark(parts):
 
 
 def test_deep_nesting_is_iterative():
-    text = "(" * 20000 + "x" + ")" * 20000
+    text = "(" * DEEP + "x" + ")" * DEEP
     program = parser.parse(text)
     assert isinstance(program.result, Name)
 

@@ -1,5 +1,6 @@
 """The printer: to_text round-trips through the parser; to_latex prints homework LaTeX."""
 import pytest
+from conftest import DEEP
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -100,12 +101,12 @@ def test_parentheses_only_where_needed(text, expected):
 
 
 def test_deep_expression_prints_without_recursion():
-    text = "(" * 20000 + "x" + "+1)" * 20000
+    text = "(" * DEEP + "x" + "+1)" * DEEP
     expr = parse_expr(text)
     printed = to_text(expr)
-    assert printed.startswith("x + 1 + 1") and len(printed) == 1 + 4 * 20000
+    assert printed.startswith("x + 1 + 1") and len(printed) == 1 + 4 * DEEP
     assert to_latex(expr).startswith("x + 1")
-    assert len(to_latex(parse_expr("sin(" * 10000 + "x" + ")" * 10000))) > 10000
+    assert len(to_latex(parse_expr("sin(" * DEEP + "x" + ")" * DEEP))) > DEEP
 
 
 @pytest.mark.parametrize("text,latex", [

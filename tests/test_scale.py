@@ -2,23 +2,27 @@
 from fractions import Fraction
 
 import pytest
+from conftest import DEEP
 
 from gradcli import api
 from gradcli.autodiff.engine import topo_order
 
 
+@pytest.mark.slow
 def test_100000_nested_parentheses():
     n = 100_000
     r = api.evaluate("(" * n + "x*x" + ")" * n, x=3)
     assert r.value == 9 and r.gradient == {"x": 6}
 
 
+@pytest.mark.slow
 def test_100000_nested_functions():
     n = 100_000
     r = api.evaluate("sin(" * n + "x" + ")" * n, x=0)
     assert r.value == 0 and r.gradient == {"x": 1}
 
 
+@pytest.mark.slow
 def test_100000_term_sum():
     n = 100_000
     r = api.evaluate("+".join(["x"] * n), x=2)
@@ -49,7 +53,7 @@ def test_deep_hessian():
 
 
 def test_deep_exact():
-    n = 20_000
+    n = DEEP
     r = api.evaluate("+".join(["x/3"] * n), x=1, exact=True)
     assert r.value == Fraction(n, 3) and r.gradient == {"x": Fraction(n, 3)}
 
