@@ -24,6 +24,9 @@ def test_peak_memory_is_the_commands_not_the_parents():
     assert peak.run([sys.executable, "-c", "raise SystemExit(3)"]).code == 3
 
 
+# Each runs its whole benchmark (every peer, every format) once: seconds of CPU for what
+# is a check that the script still works, so once per CI run, in the slow job.
+@pytest.mark.slow
 @pytest.mark.parametrize("script,words", [
     ("data.py", ["gradcli CSV -> CSV", "gradcli Parquet -> Parquet (4N)",
                  "gradcli.compile: compute alone", "NumPy by hand: compute alone"]),
