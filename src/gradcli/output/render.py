@@ -276,6 +276,9 @@ class _Bar:
         self.progress.update(self.task, completed=done)
 
     def stop(self):
+        # The last frame drawn, not the last the 10 Hz refresh thread happened to catch: a
+        # loaded machine skipped the 100% frame.
+        self.progress.refresh()
         self.progress.stop()
 
 
