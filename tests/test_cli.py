@@ -372,3 +372,26 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, args):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0, err
     assert first and err == ""
+
+
+# ---------------------------------------------------------------- errors under -o json
+
+@pytest.mark.parametrize("args,code,kind", [
+    (["eval", "log(x)", "--at", "x=-1", "-o", "json"], 3, "domain"),
+    (["eval", "x +* 2", "--at", "x=1", "-o", "json"], 2, "parse"),
+    (["diff", "sinn(x)", "-o", "json"], 2, "unknown-name"),
+    (["tangent", "x^2", "--at", "x=1", "--bogus", "-o", "json"], 2, "usage"),
+    (["check", "x^2", "--derivative", "2x +", "--format=json"], 2, "parse"),
+])
+def test_an_error_under_json_is_one_json_object_on_stdout(args, code, kind):
+    """SPEC §3: stdout gets {"error": {...}}, the exit code is unchanged, stderr keeps the
+    human message."""
+    import json as _json
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == code
+    error = _json.loads(result.stdout)["error"]
+    assert error["exit"] == code and error["kind"] == kind
+    assert set(error) == {"exit", "kind", "message", "hint", "span"}
+    assert error["message"] and error["message"] in " ".join(result.stderr.split()) \
+        or error["kind"] == "usage"
+    assert result.stderr.lower().startswith(("error:", "usage:"))

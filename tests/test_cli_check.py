@@ -196,7 +196,10 @@ def test_subprocess_grading_exit_codes():
     assert (right.returncode, wrong.returncode, bad.returncode) == (0, 1, 2)
     assert json.loads(right.stdout)["ok"] is True
     assert json.loads(wrong.stdout)["ok"] is False
-    assert bad.stdout == "" and "does not parse" in bad.stderr
+    assert "does not parse" in bad.stderr
+    error = json.loads(bad.stdout)["error"]  # SPEC §3: errors under -o json
+    assert error["exit"] == bad.returncode == 2 and error["kind"] == "parse"
+    assert "does not parse" in error["message"]
 
 
 # ---------------------------------------------------------------- eval --check

@@ -155,7 +155,11 @@ def test_fast_path_reports_its_own_errors_without_click(args, code, message):
     assert proc.returncode == code
     assert message in proc.stderr
     assert proc.stderr.endswith("CLICK=False")
-    assert proc.stdout == ""
+    if "json" in args:  # SPEC §3: the error as one JSON object on stdout as well
+        error = json.loads(proc.stdout)["error"]
+        assert error["exit"] == code and message.split(": ", 1)[1] in error["message"]
+    else:
+        assert proc.stdout == ""
 
 
 def test_json_output_is_the_spec_example():

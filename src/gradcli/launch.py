@@ -107,7 +107,7 @@ def _answer(argv) -> bool:
     except Exception as exc:  # reported as cli/ reports it (GradcliCommand.invoke)
         if os.environ.get("GRADCLI_DEBUG") and not isinstance(exc, MemoryError):
             raise
-        sys.exit(report_failure(exc))
+        sys.exit(report_failure(exc, as_json=request.get("fmt") == "json"))
     return True
 
 

@@ -35,6 +35,9 @@ class GradcliCommand(click.Command):
                 hint = _comma_hint(args)
                 if hint:
                     exc.message += "\n" + hint
+            if _asks_for_json(args):
+                from ..output.streams import emit, error_json
+                emit(error_json(exc, exc.exit_code, kind="usage"))
             raise
 
     def get_help(self, ctx):
@@ -60,7 +63,17 @@ class GradcliCommand(click.Command):
             debug = ctx.params.get("debug") or os.environ.get("GRADCLI_DEBUG")
             if debug and not isinstance(exc, MemoryError):
                 raise
-            ctx.exit(report_failure(exc))
+            ctx.exit(report_failure(exc, as_json=ctx.params.get("fmt") == "json"))
+
+
+def _asks_for_json(args) -> bool:
+    """-o json, --format json or --format=json among the arguments as typed."""
+    for i, arg in enumerate(args):
+        if arg in ("-o", "--format") and i + 1 < len(args) and args[i + 1] == "json":
+            return True
+        if arg in ("-ojson", "--format=json"):
+            return True
+    return False
 
 
 def _comma_hint(args) -> str | None:

@@ -175,7 +175,7 @@ def report_error(exc: GradcliError) -> None:
     stderr("\n".join(lines), wrap=False)
 
 
-def report_failure(exc: BaseException) -> int | None:
+def report_failure(exc: BaseException, as_json: bool = False) -> int | None:
     """Report a command's failure as the user should see it; its exit code.
 
     A GradcliError is the user's input (its own exit code); too deep a
@@ -183,20 +183,49 @@ def report_failure(exc: BaseException) -> int | None:
     a bug in gradcli: one line asking for a report, without a traceback
     (INTERNAL_ERROR, exit 4; --debug shows the traceback). None for what is not
     a failure to report here (KeyboardInterrupt, SystemExit, ...): re-raise it.
+    `as_json` (-o json): stdout gets the error as one JSON object too (error_json).
     """
+    if isinstance(exc, RecursionError):
+        exc = GradcliError("the input is nested too deeply for this operation")
+    elif isinstance(exc, MemoryError):
+        exc = GradcliError("out of memory: the input is too large")
     if isinstance(exc, GradcliError):
         report_error(exc)
-        return exc.exit_code
-    if isinstance(exc, RecursionError):
-        report_error(GradcliError("the input is nested too deeply for this operation"))
-        return 2
-    if isinstance(exc, MemoryError):
-        report_error(GradcliError("out of memory: the input is too large"))
-        return 2
-    if isinstance(exc, Exception):
-        stderr("error: " + " ".join(clean(internal_error_line(exc)).split()))
-        return INTERNAL_ERROR
-    return None
+        code = exc.exit_code
+    elif isinstance(exc, Exception):
+        line = " ".join(clean(internal_error_line(exc)).split())
+        stderr("error: " + line)
+        code = INTERNAL_ERROR
+    else:
+        return None
+    if as_json:
+        emit(error_json(exc, code))
+    return code
+
+
+# The `kind` of an error in JSON, by its class; a script tells them apart without prose.
+_KINDS = {"UsageError": "usage", "ParseError": "parse", "UnknownName": "unknown-name",
+          "ShapeError": "shape", "DomainError": "domain", "LimitError": "limit",
+          "InexactError": "inexact", "GradcliError": "error"}
+
+
+def error_json(exc: BaseException, code: int, kind: str | None = None) -> str:
+    """`{"error": {"exit", "kind", "message", "hint", "span"}}` (SPEC §3, errors under -o
+    json): the same message and hint stderr gets, the span in the expression or None."""
+    import json
+    if isinstance(exc, GradcliError):
+        name = next((c.__name__ for c in type(exc).__mro__ if c.__name__ in _KINDS),
+                    "GradcliError")
+        record = {"exit": code, "kind": kind or _KINDS[name], "message": clean(exc.message),
+                  "hint": clean(exc.hint) if exc.hint else None,
+                  "span": list(exc.span) if exc.span is not None else None}
+    else:
+        message = getattr(exc, "message", None) or str(exc)
+        record = {"exit": code, "kind": kind or "internal",
+                  "message": " ".join(clean(message if kind else internal_error_line(exc))
+                                      .split()),
+                  "hint": None, "span": None}
+    return json.dumps({"error": record}, ensure_ascii=False) + "\n"
 
 
 # A bug in gradcli (not the user's input): its own exit code, so a script can tell the two apart.
