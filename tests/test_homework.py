@@ -298,3 +298,23 @@ def test_direction_in_csv_is_one_header_and_one_row():
     header, values = r.stdout.splitlines()
     assert header.split(",")[-4:] == ["u", "D_u f", "steepest ascent", "|grad f|"]
     assert "D_u f" in header and values.split(",")[:2] == ["1", "2"]
+
+
+# ---------------------------------------------------------------- defaults a newcomer expects
+
+def test_taylor_without_at_is_the_maclaurin_polynomial_with_a_note():
+    r = cli("taylor", "e^x sin x", "--order", "3", "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    rec = json.loads(r.stdout)
+    assert rec["polynomial"] == "x + x^2 + x^3/3" and rec["at"] == {"x": 0.0}
+    assert "Maclaurin" in rec["warnings"][0] and "Maclaurin" in r.stderr
+
+
+def test_critical_without_over_searches_a_default_box_and_says_so():
+    r = cli("critical", "x^3 - 3x + y^2", "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    rec = json.loads(r.stdout)
+    assert rec["over"] == {"x": [-5.0, 5.0], "y": [-5.0, 5.0]}
+    assert sorted((p["at"]["x"], p["kind"]) for p in rec["points"]) == \
+        [(-1.0, "saddle point"), (1.0, "local minimum")]
+    assert "no --over given" in r.stderr and "-5 ≤ x ≤ 5" in r.stderr

@@ -208,8 +208,8 @@ TAYLOR = (
 
 CRITICAL = (
     Option(("--over",), "over",
-           "The box to search: a range for every input.",
-           required=True, metavar="NAME=LOW:HIGH,..."),
+           "The box to search: a range for every input (default: -5:5 for each, said in "
+           "a note).", metavar="NAME=LOW:HIGH,..."),
     at("Values for parameters that are not searched."),
 )
 

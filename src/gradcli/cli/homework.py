@@ -58,10 +58,24 @@ def taylor_command(expr, file, at, order, wrt, exact, fmt, precision, debug):
     from ..tasks.taylor import taylor
     text = read_source(expr, file)
     names = api.split_top_level(wrt) if wrt else None
+    note = None
+    if not at:  # SPEC §3: without --at, the Maclaurin polynomial (about 0), said in a note
+        from ..reading import read_program
+        at = [",".join(f"{v}=0" for v in api.inputs_of(read_program(text)))]
+        if at[0]:
+            note = (f"no --at given: the Maclaurin polynomial, about "
+                    f"{at[0].replace('=', ' = ').replace(',', ', ')}")
 
     def compute(mode):
         return taylor(text, api.parse_bindings(at, exact=mode), order, exact=mode, wrt=names)
-    write_warned("taylor", _exactly(compute, exact), fmt, precision)
+    result = _exactly(compute, exact)
+    if note:
+        result.warnings.insert(0, note)
+    write_warned("taylor", result, fmt, precision)
+
+
+# Textbook critical points lie within a few units of the origin.
+DEFAULT_HALF_WIDTH = 5
 
 
 @main.command("critical", cls=GradcliCommand, context_settings=CONTEXT)
@@ -78,8 +92,18 @@ def critical_command(expr, file, over, at, fmt, precision, debug):
     from .. import api
     from ..tasks.critical import critical_points, parse_box
     text = read_source(expr, file)
+    bindings = api.parse_bindings(at)
+    note = None
+    if over is None:  # SPEC §3: a default box around the origin, said in a note
+        from ..reading import read_program
+        searched = [v for v in api.inputs_of(read_program(text)) if v not in bindings]
+        over = ",".join(f"{v}=-{DEFAULT_HALF_WIDTH}:{DEFAULT_HALF_WIDTH}" for v in searched)
+        note = ("no --over given: searched " + ", ".join(
+            f"-{DEFAULT_HALF_WIDTH} ≤ {v} ≤ {DEFAULT_HALF_WIDTH}" for v in searched))
     box = parse_box(over, api.split_top_level)
-    result = critical_points(text, box, api.parse_bindings(at), evaluate=api.evaluate)
+    result = critical_points(text, box, bindings, evaluate=api.evaluate)
+    if note:
+        result.warnings.insert(0, note)
     if not result.points:
         raise UsageError("no critical point found in the box",
                          hint="widen --over, or check that the function has one; "

@@ -107,6 +107,10 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
         raise UsageError("critical points need a scalar function",
                          hint="sum(...) a vector result, or search one element at a time")
     n = len(names)
+    if not n:
+        raise UsageError("critical points need a variable to search, and the expression has "
+                         "none" if not inputs else "every input has a value from --at: "
+                         "nothing is left to search", hint="search over an input with --over")
     if per_axis is None:
         per_axis = max(2, min(9, int(round(MAX_STARTS ** (1 / n)))))
     grids = [np.linspace(lo, hi, per_axis) for lo, hi in box.values()]
