@@ -65,9 +65,13 @@ def test_token_limit(monkeypatch):
     assert err.span == (1001, 1002)  # the first token past the limit: a "+"
 
 
-def test_nesting_limit_is_far_above_the_recursion_limit():
+def test_nesting_far_above_the_recursion_limit_is_read():
     deep = "(" * DEEP + "x" + ")" * DEEP
     assert evaluate(deep, x=3).gradient == {"x": 1.0}
+
+
+@pytest.mark.slow
+def test_the_nesting_limit_is_a_million():
     too_deep = "(" * (limits.MAX_NESTING + 1) + "x" + ")" * (limits.MAX_NESTING + 1)
     err = error_of(too_deep)
     assert isinstance(err, LimitError)

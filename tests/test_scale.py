@@ -58,6 +58,7 @@ def test_deep_exact():
     assert r.value == Fraction(n, 3) and r.gradient == {"x": Fraction(n, 3)}
 
 
+@pytest.mark.slow
 def test_time_per_input_stays_flat_from_1000_to_50000_inputs():
     """A ratio within one run, not a timing: linear work keeps it near 1 (quadratic gave 10)."""
     import time
