@@ -184,7 +184,7 @@ def _operations(text):
     return sum(text.count(s) for s in [f"{f}(" for f in _SMOOTH] + [" + ", " - ", " * ", " / ", "-("])
 
 
-@settings(max_examples=110, derandomize=True, deadline=None,
+@settings(max_examples=120, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(DEEP, AT)
 def _deep_random_expressions(text, at):
