@@ -319,8 +319,17 @@ def test_command_errors_are_the_one_shot_messages():
 
 def test_repl_through_click_runner():
     result = CliRunner().invoke(main, ["repl"], input="a = 3\na*x\n")
-    assert result.output == "error: no value for 'x'\n  a*x\n    ^\nhint: add --at x=VALUE\n"
+    assert result.output == ("error: no value for 'x'\n  a*x\n    ^\nhint: give it a value on "
+                             "a line of its own first, as in x = 2\n")
     assert result.exit_code == 2
+
+
+def test_hints_in_a_session_are_in_the_sessions_terms():
+    result = CliRunner().invoke(main, ["repl"], input="z\nclear\nx*y\n")
+    assert "--at" not in result.output
+    assert "hint: give it a value on a line of its own first, as in z = 2" in result.output
+    assert "hint: the session's command is :clear" in result.output
+    assert "as in x = 2; y = 2" in result.output
 
 
 def test_gradcli_alone_off_a_terminal_still_prints_the_usage():

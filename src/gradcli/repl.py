@@ -51,6 +51,27 @@ Tab completes names, functions and commands.
 """
 
 
+
+_AT_HINT = re.compile(r"add --at ((?:[^\W\d]\w*=(?:VALUE|…),?)+)")
+
+
+def in_session_terms(exc: BaseException) -> None:
+    """A hint written for the command line (`add --at z=VALUE`), said as a session does it:
+    define the name on a line of its own (`z = 2`); a session word typed without its
+    colon (`clear`) is that word."""
+    if not isinstance(exc, GradcliError) or not exc.hint:
+        return
+    word = (exc.source or "").strip()
+    if f":{word}" in META:
+        exc.hint = f"the session's command is :{word}"
+        return
+    match = _AT_HINT.search(exc.hint)
+    if match:
+        names = [b.split("=")[0] for b in match.group(1).split(",") if b]
+        lines = "; ".join(f"{n} = 2" for n in names)
+        exc.hint = exc.hint.replace(match.group(0), f"give {'them' if len(names) > 1 else 'it'} "
+                                    f"a value on a line of its own first, as in {lines}")
+
 class EndSession(Exception):
     """`quit`: leave the loop."""
 
@@ -370,6 +391,7 @@ class Session:
                 import traceback
                 traceback.print_exc()
             self.relocate(exc)
+            in_session_terms(exc)
             sys.stdout.flush()
             return report_failure(exc)
 
