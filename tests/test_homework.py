@@ -318,3 +318,14 @@ def test_critical_without_over_searches_a_default_box_and_says_so():
     assert sorted((p["at"]["x"], p["kind"]) for p in rec["points"]) == \
         [(-1.0, "saddle point"), (1.0, "local minimum")]
     assert "no --over given" in r.stderr and "-5 ≤ x ≤ 5" in r.stderr
+
+
+def test_critical_shows_the_books_second_derivative_test():
+    """Calculus III classifies by D = f_xx f_yy - f_xy^2 and f_xx; one variable by f''."""
+    r = cli("critical", "x^3 - 3x + y^2", "--over", "x=-2:2,y=-2:2", "-o", "json")
+    tests = {p["at"]["x"]: p["test"] for p in json.loads(r.stdout)["points"]}
+    assert tests == {-1.0: {"D": -12.0, "f_xx": -6.0}, 1.0: {"D": 12.0, "f_xx": 6.0}}
+    r = cli("critical", "x^3 - 3x + y^2", "--over", "x=-2:2,y=-2:2", "-o", "plain")
+    assert "saddle point\tf = 2\tD = -12, f_xx = -6" in r.stdout
+    r = cli("critical", "x^3 - 3x", "--over", "x=-2:2", "-o", "markdown")
+    assert "| x = -1 | 2 | f'' = -6 | local maximum |" in r.stdout

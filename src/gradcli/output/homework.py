@@ -170,11 +170,35 @@ def taylor_latex(t, precision=None) -> str:
 
 # ---------------------------------------------------------------- critical points
 
+def second_derivative_test(p) -> dict:
+    """The numbers the book's second-derivative test reads: f'' in one variable; in two,
+    D = f_xx f_yy - f_xy^2 and f_xx (Calculus III); the Hessian's eigenvalues beyond."""
+    names = list(p.point)
+    h = p.hessian
+    if len(names) == 1:
+        return {"f''": h[0][0]}
+    if len(names) == 2:
+        a, b = names
+        return {"D": h[0][0] * h[1][1] - h[0][1] * h[1][0], f"f_{a}{a}": h[0][0]}
+    return {"eigenvalues": list(p.eigenvalues)}
+
+
+def _test_text(p, precision) -> str:
+    test = second_derivative_test(p)
+    if "eigenvalues" in test:
+        return "Hessian eigenvalues " + ", ".join(number_text(e, precision)
+                                                  for e in test["eigenvalues"])
+    return ", ".join(f"{k} = {number_text(v, precision)}" for k, v in test.items())
+
+
 def critical_record(c, precision=None) -> dict:
     return {"expression": c.expression, "read_as": c.read_as,
             "over": {k: [lo, hi] for k, (lo, hi) in c.box.items()},
             "points": [{"at": {k: json_number(v, precision) for k, v in p.point.items()},
                         "value": json_number(p.value, precision), "kind": p.kind,
+                        "test": {k: ([json_number(e, precision) for e in v]
+                                     if isinstance(v, list) else json_number(v, precision))
+                                 for k, v in second_derivative_test(p).items()},
                         "eigenvalues": [json_number(e, precision) for e in p.eigenvalues],
                         "hessian": [[json_number(v, precision) for v in row]
                                     for row in p.hessian]}
@@ -187,7 +211,8 @@ def critical_rows(c, precision=None) -> list:
     rows = []
     for p in c.points:
         rows.append((_at_text(p.point, precision),
-                     f"{p.kind}\tf = {number_text(p.value, precision)}"))
+                     f"{p.kind}\tf = {number_text(p.value, precision)}\t"
+                     f"{_test_text(p, precision)}"))
     rows.append(("note", c.note))
     return rows
 
@@ -195,11 +220,10 @@ def critical_rows(c, precision=None) -> list:
 def critical_markdown(c, precision=None) -> str:
     lines = [f"**Critical points** of `{c.read_as}` in "
              + ", ".join(f"{lo:g} ≤ {k} ≤ {hi:g}" for k, (lo, hi) in c.box.items()), "",
-             "| point | f | Hessian eigenvalues | kind |", "|---|---|---|---|"]
+             "| point | f | second-derivative test | kind |", "|---|---|---|---|"]
     for p in c.points:
-        eig = ", ".join(number_text(e, precision) for e in p.eigenvalues)
         lines.append(f"| {_at_text(p.point, precision)} | {number_text(p.value, precision)} "
-                     f"| {eig} | {p.kind} |")
+                     f"| {_test_text(p, precision)} | {p.kind} |")
     lines += ["", c.note]
     return "\n".join(lines) + "\n"
 
