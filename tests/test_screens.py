@@ -97,3 +97,21 @@ def test_a_topic_reflows_its_prose_and_fits_a_pipe_at_80_columns():
     out = run("help", "numbers")
     assert out.exit_code == 0 and max(len(l) for l in out.stdout.splitlines()) <= 80
     assert "Rounding" in out.stdout
+
+
+def test_one_label_style_df_dx_for_one_variable_and_partials_for_several():
+    """eval's table labels a derivative as tangent does: df/dx in one variable."""
+    import io
+
+    from rich.console import Console
+
+    from gradcli import api
+    from gradcli.output.render import eval_table
+
+    def table(text, at):
+        buf = io.StringIO()
+        Console(file=buf, width=80, color_system=None).print(eval_table(api.evaluate(text, at)))
+        return buf.getvalue()
+    one, two = table("x^2 sin x", {"x": 1}), table("x^2 sin y", {"x": 1, "y": 2})
+    assert "df/dx" in one and "∂" not in one
+    assert "∂f/∂x" in two and "∂f/∂y" in two

@@ -35,6 +35,12 @@ def console(stderr: bool = False, width: int | None = None,
                    force_terminal=terminal, **({"color_system": None} if plain else {}))
 
 
+def partial_label(f: str, name: str, several: bool) -> str:
+    """The book's label: df/dx for a function of one variable, ∂f/∂x for several (the
+    same in every command's table)."""
+    return f"∂{f}/∂{name}" if several else f"d{f}/d{name}"
+
+
 def eval_table(result, precision=None, checks=None):
     """The value and partials of one point, under the 'read as' line.
 
@@ -49,8 +55,9 @@ def eval_table(result, precision=None, checks=None):
         table.add_column("")
     f = result.result_name
     table.add_row(Text(f), Text(array_text(result.value, precision)))
+    several = len(result.inputs) > 1
     for name, g in result.gradient.items():
-        row = [Text(f"∂{f}/∂{name}"), Text(array_text(g, precision))]
+        row = [Text(partial_label(f, name, several)), Text(array_text(g, precision))]
         if checks:
             row.extend(_gradcheck_cells(checks.get(name), precision))
         table.add_row(*row)
@@ -58,7 +65,7 @@ def eval_table(result, precision=None, checks=None):
     if jacobian is not None and not result.gradient:
         table.columns[1].header = "value (Jacobian: one row per element of " + f + ")"
         for name, j in jacobian.items():
-            table.add_row(Text(f"∂{f}/∂{name}"), Text(array_text(j, precision)))
+            table.add_row(Text(partial_label(f, name, several)), Text(array_text(j, precision)))
     at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
     head = Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))
     parts = [head]
@@ -69,7 +76,8 @@ def eval_table(result, precision=None, checks=None):
     for name, c in (checks or {}).items():
         if c.note:
             mark = ("✗ ", "red") if not c.ok else ("  ", "")
-            parts.append(Text.assemble(mark, (f"∂{f}/∂{name}: ", "cyan"), c.note))
+            parts.append(Text.assemble(mark, (f"{partial_label(f, name, several)}: ", "cyan"),
+                                       c.note))
     if getattr(result, "hessian", None) is not None:
         parts.append(Text(""))
         parts.append(hessian_table(result, precision))
