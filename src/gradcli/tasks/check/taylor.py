@@ -230,8 +230,10 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol,
         elif r != 0 and factorial > 1 and same(c, float(r) * factorial):
             bang = "·".join(f"{e}!" for e in powers.values() if e > 1)
             keys_found.append(("factorial", name))
+            # "divide by 2!?" reads as a startled question: the factorial is named in words
             problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is "
-                            f"{_coef(r)} — did you forget to divide by {bang}?")
+                            f"{_coef(r)}: the derivative was not divided by {bang} "
+                            f"(= {factorial})")
         elif r != 0 and same(c, -float(r)):
             keys_found.append(("sign", name))
             problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is "
