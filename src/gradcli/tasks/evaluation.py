@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..autodiff.engine import Unformed, topo_order
+from ..autodiff.batch import second_partials
 from ..autodiff.lower import Graph, gradient_of, lower
 from ..errors import InexactError, UsageError
 from ..inputs import prepare
@@ -189,30 +189,19 @@ def hessian_of(graph: Graph, wanted: list, warnings: list) -> dict:
     if not out.requires_grad or not leaves:
         return matrix
     saved = [leaf.grad for leaf in leaves]
-    for leaf in leaves:
-        leaf.grad = 0
-    out.backward(create_graph=True)
-    first = [leaf.grad for leaf in leaves]
-    for a, g in zip(wanted, first):
-        for leaf in leaves:
-            leaf.grad = 0
-        if not hasattr(g, "backward") or not g.requires_grad:
+    for a, (_, row) in zip(wanted, second_partials(out, leaves)):
+        if row is None:
             continue
-        unformed = [n for n in topo_order(g) if type(n) is Unformed]
-        for n in unformed:
-            n.grad = 0
-        g.backward()
-        if any(n.grad != 0 for n in unformed):
+        if row and isinstance(row[0], str):
             nan = float("nan")
             matrix[a] = {b: nan for b in wanted}
-            names = sorted({n.label for n in unformed if n.grad != 0})
             warnings.append(f"the second derivatives of the partial with respect to {a} "
-                            f"go through the derivative of {', '.join(names)}, which is "
+                            f"go through the derivative of {', '.join(row)}, which is "
                             "undefined at this point: they are nan")
             continue
-        for b, leaf in zip(wanted, leaves):
+        for b, second in zip(wanted, row):
             # `+ zero` also turns IEEE -0.0 (from terms like -x**2*sin(0)) into 0.
-            matrix[a][b] = leaf.grad + zero if not _is_int_zero(leaf.grad) else zero
+            matrix[a][b] = second + zero if not _is_int_zero(second) else zero
     for leaf, g in zip(leaves, saved):
         leaf.grad = g
     return matrix
