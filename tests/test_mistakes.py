@@ -112,6 +112,25 @@ def test_quotient_rule_numerator_sign_reversed():
     assert a.note.startswith("the quotient rule: the numerator's sign is reversed")
 
 
+# Quotients a book's exercises use: (numerator, its derivative, denominator, its derivative).
+_PARTS = [("x^2 + 1", "2x"), ("x", "1"), ("sin(x)", "cos(x)"), ("e^x", "e^x"),
+          ("x - 3", "1"), ("x^3", "3x^2"), ("ln(x)", "1/x"), ("x + 1", "1")]
+
+
+@pytest.mark.parametrize("u,du,v,dv", [(u, du, v, dv) for u, du in _PARTS for v, dv in _PARTS
+                                       if u != v and dv != "1" or (u, v) in
+                                       [("x^2 + 1", "x - 3"), ("x", "x + 1"), ("sin(x)", "x")]])
+def test_quotient_rule_plus_for_minus_is_named_and_the_right_answer_is_not(u, du, v, dv):
+    """The commonest slip, (u'v + uv')/v^2, is named on every quotient of the family; the
+    right answer written the same way is right, with no mistake named."""
+    question = f"({u})/({v})"
+    slip = diagnosis(question, f"(({du})({v}) + ({u})({dv}))/({v})^2")
+    assert not slip.ok and slip.mistake == "quotient-rule", (question, slip.note)
+    assert "the numerator's terms are added" in slip.note
+    right = diagnosis(question, f"(({du})({v}) - ({u})({dv}))/({v})^2")
+    assert right.ok and not right.mistake
+
+
 def test_quotient_rule_denominator_not_squared():
     a = diagnosis("x/(x^2+1)", "((x^2+1) - 2*x*x)/(x^2+1)")
     assert a.mistake == "quotient-rule"

@@ -15,8 +15,8 @@ people. The keys, in the order candidates are offered:
 - chain-rule: an inner derivative missing (exp(2*x) -> exp(2*x)), at one node
   or at every node;
 - product-rule: the derivatives multiplied, or one of the two terms missing;
-- quotient-rule: the numerator's sign reversed, the denominator not squared,
-  or the derivatives divided;
+- quotient-rule: the numerator's sign reversed, its two terms added, the
+  denominator not squared, or the derivatives divided;
 - power-rule: the exponent not lowered (x^3 -> 3*x^3), or the power rule used
   on a variable exponent (2^x -> x*2^(x-1)); an exponent left out as a factor
   (x^2 -> x) is left to "off by a factor" below;
@@ -175,6 +175,13 @@ def candidates(root: Expr, wrt: str, variables: list) -> Iterator[Candidate]:
                     lambda v=v: f"the quotient rule: the denominator {_text(v)} is not squared; "
                     "(u/v)' = (u'*v - u*v')/v^2")
         if du is not None:
+            # The commonest slip of all: + for - between the numerator's two terms.
+            yield offer("quotient-rule", node,
+                        {id(node): lambda n, da: (da[0] * n.args[1] + n.args[0] * da[1])
+                         / n.args[1] ** 2},
+                        lambda u=u, v=v: "the quotient rule: the numerator's terms are added; "
+                        f"(u/v)' = (u'*v - u*v')/v^2, a difference, with u = {_text(u)} and "
+                        f"v = {_text(v)}")
             yield offer("quotient-rule", node, {id(node): lambda n, da: da[0] / da[1]},
                         lambda u=u, v=v: "the quotient rule: the derivative of a quotient is not "
                         f"the quotient of the derivatives (of {_text(u)} and {_text(v)})")
