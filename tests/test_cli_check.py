@@ -394,3 +394,24 @@ def test_odd_numeric_answers(answer, code):
 def test_odd_formula_answers(answer, code):
     got, out, err = run("check", "sin(x)", "--derivative", answer, "-o", "plain")
     assert got == code and "internal error" not in err
+
+
+@pytest.mark.parametrize("question,at,answer,digits,enough", [
+    ("sin(x)", "x=pi/3", "0.87", "2 significant digits", "0.866"),
+    ("sin(x)", "x=pi/3", "0.9", "1 significant digit,", "0.866"),
+    ("x^2", "x=3.1", "9.6", "2 significant digits", "9.61"),
+])
+def test_too_few_digits_is_said_with_how_many_are_needed(question, at, answer, digits, enough):
+    result = CliRunner().invoke(main, ["check", question, "--at", at, "--value", answer,
+                                       "-o", "json"])
+    assert result.exit_code == 1
+    (a,) = json.loads(result.stdout)["answers"]
+    assert not a["ok"] and f"rounded to {digits}" in a["reason"]
+    assert f"give at least 3 ({enough})" in a["reason"] and "--rtol" in a["reason"]
+
+
+def test_a_wrong_value_with_few_digits_is_not_called_rounded():
+    result = CliRunner().invoke(main, ["check", "sin(x)", "--at", "x=pi/3", "--value", "0.8",
+                                       "-o", "json"])
+    (a,) = json.loads(result.stdout)["answers"]
+    assert not a["ok"] and "rounded" not in a["reason"]

@@ -209,6 +209,26 @@ def grade_numeric(a: Answer, text, rtol, atol, digits_rule: bool) -> None:
     a.ok = close(a.computed, a.expected, rtol, atol)
     if not a.ok:
         a.reason = f"the correct value is {plain_number(a.expected)}"
+        k = significant_digits(text) if digits_rule else 0
+        if 0 < k < DIGITS_MIN and "." in text and _rounds_to(text, a.expected, k):
+            # 0.87 for sin(pi/3): the value rounded, to too few digits to tell it apart (a
+            # whole number such as 3 means 3 exactly, not a rounding)
+            enough = _decimal_text(correctly_rounded(float(a.expected), DIGITS_MIN),
+                                   DIGITS_MIN, False)
+            a.reason = (f"{text.strip()} is the value rounded to {k} significant "
+                        f"digit{'s' if k > 1 else ''}, too few to grade: give at least "
+                        f"{DIGITS_MIN} ({enough}), or allow a rounded answer with --rtol")
+
+
+def _rounds_to(text, expected, k) -> bool:
+    try:
+        e = float(expected)
+    except (TypeError, ValueError):
+        return False
+    if getattr(expected, "shape", ()) != () or not math.isfinite(e):
+        return False
+    return Decimal(text.strip()) in (correctly_rounded(e, k, ROUND_HALF_UP),
+                                     correctly_rounded(e, k, ROUND_HALF_DOWN))
 
 
 class Undefined:
