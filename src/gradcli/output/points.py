@@ -12,10 +12,12 @@ needs of it, `open_sink(path, keys, precision)` for --output FILE
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from ..columntext import batch_header, batch_keys, columns_delimited, columns_rows
 from ..limits import MAX_MESSAGES
+from ..numbers import display_precision
 from . import batchtext, formats
 from .streams import emit, emit_bytes, output_format, stderr, warn
 
@@ -89,19 +91,25 @@ def stream_points(job, fmt, precision, keys, columns, jsonl, output=None, open_s
             elif fmt == "table":
                 from . import render
                 rows = columns_rows(columns(chunk, result))
-                print_rich(render.batch_rows(keys, rows, precision, chunk.first_row == 1,
-                                             chunk.first_row))
+                # A table is read by people: 6 significant digits, as every table
+                print_rich(render.batch_rows(keys, rows, display_precision("table", precision),
+                                             chunk.first_row == 1, chunk.first_row))
             else:
                 emit_bytes(columns_delimited(columns(chunk, result), precision,
                                              "," if fmt == "csv" else "\t", lines))
             if want_bar and bar is None and time.monotonic() - start >= wait:
                 from . import render
-                bar = render.progress_bar(job.reader.total_bytes, job.reader.label, terminal)
+                # the file's name, not its path: a long path pushed the percentage off an
+                # 80-column line
+                bar = render.progress_bar(job.reader.total_bytes,
+                                          os.path.basename(job.reader.label), terminal)
             if bar is not None:
                 bar.update(job.reader.bytes_read)
         finished = True
     finally:
         if bar is not None:
+            if finished:  # the whole file is read, whatever the reader's last count said
+                bar.update(job.reader.total_bytes)
             bar.stop()
         if sink is not None and not finished:
             sink.abort()
