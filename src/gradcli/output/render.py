@@ -276,7 +276,7 @@ class _Bar:
                                  TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                                  TimeRemainingColumn(),
                                  console=console(stderr=True, terminal=terminal),
-                                 transient=True, redirect_stdout=False, redirect_stderr=False)
+                                 transient=True, redirect_stdout=False)
         self.task = self.progress.add_task(label, total=total)
         self.progress.start()
 
