@@ -271,3 +271,14 @@ def test_an_image_lifts_the_pen_at_a_jump(tmp_path):
     assert bx.tolist() == [0.0, 1.0, 1.5, 2.0, 3.0]
     assert by[:2].tolist() == [1.0, 5.0] and math.isnan(by[2]) and by[3:].tolist() == [-5, -1]
     assert save_plot(sample("tan(x)", "x=-3:3"), str(tmp_path / "tan.svg")) == "svg"
+
+
+def test_a_range_grid_gives_the_decimals_a_person_means():
+    """SPEC §2: plot --over x=0:1 --points 11 has 0.3, not 0.30000000000000004."""
+    from click.testing import CliRunner
+
+    from gradcli.cli import main
+    r = CliRunner().invoke(main, ["plot", "x^2", "--over", "x=0:1", "--points", "11",
+                                  "-o", "csv"])
+    xs = [line.split(",")[0] for line in r.stdout.splitlines()[1:]]
+    assert xs == ["0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"]

@@ -142,3 +142,14 @@ def json_number(value, precision: int | None = None):
         if precision is not None:
             return float(f"{value:.{precision}g}")
     return value
+
+
+def decimal_grid(lo: float, hi: float, n: int) -> list:
+    """n evenly spaced points from lo to hi, each the double nearest the decimal a person
+    means (0.3 on 0:1 in 11 points, not linspace's 0.30000000000000004): the ends are read
+    back as the decimals they print as, and each point is computed exactly between them."""
+    from fractions import Fraction
+    if n < 2:
+        return [float(lo)][:n]
+    a, b = Fraction(repr(float(lo))), Fraction(repr(float(hi)))
+    return [float(a + (b - a) * i / (n - 1)) for i in range(n)]

@@ -61,6 +61,8 @@ def descend_command(expr, file, at, lr, steps, wrt, data_file, tol, momentum, ev
     write_warned("descend", result, fmt, precision, every=every, decimals=decimals,
                  **({"error": error} if fmt == "json" else {}))
     if error is not None:
+        # -o json: the record just written holds the error ("diverged"); one object only
+        error.on_stdout = fmt == "json"
         raise error
 
 

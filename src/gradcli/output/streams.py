@@ -198,7 +198,7 @@ def report_failure(exc: BaseException, as_json: bool = False) -> int | None:
         code = INTERNAL_ERROR
     else:
         return None
-    if as_json:
+    if as_json and not getattr(exc, "on_stdout", False):
         emit(error_json(exc, code))
     return code
 

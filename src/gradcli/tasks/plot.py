@@ -27,7 +27,7 @@ from ..inputs import inputs_of, parse_over, unused_bindings
 from ..kinks import kink_text
 from ..language.expr import Apply, Vector, first_span, postorder, size
 from ..language.printer import read_as
-from ..numbers import number_text
+from ..numbers import decimal_grid, number_text
 from ..plotscale import INSTALL_HINT
 from ..reading import given_names, read_program
 
@@ -87,7 +87,7 @@ def sample(text: str, over: str, bindings=None, points: int = 201, program=None)
     import numpy as np
     from ..data.evaluate import evaluate_arrays
 
-    xs = np.linspace(lo, hi, points)
+    xs = np.array(decimal_grid(lo, hi, points))  # 0.3, not 0.30000000000000004
     used = {k: v for k, v in bindings.items() if k in variables}
     wrt = [var] if var in variables else None
     with np.errstate(all="ignore"):

@@ -24,6 +24,7 @@ from ..errors import GradcliError, LimitError, UsageError
 from ..inputs import inputs_of, split_top_level, unused_bindings
 from ..language.expr import first_span
 from ..language.printer import read_as
+from ..numbers import decimal_grid
 from ..plotscale import INSTALL_HINT, human, point_text
 from ..reading import given_names, read_program
 from .plot import _check_pointwise, parse_over, undefined_points
@@ -173,7 +174,7 @@ def _axis(lo, hi, n, cells: bool):
     if cells:
         step = (hi - lo) / n
         return lo + step * (np.arange(n) + 0.5)
-    return np.linspace(lo, hi, n)
+    return np.array(decimal_grid(lo, hi, n))  # the decimals a person means
 
 
 def _critical(data: PlotData2D, text: str, evaluate) -> None:
