@@ -55,7 +55,10 @@ VERSION_SENSITIVE = [
 nox.options.sessions = ["tests", "subset", "slow", "package"]
 nox.options.error_on_missing_interpreters = True
 nox.options.download_python = "never"
-nox.options.default_venv_backend = "venv"
+# uv makes each session's environment in seconds (pip takes a minute or more for the
+# test extras); plain venv where uv is not installed.
+nox.options.default_venv_backend = "uv|venv"
+os.environ.setdefault("UV_PYTHON_DOWNLOADS", "never")  # the machine's Pythons, never a download
 
 
 def _pyenv_bins() -> list[str]:
