@@ -399,3 +399,14 @@ def test_check_points_at_the_step_a_named_mistake_breaks(question, answer, numbe
     assert rule.split(" and ")[0] in (step["rule"], step.get("outer"))
     plain = CliRunner().invoke(main, ["check", question, "--derivative", answer, "-o", "plain"])
     assert f"step {number} of `gradcli diff" in plain.stdout
+
+
+def test_a_step_shows_the_rule_with_its_pieces_put_in_before_the_simplified_result():
+    """As a book (and Symbolab) writes it: (u/v)' with u, v, u', v' put in, then simplified."""
+    code, out, _ = run("diff", "(x^2+1)/(x-3)", "--steps", "-o", "plain")
+    assert code == 0
+    first = out.split("\n2. ")[0]
+    assert "   = (2*x*(x - 3) - (x^2 + 1))/(x - 3)^2\n   = (x^2 - 6*x - 1)/(x - 3)^2" in first
+    code, out, _ = run("diff", "(x^2+1)/(x-3)", "--steps", "-o", "json")
+    step = json.loads(out)["steps"][0]
+    assert step["substituted"] == "(2*x*(x - 3) - (x^2 + 1))/(x - 3)^2"

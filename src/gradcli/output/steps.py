@@ -92,6 +92,9 @@ def blocks(result, derivation) -> list:
         for piece in (parts_text(step), formula_text(step), primes_text(step)):
             if piece:
                 lines.append(piece)
+        middle = substitution_text(step)
+        if middle:  # as a book writes it: the rule with its pieces put in, then simplified
+            lines.append(f"= {middle}")
         lines.append(f"= {short(step.result)}")
         out.append((f"{step.number}.", lines))
     return out
@@ -142,6 +145,9 @@ def records(result) -> list:
                 item["held_constant"] = list(step.held)
             if step.uses:
                 item["uses"] = list(step.uses)
+            middle = substitution_text(step)
+            if middle:
+                item["substituted"] = middle
             item["result"] = short(step.result)
             steps.append(item)
         record = {"expression": result.expression, "read_as": result.read_as,
@@ -201,6 +207,15 @@ def _d_tex(derivation) -> str:
     if derivation.held_constant:
         return rf"\frac{{\partial}}{{\partial {v}}}"
     return rf"\frac{{d}}{{d{v}}}"
+
+
+def substitution_text(step) -> str | None:
+    """The rule with the pieces and their derivatives put in, where that differs from the
+    simplified result (((2*x)*(x - 3) - (x^2 + 1)*1)/(x - 3)^2); else None."""
+    if step.formula is None or not step.parts:
+        return None
+    middle = short(substituted(step))
+    return middle if middle != short(step.result) else None
 
 
 def substituted(step):
