@@ -428,7 +428,7 @@ def test_a_session_on_a_terminal(tmp_path):
     assert "Ctrl-D to leave" in term.text()
     term.type("x = 2")
     term.type("x^2 sin x")
-    assert "3.63719" in term.text() and "∂f/∂x   1.9726" in term.text()
+    assert "3.63719" in term.text() and "df/dx   1.9726" in term.text()
     term.type("x +* 1")
     assert "error: unexpected '*' after '+'" in term.text()
     term.type("diff x^2 sin x")  # the session went on after the error
