@@ -75,7 +75,7 @@ def test_cli_exact_gives_closed_forms_where_no_rational_exists():
     assert out.exit_code == 0 and out.stdout.startswith("f\t√2\n")
     out = run("eval", "x**y", "--at", "x=2,y=3", "--exact", "-o", "json")
     assert out.exit_code == 0
-    assert json.loads(out.stdout)["gradient"] == {"x": 12, "y": "8ln(2)"}
+    assert json.loads(out.stdout)["gradient"] == {"x": 12, "y": "8 ln(2)"}
 
 
 def test_cli_exact_says_plainly_where_it_has_no_closed_form():

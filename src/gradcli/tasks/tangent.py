@@ -70,14 +70,11 @@ def _term(coef, name, point, precision=None) -> str:
     inner = name if not point else f"({name} {'-' if point > 0 else '+'} {shift})"
     if coef == 1:
         return inner
-    if is_closed(coef) or isinstance(coef, Fraction):
-        # (x - π/3)/2 and √2(x - π/4)/2, as a book prints them
-        num, den = (coef.as_numer_denom() if is_closed(coef)
-                    else (coef.numerator, coef.denominator))
-        top = inner if num == 1 else (
-            f"{format_number(num)}{inner}" if format_number(num)[-1].isdigit()
-            else f"{format_number(num)}*{inner}")
-        return top if den == 1 else f"{top}/{format_number(den)}"
+    if isinstance(coef, Fraction):
+        # 9(x - 1/2)/4 and (y - 2)/2, as a book prints them
+        num, den = coef.numerator, coef.denominator
+        top = inner if num == 1 else f"{num}{inner}"
+        return top if den == 1 else f"{top}/{den}"
     return f"{_number(coef, precision)}*{inner}"
 
 
@@ -90,8 +87,19 @@ def _signed(parts) -> str:
     return text
 
 
+def _closed(value, gradient: dict, at: dict) -> bool:
+    """A closed form among the numbers: the equation is printed by closedtext."""
+    return any(is_closed(v) for v in (value, *gradient.values(), *at.values()))
+
+
 def equation_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> str:
     """'z = 5 + 4*(x - 1) + 2*(y - 2)': zero slopes are left out, signs folded in."""
+    if _closed(value, gradient, at):
+        # y = √3/2 + (x - π/3)/2, y = 2 ln(2) + (ln(2) + 1)(x - 2)
+        from ..closedtext import shift_text, sum_text
+        return f"{lhs} = " + sum_text([(value, "")] + [
+            (g, f"({shift_text(name, at[name])})" if at[name] != 0 else name)
+            for name, g in gradient.items()])
     parts = [_number(value, precision)]
     for name, g in gradient.items():
         if g == 0:
@@ -103,6 +111,13 @@ def equation_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> 
 
 def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> str:
     """The book's form 'z = 2x + 4y - 5': each slope times its variable, then the intercept."""
+    if _closed(value, gradient, at):
+        # y = x/2 + √3/2 - π/6: the intercept exact, its like terms combined
+        from ..closedtext import simplified, sum_text
+        intercept = simplified(value) - sum(simplified(g) * simplified(at[name])
+                                            for name, g in gradient.items())
+        return f"{lhs} = " + sum_text([(g, name) for name, g in gradient.items()]
+                                      + [(intercept, "")])
     intercept = value
     for name, g in gradient.items():
         intercept = intercept - g * at[name]
@@ -113,8 +128,8 @@ def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> 
     for name, g in gradient.items():
         if g == 0:
             continue
-        if is_closed(g) or isinstance(g, Fraction):
-            term = _term(abs(g), name, 0)             # x/2, 3√2x/2
+        if isinstance(g, Fraction):
+            term = _term(abs(g), name, 0)             # x/2, 9x/4
         else:
             coef = "" if abs(g) == 1 else _number(abs(g), precision)
             if "e" in coef or "inf" in coef:          # 1e-07*x would read as 1e-07x

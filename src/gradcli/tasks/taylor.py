@@ -82,6 +82,12 @@ def _factor(name, point, k, precision=None) -> str:
 
 def polynomial_text(terms, at, precision=None) -> str:
     """The polynomial as a book prints it; `precision`: coefficients to that many digits."""
+    if any(is_closed(v) for v in [*at.values(), *(t.coefficient for t in terms)]):
+        # e + e*(x - 1) + e*(x - 1)^2/2, ln(π/6) + 6(x - π/6)/π: closedtext's book rules
+        from ..closedtext import shift_text, sum_text
+        return sum_text([(t.coefficient, "*".join(
+            (f"({shift_text(v, at[v])})" if at[v] != 0 else v) + (f"^{k}" if k > 1 else "")
+            for v, k in t.powers.items())) for t in terms])
     parts = []
     for term in terms:
         c = term.coefficient
@@ -103,6 +109,16 @@ def polynomial_text(terms, at, precision=None) -> str:
     for sign, text in parts[1:]:
         out += f" {sign} {text}"
     return out
+
+
+def _shift(name, point) -> str:
+    """name - point, its sign folded in: x - 1, x + 1, x - π/6."""
+    if is_closed(point):
+        from ..closedtext import shift_text
+        return shift_text(name, point)
+    if not point:
+        return name
+    return f"{name} {'-' if point > 0 else '+'} {format_number(abs(point))}"
 
 
 def _refuse_kinks(program, point, wanted) -> None:
@@ -177,8 +193,7 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool | str = False,
             else:
                 coefficient = float(value) / denominator
             terms.append(Term(coefficient, powers))
-    shifted = " + ".join(f"|{v} - {format_number(point[v])}|" if point[v] else f"|{v}|"
-                         for v in wanted)
+    shifted = " + ".join(f"|{_shift(v, point[v])}|" for v in wanted)
     n = order + 1
     remainder = f"O({shifted}^{n})" if len(wanted) == 1 else f"O(({shifted})^{n})"
     return Taylor(text, read_as(program), {v: point[v] for v in wanted}, order, terms,
