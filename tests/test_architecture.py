@@ -304,7 +304,7 @@ def test_every_install_hint_names_an_extra_that_exists():
 
 # Lists of function names outside the op table that are no property of an op, with why.
 NAME_LISTS_ALLOWED = {
-    "tasks.precision": "the mpmath primitives of the arbitrary-precision backend, by name",
+    "autodiff.precise": "the mpmath primitives of the arbitrary-precision backend, by name",
     "autodiff.exact": "the exact backend's values at rational points (expm1, log1p too)",
     "language.chars": "book spellings (cosec, tg) and the names they mean",
 }

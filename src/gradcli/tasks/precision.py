@@ -31,8 +31,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..autodiff.backends import ScalarPrimitives
 from ..autodiff.engine import MathBackend, graph_nodes, local_derivative, topo_order
+from ..autodiff.precise import precise_backend
 from ..errors import DomainError, LimitError
 from ..limits import MAX_PRECISION_NODES as MAX_NODES
 
@@ -346,33 +346,6 @@ def _short(x: float) -> str:
     return format_number(float(f"{x:.6g}"))
 
 
-class _Precise(ScalarPrimitives):
-    """The value rules' primitives in mpmath, at the precision of the context they run in."""
-
-    name = "mpmath"
-
-
-def _precise_backend():
-    import mpmath as mp
-    B = _Precise
-    for name in ("exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin",
-                 "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"):
-        setattr(B, name, staticmethod(getattr(mp, name)))
-    B.abs = staticmethod(mp.fabs)
-    B.pow = staticmethod(mp.power)
-    B.log2 = staticmethod(lambda x: mp.log(x, 2))
-    B.log10 = staticmethod(mp.log10)
-    B.isfinite = staticmethod(mp.isfinite)
-    B.where = staticmethod(lambda cond, a, b: a if cond else b)
-    B.sign = staticmethod(lambda x: mp.mpf(1) if x > 0 else mp.mpf(-1) if x < 0 else mp.mpf(0))
-    B.step = staticmethod(lambda x: mp.mpf(1) if x > 0 else mp.mpf(0))
-    B.is_integer = staticmethod(lambda x: mp.isint(x))
-    B.sigmoid = staticmethod(lambda x: 1 / (1 + mp.exp(-x)))
-    B.softplus = staticmethod(lambda x: mp.log1p(mp.exp(x)))
-    B.count_equal = staticmethod(lambda xs, target: mp.mpf(sum(1 for v in xs if v == target)))
-    return B
-
-
 # Digits tried in turn; a result is taken once two successive ones agree (a
 # cancellation of k digits needs about k more).
 _DIGITS = (40, 120, 400, 1200)
@@ -382,7 +355,7 @@ def _precise(graph, names) -> dict | None:
     """The value (key None) and the partials by `names` in arbitrary precision, as floats."""
     import mpmath as mp
     from ..autodiff.engine import numeric_d
-    B = _precise_backend()
+    B = precise_backend()
     nodes = graph_nodes(graph.output)
     previous = None
     for digits in _DIGITS:

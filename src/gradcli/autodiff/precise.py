@@ -1,0 +1,46 @@
+"""The numeric backend `B` over mpmath numbers: the op table's value rules in arbitrary
+precision, at the precision of the mpmath context they run in.
+
+eval's precision check (tasks/precision.py) re-evaluates a suspect graph here, and
+taylor's power series (series.py) run here where a coefficient's digits would
+cancel in doubles. mpmath is imported only when the backend is first asked for.
+"""
+from __future__ import annotations
+
+from .backends import ScalarPrimitives
+
+
+class PreciseBackend(ScalarPrimitives):
+    """The value rules' primitives in mpmath (filled in by precise_backend())."""
+
+    name = "mpmath"
+
+
+_ready = []
+
+
+def precise_backend():
+    """PreciseBackend, its primitives set from mpmath on first use."""
+    B = PreciseBackend
+    if _ready:
+        return B
+    import mpmath as mp
+    for name in ("exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin",
+                 "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"):
+        setattr(B, name, staticmethod(getattr(mp, name)))
+    # the real cube root, as the table's cbrt (mpmath's is the principal complex one)
+    B.cbrt = staticmethod(lambda x: mp.cbrt(x) if x >= 0 else -mp.cbrt(-x))
+    B.abs = staticmethod(mp.fabs)
+    B.pow = staticmethod(mp.power)
+    B.log2 = staticmethod(lambda x: mp.log(x, 2))
+    B.log10 = staticmethod(mp.log10)
+    B.isfinite = staticmethod(mp.isfinite)
+    B.where = staticmethod(lambda cond, a, b: a if cond else b)
+    B.sign = staticmethod(lambda x: mp.mpf(1) if x > 0 else mp.mpf(-1) if x < 0 else mp.mpf(0))
+    B.step = staticmethod(lambda x: mp.mpf(1) if x > 0 else mp.mpf(0))
+    B.is_integer = staticmethod(lambda x: mp.isint(x))
+    B.sigmoid = staticmethod(lambda x: 1 / (1 + mp.exp(-x)))
+    B.softplus = staticmethod(lambda x: mp.log1p(mp.exp(x)))
+    B.count_equal = staticmethod(lambda xs, target: mp.mpf(sum(1 for v in xs if v == target)))
+    _ready.append(True)
+    return B
