@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
+from ..autodiff.engine import graph_nodes
 from ..autodiff.lower import lower
 from ..autodiff.series import Unsupported, taylor_coefficients
 from ..errors import DomainError, GradcliError, UsageError
@@ -190,20 +191,18 @@ def _by_series(program, point, wanted, order, exact) -> list | None:
     if len(wanted) != 1 or exact == "closed":
         return None
     name = wanted[0]
-    tries = [(point, False)] if exact else [(point, True), (point, False)]
+    try:
+        graph = lower(program, point, wrt={name}, exact=bool(exact))
+    except GradcliError:
+        return None  # f is undefined at the point: the derivatives say where, as always
+    tries = [(graph, False)] if exact else [(graph, True), (graph, False)]
     if not exact:
+        rational = _rational_graph(program, point, name)
+        if rational is not None:
+            tries.insert(0, (rational, False))
+    for g, precise in tries:
         try:
-            tries.insert(0, ({v: Fraction(p) for v, p in point.items()}, False))
-        except (TypeError, ValueError, OverflowError):
-            pass
-    graphs = {}
-    for at, precise in tries:
-        try:
-            graph = graphs.get(id(at))
-            if graph is None:
-                graph = graphs[id(at)] = lower(program, at, wrt={name},
-                                               exact=bool(exact) or at is not point)
-            coefficients = taylor_coefficients(graph, name, order, precise=precise)
+            coefficients = taylor_coefficients(g, name, order, precise=precise)
             if not exact:  # a Fraction beyond a double's range: OverflowError
                 coefficients = [float(c) for c in coefficients]
         except (Unsupported, GradcliError, ArithmeticError):
@@ -212,6 +211,24 @@ def _by_series(program, point, wanted, order, exact) -> list | None:
             continue
         return [Term(c, {name: k} if k else {}) for k, c in enumerate(coefficients)]
     return None
+
+
+def _rational_graph(program, point, name):
+    """The graph in Fractions where it computes the same function at the same point as
+    doubles do, exactly: the point and every number in the expression are doubles
+    exactly (0, 1, 1/2, 3; not 0.1, which lower reads as the decimal 1/10 and a double
+    is not) and every value at the point is rational; else None."""
+    try:
+        at = {v: Fraction(p) for v, p in point.items()}
+        if any(Fraction(float(q)) != q for q in at.values()):
+            return None
+        graph = lower(program, at, wrt={name}, exact=True)
+    except (GradcliError, ArithmeticError, TypeError, ValueError):
+        return None
+    for node in graph_nodes(graph.output):
+        if not node._parents and Fraction(float(node.data)) != node.data:
+            return None
+    return graph
 
 
 def _by_derivatives(text, program, point, wanted, order, exact) -> list:
