@@ -135,7 +135,8 @@ def _write_csv(fh, columns, precision=None) -> None:
 
 
 def _create_beside(path: str):
-    """(descriptor, name) of a new file `.NAME.<8 random letters>.part` beside `path`, open for writing.
+    """(descriptor, name) of a new file `.NAME.<8 random letters>.part` beside `path`, open
+    for writing.
 
     Created with mode 0o666, which the kernel reduces by the umask, so that the finished
     file has the permissions any new file gets; the umask is never read or changed here
