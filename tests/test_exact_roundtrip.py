@@ -91,6 +91,27 @@ def test_the_old_wrong_forms_are_graded_wrong():
         assert cli("check", text, "--at", at, "--tangent", answer).exit_code == 1
 
 
+INFINITE_PARTIALS = [  # found by the campaign: SymPy's zoo and oo were printed as answers
+    (["tangent", "sqrt(x/2)*sin(y)", "--at", "x=0,y=2pi/12"], 3, None),
+    (["eval", "√(x) e^(y)", "--at", "x=0,y=1/3", "--direction", "1,1"], 0, "inf"),
+    (["eval", "sin(x) + sqrt(y^2)", "--at", "x=3pi/12,y=0", "--direction", "1,sqrt(3)"], 0,
+     "nan"),
+    (["eval", "sqrt(x)", "--at", "x=0", "--hessian"], 3, None),
+]
+
+
+@pytest.mark.parametrize("args,code,derivative", INFINITE_PARTIALS,
+                         ids=[a[1] for a, _, _ in INFINITE_PARTIALS])
+def test_an_infinite_partial_is_inf_or_refused_never_a_sympy_infinity(args, code, derivative):
+    result = cli(*args, "--exact", "-o", "json")
+    assert result.exit_code == code, result.output
+    assert not re.search(r"\boo\b|zoo", result.stdout), result.stdout
+    if derivative:  # as without --exact: PyTorch's inf or nan, the direction still exact
+        record = json.loads(result.stdout)
+        assert record["directional"]["derivative"] == derivative
+        assert "√" in "".join(map(str, record["directional"]["unit"]))
+
+
 # ---------------------------------------------------------------- the cases
 
 # f(u) for an inner u, as typed (a book's forms among them) and as SymPy reads it

@@ -38,6 +38,10 @@ def to_closed(value):
     if isinstance(value, Fraction):
         return S.Rational(value.numerator, value.denominator)
     if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            # An infinite derivative (sqrt at 0) carried into a second backward pass.
+            raise DomainError(f"--exact: a derivative is {value} here, which has no closed "
+                              "form", hint="drop --exact to see PyTorch's inf/nan")
         return S.Rational(repr(value))
     raise InexactError("--exact: a vector has no closed form here",
                        hint="drop --exact to compute with doubles")

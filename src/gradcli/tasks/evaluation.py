@@ -119,6 +119,8 @@ def _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
     kinks.add_to(warnings)
     gradient = {} if jac is not None and not scalar_out else \
         {name: gradient_of(graph, name) for name in wanted}
+    if exact == "closed":
+        gradient = {name: _no_closed_infinity(g) for name, g in gradient.items()}
     for name, g in gradient.items():
         if not _finite(g) and not kinks.messages:
             warnings.append(f"the partial derivative with respect to {name} is "
@@ -214,6 +216,23 @@ def _is_int_zero(g) -> bool:
 def _zero_like(data):
     from fractions import Fraction
     return Fraction(0) if type(data) is Fraction else 0.0
+
+
+def _no_closed_infinity(g):
+    """An infinite or undefined SymPy partial as the double the float engine gives
+    (inf, -inf, nan): `oo` and `zoo` are not closed forms gradcli prints or reads."""
+    from ..autodiff.closed import is_closed
+    if not is_closed(g) or not g.has(*_infinities()):
+        return g
+    import sympy as S
+    if g in (S.oo, -S.oo):
+        return float(g)
+    return float("nan")
+
+
+def _infinities():
+    import sympy as S
+    return S.zoo, S.nan, S.oo, -S.oo
 
 
 def _finite(g) -> bool:

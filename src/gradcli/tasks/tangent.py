@@ -239,8 +239,15 @@ def directional(gradient: dict, direction, exact: bool = False) -> Directional:
                          f"({', '.join(names)})",
                          hint="give one number per input, in that order, e.g. --direction "
                               + ",".join("1" for _ in names))
-    if exact:
+    if exact and all(_finite(gradient[n]) for n in names):
         return _exact_directional(names, direction, gradient)
+    if exact:
+        # An infinite partial has no closed form: D_u f is inf or nan as in float mode,
+        # while u, a property of the direction alone, keeps its closed form.
+        floats = directional(gradient, [float(v) for v in direction])
+        shape = _exact_directional(names, direction, dict.fromkeys(names, 0))
+        floats.given, floats.unit = shape.given, shape.unit
+        return floats
     norm = math.hypot(*values)
     if norm == 0 or not math.isfinite(norm):
         raise UsageError("--direction has length zero: a direction needs a non-zero vector",
@@ -252,6 +259,10 @@ def directional(gradient: dict, direction, exact: bool = False) -> Directional:
     steepest = [x / rate for x in g] if rate else []
     return Directional(names, values, unit, math.fsum(a * b for a, b in zip(g, unit)), steepest,
                        rate, abs(norm - 1) > 1e-12)
+
+
+def _finite(g) -> bool:
+    return not isinstance(g, float) or math.isfinite(g)
 
 
 def _exact_directional(names, direction, gradient) -> Directional:
