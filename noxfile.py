@@ -4,7 +4,7 @@
     nox -s tests-3.10        # the README's test command, the whole suite (3.10 and 3.13)
     nox -s subset-3.12       # the version-sensitive part of the suite (3.11 and 3.12)
     nox -s slow              # the slow checks (-m slow), once, on 3.11
-    nox -s package           # build, twine check, install wheel and sdist in fresh venvs
+    nox -s package           # build, twine check, install wheel and sdist (3.10 and 3.13)
     nox -s tests-3.10 -- -k exact    # arguments after -- go to pytest
 
 The whole suite runs on the oldest and the newest Python; between them only the
@@ -122,7 +122,9 @@ AT = "w=3,x=2,b=1"
 WANT = {"value": 49.0, "gradient": {"w": 28.0, "x": 42.0, "b": 14.0}}
 
 
-@nox.session(python=PYTHONS)
+# The wheel is pure Python: built and installed on the oldest and the newest Python (the
+# subset sessions install and run the package on the two between).
+@nox.session(python=WHOLE_SUITE)
 def package(session: nox.Session) -> None:
     """Build the sdist and (from it) the wheel, check them, and run each from a fresh venv."""
     _check_version(session)
