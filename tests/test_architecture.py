@@ -20,7 +20,7 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # Where each third-party package may be imported (module names relative to gradcli).
 ONLY_IN = {
-    "click": {"cli", "cli.app", "cli.evaluate", "cli.homework", "cli.symbolic",
+    "click": {"cli", "cli.app", "cli.evaluate", "cli.homework", "cli.symbolic", "cli.roots",
               "cli.checking", "cli.training", "cli.session"},
     "rich": {"output.render"},
     # None: the package parses with the generated tables (language/lalr.py); Lark runs
