@@ -33,7 +33,7 @@ MAX_STEPS = 100
 AUTO_STEPS = 50        # without --steps: give up after this many iterations
 WORK_DPS = 40          # the iterates' working precision, in significant digits
 GRID = 800             # intervals of the root search's grid
-RUNAWAY = 1e12         # |x_n| beyond this times max(1, |x0|): the iterates run away
+RUNAWAY = 1e6          # |x_n| beyond this times max(1, |x0|), and growing: they run away
 LONGEST_CYCLE = 6
 
 
@@ -84,6 +84,7 @@ class Root:
     text: str
     value: float
     crossing: bool
+    precise: object = None   # the root in mpmath
 
 
 @dataclass
@@ -323,10 +324,10 @@ def newton(text: str, start, *, steps: int | None = None, digits: int = DEFAULT_
                 why = (f"x{n} and x{n + 1} agree to {digits} decimal place"
                        f"{'s' if digits != 1 else ''}")
                 break
-            if abs(nxt) > RUNAWAY * max(1.0, abs(x0)):
+            if steps is None and _runs_away(rows, x0):
                 stop = "runaway"
-                why = (f"the iterates run away: |x{n + 1}| = {_short(nxt)}; Newton's method "
-                       "diverges from this start")
+                why = (f"the iterates run away: |x{n + 1}| = {_short(abs(nxt))}, growing at "
+                       "every step; Newton's method diverges from this start")
                 break
             cycle = _cycle(rows)
             if cycle is not None and steps is None:
@@ -362,6 +363,15 @@ def newton(text: str, start, *, steps: int | None = None, digits: int = DEFAULT_
         if converged and sign < 0:
             _settle_root(run, curve)
     return run
+
+
+def _runs_away(rows, x0: float) -> bool:
+    """|x_n| far beyond the start and growing by half again or more at each of the last
+    five steps."""
+    if len(rows) < 6 or abs(rows[-1].x) <= RUNAWAY * max(1.0, abs(x0)):
+        return False
+    sizes = [abs(r.x) for r in rows[-6:]]
+    return all(b >= 1.5 * a for a, b in zip(sizes, sizes[1:]))
 
 
 def _cycle(rows) -> list | None:
@@ -459,7 +469,7 @@ def roots(text: str, low: float, high: float, *, digits: int = DEFAULT_DIGITS,
         for r, crossing in sorted(found, key=lambda t: t[0]):
             if crossing is None:
                 crossing = _crosses(curve, r)
-            out.append(Root(decimal_text(r, digits), float(r), crossing))
+            out.append(Root(decimal_text(r, digits), float(r), crossing, r))
     spacing = (high - low) / samples
     count = f"{len(out)} root{'s' if len(out) != 1 else ''}"
     note = (f"{count} found from sign changes of f at {samples + 1} evenly spaced points "
