@@ -80,18 +80,18 @@ def newton_ok(entry, answer):
     return all(rounds_to(t, v, k) for t, v in zip(items, iterates(entry, len(items))))
 
 
-def true_roots(entry):
+def true_roots(entry, points=4000):
     f, _ = functions(entry["sympy"]["function"])
     lo, hi = (mp.mpf(sympy.sympify(v)) for v in entry["sympy"]["over"])
-    xs = [lo + (hi - lo) * i / 4000 for i in range(4001)]
+    xs = [lo + (hi - lo) * i / points for i in range(points + 1)]
     ys = [f(x) for x in xs]
     found = []
-    for i in range(4000):
+    for i in range(points):
         if ys[i] == 0:
             found.append(xs[i])
         elif ys[i] * ys[i + 1] < 0:
             found.append(mp.findroot(f, (xs[i], xs[i + 1]), solver="bisect"))
-    for i in range(1, 4000):
+    for i in range(1, points):
         if abs(ys[i]) <= abs(ys[i - 1]) and abs(ys[i]) <= abs(ys[i + 1]) and ys[i] != 0 \
                 and ys[i - 1] * ys[i] > 0 and ys[i] * ys[i + 1] > 0:
             try:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
 from ..errors import DomainError, GradcliError, UsageError
 from ..language.expr import inputs_of
@@ -244,7 +244,9 @@ def decimal_text(x, digits: int) -> str:
     import mpmath as mp
     d = Decimal(mp.nstr(mp.mpf(x), WORK_DPS, strip_zeros=False, min_fixed=-math.inf,
                         max_fixed=math.inf)) if not isinstance(x, float) else Decimal(x)
-    q = d.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
+    with localcontext() as ctx:  # room for every digit of a large iterate
+        ctx.prec = max(60, d.adjusted() + digits + 5)
+        q = d.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
     if q == 0:
         q = abs(q)
     return format(q, "f")
@@ -476,6 +478,10 @@ def roots(text: str, low: float, high: float, *, digits: int = DEFAULT_DIGITS,
             f"(spacing {_short(spacing)}) and Newton's method from each local minimum of |f| "
             "there; a sampled search cannot prove that there are no others (two roots closer "
             "than the spacing, or a touch of 0 between samples, can hide)")
+    gaps = np.flatnonzero(~np.isfinite(f))
+    if gaps.size:
+        note += (f"; f is undefined at {gaps.size} of the sampled points (the first at "
+                 f"{curve.variable} = {_short(xs[gaps[0]])}), where no root is looked for")
     search = RootSearch(text, curve.read_as or text, curve.variable, float(low), float(high),
                         digits, out, note, rejected)
     for r in out:
@@ -527,10 +533,18 @@ def _polish(curve, x, low, high, bracket=None):
             best, best_f = x, abs(fx)
         if fx == 0 or dfx == 0:
             break
-        x = x - fx / dfx
+        step = fx / dfx
+        x = x - step
         if bracket is not None and not bracket[0] <= x <= bracket[1]:
             break
         if not low <= x <= high:
+            break
+        if abs(step) <= mp.mpf(10) ** (-WORK_DPS + 3) * max(1, abs(x)):
+            try:
+                if abs(curve.precise(x)[0]) < best_f:
+                    best = x
+            except _Undefined:
+                pass
             break
     return best
 
@@ -538,7 +552,29 @@ def _polish(curve, x, low, high, bracket=None):
 def _bisect(curve, a: float, b: float, fa: float):
     """The root in the bracket [a, b] where f changes sign, or None for a jump or a pole."""
     import mpmath as mp
+    import numpy as np
+    # Narrowed in doubles first, on finer grids inside the bracket (cheap), then in mpmath.
+    for _ in range(3):
+        xs = np.linspace(a, b, 65)
+        f, _ = curve.doubles(xs)
+        change = np.flatnonzero(np.isfinite(f[:-1]) & np.isfinite(f[1:]) & (f[:-1] * f[1:] <= 0))
+        if not change.size or not np.all(np.isfinite(f)):
+            break
+        i = int(change[0])
+        if f[i] == 0:
+            a = b = float(xs[i])
+            break
+        a, b, fa = float(xs[i]), float(xs[i + 1]), float(f[i])
     lo, hi, flo = mp.mpf(float(a)), mp.mpf(float(b)), fa
+    if lo == hi:
+        return _polish(curve, lo, lo, hi)
+    quick = _polish(curve, (lo + hi) / 2, float(a), float(b), bracket=(lo, hi))
+    if quick is not None:
+        try:
+            if abs(curve.precise(quick)[0]) <= mp.mpf(10) ** (-WORK_DPS // 2) * max(1, abs(fa)):
+                return quick
+        except _Undefined:
+            pass
     for _ in range(60):
         mid = (lo + hi) / 2
         try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal, localcontext
 
 from ...errors import UsageError
 from ...inputs import constant_value, parse_over, split_top_level
@@ -100,6 +100,12 @@ def _significant(d: Decimal) -> int:
 
 def _reads_as(item: _Item, true, places: int, context) -> bool:
     """The digits rule at `places` decimals, else the tolerance (see the module doc)."""
+    with localcontext() as ctx:  # room for every digit of a large iterate
+        ctx.prec = 400
+        return _reads_as_exactly(item, true, places, context)
+
+
+def _reads_as_exactly(item: _Item, true, places: int, context) -> bool:
     exact = _exact(true)
     if item.decimal is not None and context.digits_rule:
         q = Decimal(1).scaleb(-places)
@@ -116,8 +122,10 @@ def _cut_off(item: _Item, true) -> bool:
         return False
     q = Decimal(1).scaleb(-item.places)
     exact = _exact(true)
-    return item.decimal == exact.quantize(q, rounding=ROUND_DOWN) \
-        != exact.quantize(q, rounding=ROUND_HALF_UP)
+    with localcontext() as ctx:
+        ctx.prec = 400
+        return item.decimal == exact.quantize(q, rounding=ROUND_DOWN) \
+            != exact.quantize(q, rounding=ROUND_HALF_UP)
 
 
 def _places(items) -> int:
