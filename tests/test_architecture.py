@@ -206,7 +206,8 @@ def test_the_bottom_imports_nothing_above_it():
 
 
 TASKS = {f"tasks.{t}" for t in ("evaluation", "diff", "trace", "check", "gradcheck", "descend",
-                                 "batch", "plot", "tangent", "taylor", "critical", "implicit")}
+                                 "batch", "plot", "tangent", "taylor", "critical", "implicit",
+                                 "newton")}
 PACKAGED_TASKS = {"tasks.check"}  # a task that is a package: its modules are the one task
 # A task may call another task's public entry point, never reach into its helpers:
 # diff's values at a point, and check's expected numbers, are evaluate's. The homework
@@ -214,7 +215,7 @@ PACKAGED_TASKS = {"tasks.check"}  # a task that is a package: its modules are th
 # (so that `check` never disagrees with `gradcli tangent`).
 TASK_CALLS = {(f"tasks.{a}", f"tasks.{b}") for a, b in (
     ("diff", "evaluation"), ("check", "evaluation"), ("check", "tangent"), ("check", "taylor"),
-    ("check", "critical"), ("check", "implicit"))}
+    ("check", "critical"), ("check", "implicit"), ("check", "newton"))}
 
 
 def _task_of(module: str) -> str:

@@ -11,6 +11,19 @@ from __future__ import annotations
 from ..numbers import json_number, number_text
 
 
+def _wrapped(lines) -> str:
+    """Prose lines folded to the terminal's width (60 columns stay readable); the table's
+    rows are short and left as they are."""
+    import sys
+    import textwrap
+    from .streams import terminal_width
+    width = min(terminal_width(sys.stdout) or 100, 100)
+    out = []
+    for line in lines:
+        out += textwrap.wrap(line, width, subsequent_indent="  ") if len(line) > width else [line]
+    return "\n".join(out) + "\n"
+
+
 def _maybe(value, precision) -> str:
     return "undefined" if value is None else number_text(value, precision)
 
@@ -68,7 +81,7 @@ def newton_table(r, precision=None) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
     lines += _summary(r)
-    return "\n".join(lines) + "\n"
+    return _wrapped(lines)
 
 
 def _summary(r) -> list:
@@ -142,7 +155,7 @@ def roots_table(s, precision=None) -> str:
     if not s.roots:
         lines.append("  none found")
     lines += [""] + [f"not a root: {why}" for why in s.rejected] + [s.note]
-    return "\n".join(lines) + "\n"
+    return _wrapped(lines)
 
 
 def roots_markdown(s, precision=None) -> str:
