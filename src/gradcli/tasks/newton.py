@@ -35,6 +35,7 @@ WORK_DPS = 40          # the iterates' working precision, in significant digits
 GRID = 800             # intervals of the root search's grid
 RUNAWAY = 1e6          # |x_n| beyond this times max(1, |x0|), and growing: they run away
 LONGEST_CYCLE = 6
+HUGE = 1e300           # an iterate beyond this ends the iteration, --steps or not
 
 
 @dataclass
@@ -320,6 +321,11 @@ def newton(text: str, start, *, steps: int | None = None, digits: int = DEFAULT_
                        "another point")
                 break
             nxt = row.x + sign * fx / dfx
+            if abs(nxt) > HUGE:
+                stop = "runaway"
+                why = (f"the iterates run away: |x{n + 1}| would exceed {HUGE:g}, beyond any "
+                       "double; Newton's method diverges from this start")
+                break
             rows.append(Row(n + 1, nxt, decimal_text(nxt, digits)))
             if steps is None and rows[-1].text == row.text:
                 converged, stop = True, "converged"

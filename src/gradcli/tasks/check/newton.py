@@ -51,7 +51,7 @@ class _Item:
             return
         self.decimal, self.places = None, 0
         try:
-            value = constant_value(text, what)
+            value = constant_value(text, f"{what} '{text}'")
         except UsageError as exc:
             exc.hint = exc.hint or "give numbers separated by commas: 1.3333333, 1.2638889"
             raise
