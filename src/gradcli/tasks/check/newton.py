@@ -98,19 +98,21 @@ def _significant(d: Decimal) -> int:
     return len(str(abs(d)).replace(".", "").lstrip("0"))
 
 
-def _reads_as(item: _Item, true, places: int, context) -> bool:
-    """The digits rule at `places` decimals, else the tolerance (see the module doc)."""
+def _reads_as(item: _Item, true, places: int, context, loose: bool = False) -> bool:
+    """The digits rule at `places` decimals, else the tolerance (see the module doc).
+    `loose`: the rounding decides whatever the number of digits (to name a mistake: the
+    verdict itself is never loose)."""
     with localcontext() as ctx:  # room for every digit of a large iterate
         ctx.prec = 400
-        return _reads_as_exactly(item, true, places, context)
+        return _reads_as_exactly(item, true, places, context, loose)
 
 
-def _reads_as_exactly(item: _Item, true, places: int, context) -> bool:
+def _reads_as_exactly(item: _Item, true, places: int, context, loose: bool) -> bool:
     exact = _exact(true)
-    if item.decimal is not None and context.digits_rule:
+    if item.decimal is not None and (context.digits_rule or loose):
         q = Decimal(1).scaleb(-places)
         typed = item.decimal.quantize(q)
-        if _significant(typed) >= DIGITS_MIN:
+        if loose or _significant(typed) >= DIGITS_MIN:
             return typed in (exact.quantize(q, rounding=ROUND_HALF_UP),
                              exact.quantize(q, rounding=ROUND_HALF_DOWN))
     t = float(exact)
@@ -218,14 +220,16 @@ def _follows(text, v, before: _Item, it: _Item, places, context) -> bool:
         step = newton(text, before.value, steps=1, variable=v)
     except (UsageError, ArithmeticError):
         return False
-    return len(step.iterates) == 1 and _reads_as(it, step.iterates[0].x, places, context)
+    return len(step.iterates) == 1 and _reads_as(it, step.iterates[0].x, places, context,
+                                                  loose=True)
 
 
 def _whole_answer_mistake(text, v, x0, items, places, context, run):
     """(mistake, why) when one slip explains every number of the answer, else None."""
     slip = newton(text, x0, steps=len(items), variable=v, sign=+1)
     if len(slip.iterates) == len(items) and all(
-            _reads_as(it, r.x, places, context) for it, r in zip(items, slip.iterates)):
+            _reads_as(it, r.x, places, context, loose=True)
+            for it, r in zip(items, slip.iterates)):
         return ("sign-slip", f"your iterates are x_(n+1) = x_n + f(x_n)/f'(x_n): the step "
                              "goes the wrong way; Newton's rule subtracts f(x_n)/f'(x_n)")
     true = [r.x for r in run.iterates]
@@ -234,7 +238,7 @@ def _whole_answer_mistake(text, v, x0, items, places, context, run):
         if len(true) > len(items) - 1:
             later = newton(text, x0, steps=len(items) + 1, variable=v)
             if len(later.iterates) == len(items) + 1 and all(
-                    _reads_as(it, r.x, places, context)
+                    _reads_as(it, r.x, places, context, loose=True)
                     for it, r in zip(items, later.iterates[1:])):
                 return ("wrong-start", f"your list starts at {v}2: {v}1 = "
                                        f"{decimal_text(true[0], places or 6)} is missing")
