@@ -183,10 +183,11 @@ def _run_newton(count, seed):
         tally["right" if truth else "wrong"] += 1
         if verdict.ok != truth:
             wrong_verdicts.append((text, x0, answer, truth))
-        elif how == "sign-slip" and _iterates(sym, x0, 1) != _iterates(sym, x0, 1, +1):
+        elif not truth:
             named = {a.mistake for a in verdict.answers if not a.ok}
-            if "sign-slip" not in named:
-                wrong_verdicts.append((text, x0, answer, "sign-slip not named", named))
+            expected = {"sign-slip": "sign-slip", "cut-off": "cut-off"}.get(how)
+            if None in named or (expected and expected not in named):
+                wrong_verdicts.append((text, x0, answer, f"{how} not named", named))
     return tally, wrong_verdicts
 
 

@@ -175,8 +175,11 @@ class _Iterates:
             items, true = items[1:], true[:len(items) - 1]
         right = [i < len(true) and _reads_as(it, true[i], places, context)
                  for i, it in enumerate(items)]
-        mistake = None if all(right) else _whole_answer_mistake(question.text, v, x0, items,
-                                                                places, context, run)
+        mistake = None
+        if not all(right):
+            mistake = _sign_slip(question.text, v, x0, items, places, context)
+        if mistake is None and not right[0] and true and _far_off(items[0], true[0], places):
+            mistake = _wrong_start(question.text, v, x0, items, places, context, run)
         for i, it in enumerate(items):
             key = f"{v}{i + 1}"
             a = Answer("newton", key, it.text, key=key)
@@ -224,14 +227,27 @@ def _follows(text, v, before: _Item, it: _Item, places, context) -> bool:
                                                   loose=True)
 
 
-def _whole_answer_mistake(text, v, x0, items, places, context, run):
-    """(mistake, why) when one slip explains every number of the answer, else None."""
+def _sign_slip(text, v, x0, items, places, context):
+    """(mistake, why) when x_(n+1) = x_n + f/f' gives every number of the answer."""
     slip = newton(text, x0, steps=len(items), variable=v, sign=+1)
     if len(slip.iterates) == len(items) and all(
             _reads_as(it, r.x, places, context, loose=True)
             for it, r in zip(items, slip.iterates)):
         return ("sign-slip", f"your iterates are x_(n+1) = x_n + f(x_n)/f'(x_n): the step "
                              "goes the wrong way; Newton's rule subtracts f(x_n)/f'(x_n)")
+    return None
+
+
+def _far_off(item: _Item, true, places: int) -> bool:
+    """More than a slip of the last digits: off by over 10 units of its last place (a
+    rounding or typing slip in x1 is not another starting point)."""
+    unit = 10.0 ** -max(places, 1) if item.decimal is not None else 1e-6 * max(1, abs(item.value))
+    return abs(item.value - float(true)) > 10 * unit
+
+
+def _wrong_start(text, v, x0, items, places, context, run):
+    """(mistake, why) when the numbers follow Newton's rule from one another, but not
+    from x0 (a list that starts at x2 says so), else None."""
     true = [r.x for r in run.iterates]
     if len(items) >= 2 and all(_follows(text, v, a, b, places, context)
                                for a, b in zip(items, items[1:])):
