@@ -80,6 +80,12 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
           --critical "(-1, 5/2) saddle; (3, -3/2) min"
       $ gradcli check "e^x" --at x=0 --order 2 --taylor "1 + x + x^2"
       $ gradcli check "x^2 + y^2 = 25" --implicit "-x/y"
+
+    \b
+    Newton's method (--newton: iterates from --at, each read at the decimal places
+    of the others; --roots with --over: every root in the range):
+      $ gradcli check "x^3 + x - 1" --at x=1 --newton "0.75, 0.6860465, 0.6823396"
+      $ gradcli check "x^3 - 2x" --over x=-3:3 --roots "±1.414, 0"
     """
     from .. import api
     from ..tasks.check import check, derivative_names
