@@ -25,6 +25,7 @@ from . import critical as critical_grader
 from . import directional as directional_grader
 from . import implicit as implicit_grader
 from . import newton as newton_grader
+from . import roots as roots_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
 from .answers import check
@@ -34,8 +35,7 @@ from .verdict import Verdict, tolerances
 # In the order the answers are read and graded, and their answers listed.
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
-                                                implicit_grader, newton_grader.ITERATES,
-                                                newton_grader.ROOTS)}
+                                                implicit_grader, newton_grader, roots_grader)}
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',

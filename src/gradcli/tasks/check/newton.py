@@ -1,7 +1,7 @@
-"""Grading Newton's method: the iterates from x0 (`check --newton`), the roots in a range
-(`check --roots`).
+"""Grading Newton's method: the iterates x1, x2, ... from x0 (`check --newton`), and the
+reading of typed numbers that roots.py (`check --roots`) shares.
 
-Iterates: each is graded against the newton task's own iterate (40 significant
+Each iterate is graded against the newton task's own iterate (40 significant
 digits). The digits rule reads every iterate of one answer at the precision of
 the others (SPEC §3.11): with D the most decimal places typed in the answer, an
 iterate is right when it equals the true iterate rounded to D places (an exact
@@ -9,17 +9,11 @@ tie either way), so a book's `2` after `2.0000012` is read as 2.0000000. A value
 with fewer than 3 significant digits at D places, or typed as an expression
 (`4/3`), is compared with the tolerance instead. Wrong iterates get their
 mistake named: `sign-slip` (x_{n+1} = x_n + f/f' reproduces the whole answer),
-`wrong-start` (the numbers follow Newton's rule from one another, but not from
-x0), `cut-off` (the iterate truncated, not rounded), `carried` (right from the
-previous wrong iterate), `no-iterate` (the iteration stops before it: f' = 0,
+`cut-off` (the iterate truncated, not rounded), `wrong-start` (the numbers
+follow Newton's rule from one another, but not from x0), `carried` (right from
+the previous wrong iterate), `no-iterate` (the iteration stops before it: f' = 0,
 or f undefined), else `iterate`. An answer that lists x0 first is read as x0,
 x1, ... and says so.
-
-Roots: each listed root is right when it is a root the search found, read by
-the digits rule at its own decimal places, or where f changes sign within the half unit of its last digit
-(a root the search missed); else `not-a-root` (or `cut-off`, `outside-range`).
-The search's roots the list misses are one more answer (`missed`); the search
-cannot prove that it found every root, and the verdict says so.
 """
 from __future__ import annotations
 
@@ -28,15 +22,15 @@ import re
 from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal, localcontext
 
 from ...errors import UsageError
-from ...inputs import constant_value, parse_over, split_top_level
-from ..newton import MAX_STEPS, Curve, decimal_text, newton, roots
+from ...inputs import constant_value, split_top_level
+from ..newton import MAX_STEPS, decimal_text, newton
 from .shared import Graded, scalar_point
 from .verdict import DIGITS_MIN, Answer, num
 
 _PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
 _LABEL = re.compile(r"^\s*[^\W\d]\w*\s*(?:=|≈|~)\s*")
 _AND = re.compile(r"\s+and\s+|\s*;\s*")
-_PRECISE_DIGITS = 40
+PRECISE_DIGITS = 40
 
 
 class _Item:
@@ -63,7 +57,7 @@ class _Item:
             raise UsageError(f"{what}: '{text}' is not a finite number")
 
 
-def _items(answer: str, option: str, signs: bool) -> list:
+def read_items(answer: str, option: str, signs: bool) -> list:
     """'x1 = 1.5, x2 = 1.4167' or '±1.414 and 0' -> the numbers as _Items."""
     text = answer.strip()
     if not text:
@@ -90,15 +84,15 @@ def _items(answer: str, option: str, signs: bool) -> list:
 
 def _exact(x) -> Decimal:
     import mpmath as mp
-    return Decimal(mp.nstr(x, _PRECISE_DIGITS, strip_zeros=False, min_fixed=-math.inf,
+    return Decimal(mp.nstr(x, PRECISE_DIGITS, strip_zeros=False, min_fixed=-math.inf,
                            max_fixed=math.inf))
 
 
-def _significant(d: Decimal) -> int:
+def significant(d: Decimal) -> int:
     return len(str(abs(d)).replace(".", "").lstrip("0"))
 
 
-def _reads_as(item: _Item, true, places: int, context, loose: bool = False) -> bool:
+def reads_as(item: _Item, true, places: int, context, loose: bool = False) -> bool:
     """The digits rule at `places` decimals, else the tolerance (see the module doc).
     `loose`: the rounding decides whatever the number of digits (to name a mistake: the
     verdict itself is never loose)."""
@@ -112,14 +106,14 @@ def _reads_as_exactly(item: _Item, true, places: int, context, loose: bool) -> b
     if item.decimal is not None and (context.digits_rule or loose):
         q = Decimal(1).scaleb(-places)
         typed = item.decimal.quantize(q)
-        if loose or _significant(typed) >= DIGITS_MIN:
+        if loose or significant(typed) >= DIGITS_MIN:
             return typed in (exact.quantize(q, rounding=ROUND_HALF_UP),
                              exact.quantize(q, rounding=ROUND_HALF_DOWN))
     t = float(exact)
     return abs(item.value - t) <= context.atol + context.rtol * abs(t)
 
 
-def _cut_off(item: _Item, true) -> bool:
+def cut_off(item: _Item, true) -> bool:
     if item.decimal is None:
         return False
     q = Decimal(1).scaleb(-item.places)
@@ -130,87 +124,85 @@ def _cut_off(item: _Item, true) -> bool:
             != exact.quantize(q, rounding=ROUND_HALF_UP)
 
 
-def _places(items) -> int:
+def places_of(items) -> int:
     return max([i.places for i in items] + [0])
 
 
-def _places_text(k: int) -> str:
+def places_text(k: int) -> str:
     return f"{k} decimal place{'s' if k != 1 else ''}"
 
 
 # ---------------------------------------------------------------- --newton
 
-class _Iterates:
-    """check --newton: the iterates x1, x2, ... from x0 given with --at."""
+OPTION = "newton"
 
-    OPTION = "newton"
 
-    @staticmethod
-    def prepare(question, given, context):
-        items = _items(given["newton"], "newton", signs=False)
-        if len(items) > MAX_STEPS:
-            raise UsageError(f"--newton lists {len(items)} iterates; at most {MAX_STEPS}")
-        if len(question.variables) != 1:
-            raise UsageError("--newton grades Newton's method for f(x) = 0 in one variable; "
-                             f"this expression has {len(question.variables)}",
-                             hint="give the other inputs fixed values in the expression")
-        point = scalar_point(question.at, question.variables, "--newton")
-        return items, question.variables[0], point[question.variables[0]]
+def prepare(question, given, context):
+    """(the typed iterates, the variable, x0), read before grading."""
+    items = read_items(given["newton"], "newton", signs=False)
+    if len(items) > MAX_STEPS:
+        raise UsageError(f"--newton lists {len(items)} iterates; at most {MAX_STEPS}")
+    if len(question.variables) != 1:
+        raise UsageError("--newton grades Newton's method for f(x) = 0 in one variable; "
+                         f"this expression has {len(question.variables)}",
+                         hint="give the other inputs fixed values in the expression")
+    point = scalar_point(question.at, question.variables, "--newton")
+    return items, question.variables[0], point[question.variables[0]]
 
-    @staticmethod
-    def grade(question, prepared, context) -> Graded:
-        items, v, x0 = prepared
-        run = newton(question.text, x0, steps=len(items), variable=v)
-        true = [r.x for r in run.iterates]
-        places = _places(items)
-        shown = places or 6
-        answers = []
-        if len(items) > 1 and _same_value(items[0], x0) and \
-                all(_reads_as(it, t, places, context) for it, t in zip(items[1:], true)):
-            # x0 listed first, as a book's table starts: the others are x1, x2, ...
-            a = Answer("newton", f"{v}0", items[0].text, key=f"{v}0",
-                       expected=decimal_text(x0, shown), ok=True,
-                       note=f"the starting point {v}0; the numbers after it are {v}1, {v}2, ...")
+
+def grade(question, prepared, context) -> Graded:
+    items, v, x0 = prepared
+    run = newton(question.text, x0, steps=len(items), variable=v)
+    true = [r.x for r in run.iterates]
+    places = places_of(items)
+    shown = places or 6
+    answers = []
+    if len(items) > 1 and _same_value(items[0], x0) and \
+            all(reads_as(it, t, places, context) for it, t in zip(items[1:], true)):
+        # x0 listed first, as a book's table starts: the others are x1, x2, ...
+        a = Answer("newton", f"{v}0", items[0].text, key=f"{v}0",
+                   expected=decimal_text(x0, shown), ok=True,
+                   note=f"the starting point {v}0; the numbers after it are {v}1, {v}2, ...")
+        answers.append(a)
+        items, true = items[1:], true[:len(items) - 1]
+    right = [i < len(true) and reads_as(it, true[i], places, context)
+             for i, it in enumerate(items)]
+    mistake = None
+    if not all(right):
+        mistake = _sign_slip(question.text, v, x0, items, places, context)
+    if mistake is None and not right[0] and true and _far_off(items[0], true[0], places):
+        mistake = _wrong_start(question.text, v, x0, items, places, context, run)
+    for i, it in enumerate(items):
+        key = f"{v}{i + 1}"
+        a = Answer("newton", key, it.text, key=key)
+        a.computed = it.value
+        if i >= len(true):
+            a.expected = a.correct = "none"
+            a.mistake, a.reason = "no-iterate", f"there is no {key}: {run.why}"
             answers.append(a)
-            items, true = items[1:], true[:len(items) - 1]
-        right = [i < len(true) and _reads_as(it, true[i], places, context)
-                 for i, it in enumerate(items)]
-        mistake = None
-        if not all(right):
-            mistake = _sign_slip(question.text, v, x0, items, places, context)
-        if mistake is None and not right[0] and true and _far_off(items[0], true[0], places):
-            mistake = _wrong_start(question.text, v, x0, items, places, context, run)
-        for i, it in enumerate(items):
-            key = f"{v}{i + 1}"
-            a = Answer("newton", key, it.text, key=key)
-            a.computed = it.value
-            if i >= len(true):
-                a.expected = a.correct = "none"
-                a.mistake, a.reason = "no-iterate", f"there is no {key}: {run.why}"
-                answers.append(a)
-                continue
-            a.expected = a.correct = decimal_text(true[i], shown)
-            if right[i]:
-                a.ok = True
-                if places and it.places < places:
-                    a.note = f"read at the {_places_text(places)} of the others"
-                answers.append(a)
-                continue
-            a.reason = f"{key} to {_places_text(shown)} is {a.expected}"
-            if mistake is not None:
-                a.mistake, why = mistake
-                a.reason += f"; {why}"
-            elif _cut_off(it, true[i]):
-                a.mistake = "cut-off"
-                a.reason += f" ({it.text} is cut off, not rounded)"
-            elif i > 0 and _follows(question.text, v, items[i - 1], it, places, context):
-                a.mistake = "carried"
-                a.reason += (f"; your {key} follows by Newton's rule from your {v}{i}: the "
-                             "mistake is earlier")
-            else:
-                a.mistake = "iterate"
+            continue
+        a.expected = a.correct = decimal_text(true[i], shown)
+        if right[i]:
+            a.ok = True
+            if places and it.places < places:
+                a.note = f"read at the {places_text(places)} of the others"
             answers.append(a)
-        return Graded(answers, list(run.warnings))
+            continue
+        a.reason = f"{key} to {places_text(shown)} is {a.expected}"
+        if mistake is not None:
+            a.mistake, why = mistake
+            a.reason += f"; {why}"
+        elif cut_off(it, true[i]):
+            a.mistake = "cut-off"
+            a.reason += f" ({it.text} is cut off, not rounded)"
+        elif i > 0 and _follows(question.text, v, items[i - 1], it, places, context):
+            a.mistake = "carried"
+            a.reason += (f"; your {key} follows by Newton's rule from your {v}{i}: the "
+                         "mistake is earlier")
+        else:
+            a.mistake = "iterate"
+        answers.append(a)
+    return Graded(answers, list(run.warnings))
 
 
 def _same_value(item: _Item, x0: float) -> bool:
@@ -223,7 +215,7 @@ def _follows(text, v, before: _Item, it: _Item, places, context) -> bool:
         step = newton(text, before.value, steps=1, variable=v)
     except (UsageError, ArithmeticError):
         return False
-    return len(step.iterates) == 1 and _reads_as(it, step.iterates[0].x, places, context,
+    return len(step.iterates) == 1 and reads_as(it, step.iterates[0].x, places, context,
                                                   loose=True)
 
 
@@ -231,7 +223,7 @@ def _sign_slip(text, v, x0, items, places, context):
     """(mistake, why) when x_(n+1) = x_n + f/f' gives every number of the answer."""
     slip = newton(text, x0, steps=len(items), variable=v, sign=+1)
     if len(slip.iterates) == len(items) and all(
-            _reads_as(it, r.x, places, context, loose=True)
+            reads_as(it, r.x, places, context, loose=True)
             for it, r in zip(items, slip.iterates)):
         return ("sign-slip", f"your iterates are x_(n+1) = x_n + f(x_n)/f'(x_n): the step "
                              "goes the wrong way; Newton's rule subtracts f(x_n)/f'(x_n)")
@@ -254,7 +246,7 @@ def _wrong_start(text, v, x0, items, places, context, run):
         if len(true) > len(items) - 1:
             later = newton(text, x0, steps=len(items) + 1, variable=v)
             if len(later.iterates) == len(items) + 1 and all(
-                    _reads_as(it, r.x, places, context, loose=True)
+                    reads_as(it, r.x, places, context, loose=True)
                     for it, r in zip(items, later.iterates[1:])):
                 return ("wrong-start", f"your list starts at {v}2: {v}1 = "
                                        f"{decimal_text(true[0], places or 6)} is missing")
@@ -262,118 +254,3 @@ def _wrong_start(text, v, x0, items, places, context, run):
                                f"{v}1 does not come from {v}0 = {num(x0)}: they start from "
                                "another point")
     return None
-
-
-# ---------------------------------------------------------------- --roots
-
-class _Roots:
-    """check --roots with --over x=A:B: every root of f in the range."""
-
-    OPTION = "roots"
-
-    @staticmethod
-    def prepare(question, given, context):
-        if given.get("over") is None:
-            raise UsageError("--roots needs the range to search: --over x=A:B",
-                             hint='for example: --roots "-1.414, 1.414" --over x=-3:3')
-        name, low, high = parse_over(given["over"])
-        items = _items(given["roots"], "roots", signs=True)
-        seen = []
-        for it in items:
-            if any(it.value == s for s in seen):
-                raise UsageError(f"--roots lists {it.text} twice", hint="list each root once")
-            seen.append(it.value)
-        return items, name, low, high
-
-    @staticmethod
-    def grade(question, prepared, context) -> Graded:
-        items, name, low, high = prepared
-        bindings = {k: v for k, v in question.at.items() if k != name}
-        search = roots(question.text, low, high, variable=name, bindings=bindings)
-        found = search.roots
-        # Roots are separate numbers: each is read at its own decimal places.
-        shown = _places(items) or 6
-        matched = set()
-        answers = []
-        curve = Curve(question.text, name, bindings, "--over")
-        curve._lowered(found[0].value if found else (low + high) / 2)
-        for it in items:
-            a = Answer("roots", name, it.text, key="root")
-            a.computed = it.value
-            index = next((i for i, r in enumerate(found) if i not in matched
-                          and _reads_as(it, r.precise, it.places, context)), None)
-            if index is not None:
-                matched.add(index)
-                a.ok = True
-                a.expected = a.correct = decimal_text(found[index].precise, it.places or shown)
-                answers.append(a)
-                continue
-            nearest = min(found, key=lambda r: abs(r.value - it.value), default=None)
-            a.expected = a.correct = (decimal_text(nearest.precise, it.places or shown)
-                                      if nearest is not None else "none")
-            if _sign_change_within(curve, it, it.places, context):
-                if low <= it.value <= high:
-                    a.ok = True
-                    a.note = (f"a root: f changes sign within half a unit of the last place "
-                              f"of {it.text}; gradcli's search did not find it")
-                else:
-                    a.mistake = "outside-range"
-                    a.reason = (f"{it.text} is a root, but outside the range "
-                                f"{num(low)} ≤ {name} ≤ {num(high)} of --over")
-                answers.append(a)
-                continue
-            if nearest is not None and _cut_off(it, nearest.precise):
-                a.mistake = "cut-off"
-                a.reason = (f"the root to {_places_text(it.places)} is "
-                            f"{decimal_text(nearest.precise, it.places)} ({it.text} is cut "
-                            "off, not rounded)")
-            else:
-                a.mistake = "not-a-root"
-                a.reason = f"not a root: f({it.text}) = {_f_text(curve, it.value)}, not 0"
-                if nearest is not None:
-                    a.reason += f"; the nearest root is {name} ≈ {a.expected}"
-            answers.append(a)
-        missed = [r for i, r in enumerate(found) if i not in matched]
-        a = Answer("roots", "missed", f"{len(items)} listed" if items else "none listed",
-                   key="roots", expected=f"{len(found)} found by gradcli", ok=not missed,
-                   note=search.note)
-        a.correct = ", ".join(decimal_text(r.precise, shown) for r in found) or "none found"
-        if missed:
-            a.mistake = "missed"
-            a.mistake_detail = ", ".join(decimal_text(r.precise, shown) for r in missed)
-            a.reason = ("your list misses " + ", ".join(f"{name} ≈ {decimal_text(r.precise, shown)}"
-                                                        for r in missed)
-                        + f", found by gradcli in {num(low)} ≤ {name} ≤ {num(high)}")
-        answers.append(a)
-        return Graded(answers, list(search.warnings))
-
-
-def _f_text(curve, x: float) -> str:
-    import mpmath as mp
-    try:
-        with mp.workdps(30):
-            return num(float(curve.precise(mp.mpf(x))[0]))
-    except ArithmeticError:
-        return "undefined"
-
-
-def _sign_change_within(curve, it: _Item, places: int, context) -> bool:
-    """Whether f is 0 at the typed number or changes sign within what the digits rule
-    allows it (half a unit of the last of `places` decimals), else within the tolerance."""
-    import mpmath as mp
-    with mp.workdps(_PRECISE_DIGITS):
-        half = mp.mpf(context.atol) + mp.mpf(context.rtol) * abs(mp.mpf(it.value))
-        if it.decimal is not None and context.digits_rule and \
-                _significant(it.decimal.quantize(Decimal(1).scaleb(-places))) >= DIGITS_MIN:
-            half = mp.mpf(10) ** -places / 2
-        x = mp.mpf(str(it.decimal)) if it.decimal is not None else mp.mpf(it.value)
-        try:
-            at, left, right = (curve.precise(x)[0], curve.precise(x - half)[0],
-                               curve.precise(x + half)[0])
-        except ArithmeticError:
-            return False
-        return at == 0 or left * right < 0
-
-
-ITERATES = _Iterates()
-ROOTS = _Roots()
