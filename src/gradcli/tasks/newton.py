@@ -120,7 +120,7 @@ class Curve:
         if variable is None:
             if len(free) != 1:
                 listed = ", ".join(free) if free else "none"
-                raise UsageError(f"Newton's method solves f({'x'}) = 0 in one variable; "
+                raise UsageError("Newton's method solves f(x) = 0 in one variable; "
                                  f"this expression has {len(free)} without a value "
                                  f"({listed})",
                                  hint=f"{where} names the variable; give the others values "
@@ -138,7 +138,8 @@ class Curve:
         self._graph = None
 
     # A graph's shape does not depend on the point: lowered once, walked at every iterate.
-    def _lowered(self, x: float):
+    def lower_at(self, x: float):
+        """The graph, lowered at x the first time (where f must be defined)."""
         if self._graph is None:
             from ..autodiff.lower import lower
             from ..autodiff.engine import graph_nodes, topo_order
@@ -290,7 +291,7 @@ def newton(text: str, start, *, steps: int | None = None, digits: int = DEFAULT_
     x0 = float(start)
     if not math.isfinite(x0):
         raise UsageError(f"the starting point x0 must be a finite number, got {start}")
-    curve._lowered(x0)
+    curve.lower_at(x0)
     v = curve.variable
     limit = steps if steps is not None else AUTO_STEPS
     with mp.workdps(WORK_DPS):
@@ -442,7 +443,7 @@ def roots(text: str, low: float, high: float, *, digits: int = DEFAULT_DIGITS,
     if not defined.size:
         raise DomainError(f"f is undefined at every sampled point of [{_short(low)}, "
                           f"{_short(high)}]")
-    curve._lowered(float(xs[defined[0]]))
+    curve.lower_at(float(xs[defined[0]]))
     found, rejected = [], []
     with mp.workdps(WORK_DPS):
         scale = float(np.max(np.abs(f[defined]))) or 1.0

@@ -47,7 +47,7 @@ def grade(question, prepared, context) -> Graded:
     matched = set()
     answers = []
     curve = Curve(question.text, name, bindings, "--over")
-    curve._lowered(found[0].value if found else (low + high) / 2)
+    curve.lower_at(found[0].value if found else (low + high) / 2)
     for it in items:
         a = Answer("roots", name, it.text, key="root")
         a.computed = it.value
