@@ -111,6 +111,21 @@ def test_bad_input_exits_2_with_a_message(args, needle):
     assert code == 2 and needle in err, (out, err)
 
 
+def test_an_equation_as_the_book_prints_it():
+    code, rec, _ = record("newton", "cos x = x", "--at", "x=1", "--digits", "8")
+    assert code == 0 and rec["root"] == "0.73908513"
+    code, rec, _ = record("newton", "x^3 = 2x + 5", "--over", "x=-3:3")
+    assert code == 0 and rec["roots"] == ["2.094551"]
+    code, rec, _ = check("cos x = x", "--at", "x=1", "--newton", "0.75036387, 0.73911289")
+    assert code == 0, rec
+    code, out, _ = run("newton", "cos x = x", "--at", "x=1", "-o", "markdown")
+    assert "`cos x = x`" in out
+
+
+def test_a_root_at_the_edge_of_the_domain():
+    assert [r.text for r in roots("sqrt(x)", -1, 1).roots] == ["0.000000"]
+
+
 def test_a_parameter_with_wrt():
     code, rec, _ = record("newton", "x^2 - a", "--at", "x=1,a=3", "--wrt", "x")
     assert code == 0 and rec["root"] == "1.732051"

@@ -24,6 +24,11 @@ def _wrapped(lines) -> str:
     return "\n".join(out) + "\n"
 
 
+def _equation(text: str) -> str:
+    """The equation solved: `x^3 - 2x - 5 = 0`, or the book's own `cos x = x`."""
+    return text if "=" in text else f"{text} = 0"
+
+
 def _maybe(value, precision) -> str:
     return "undefined" if value is None else number_text(value, precision)
 
@@ -94,7 +99,7 @@ def _summary(r) -> list:
 
 def newton_markdown(r, precision=None) -> str:
     v = r.variable
-    lines = [f"**Newton's method** for `{r.expression} = 0` from {v}0 = {r.start_text}: "
+    lines = [f"**Newton's method** for `{_equation(r.expression)}` from {v}0 = {r.start_text}: "
              f"{v}_(n+1) = {v}_n - f({v}_n)/f'({v}_n)", ""]
     cells = _table_cells(r, precision)
     lines.append("| " + " | ".join(f"`{c}`" if i else c for i, c in enumerate(cells[0])) + " |")
@@ -107,7 +112,7 @@ def newton_markdown(r, precision=None) -> str:
 
 def newton_latex(r, precision=None) -> str:
     v = r.variable
-    lines = [f"% Newton's method for {r.expression} = 0 from {v}_0 = {r.start_text}",
+    lines = [f"% Newton's method for {_equation(r.expression)} from {v}_0 = {r.start_text}",
              f"\\[ {v}_{{n+1}} = {v}_n - \\frac{{f({v}_n)}}{{f'({v}_n)}} \\]",
              "\\begin{tabular}{rrrr}",
              f"$n$ & ${v}_n$ & $f({v}_n)$ & $f'({v}_n)$ \\\\ \\hline"]
@@ -148,7 +153,7 @@ def roots_rows(s, precision=None) -> list:
 
 
 def roots_table(s, precision=None) -> str:
-    lines = [f"Roots of {s.expression} = 0 for {_over_text(s)}, to {_places(s.digits)}:", ""]
+    lines = [f"Roots of {_equation(s.expression)} for {_over_text(s)}, to {_places(s.digits)}:", ""]
     for r in s.roots:
         lines.append(f"  {s.variable} ≈ {r.text}" + ("" if r.crossing else
                                                       "   (touches 0: even multiplicity)"))
@@ -159,7 +164,7 @@ def roots_table(s, precision=None) -> str:
 
 
 def roots_markdown(s, precision=None) -> str:
-    lines = [f"**Roots** of `{s.expression} = 0` for {_over_text(s)}, to {_places(s.digits)}:",
+    lines = [f"**Roots** of `{_equation(s.expression)}` for {_over_text(s)}, to {_places(s.digits)}:",
              ""]
     lines += [f"- {s.variable} ≈ {r.text}" + ("" if r.crossing else
                                               " (touches 0: even multiplicity)")

@@ -114,7 +114,7 @@ class Curve:
         self.text = text
         self.bindings = {k: float(v) for k, v in (bindings or {}).items()}
         names = given_names(self.bindings, {variable: 0} if variable else {})
-        self.program = read_program(text, names)
+        self.program = _read_equation(text, names)
         inputs = inputs_of(self.program)
         free = [v for v in inputs if v not in self.bindings]
         if variable is None:
@@ -155,7 +155,11 @@ class Curve:
             self.read_as = read_as(self.program)
         return self._graph
 
-    def precise(self, x):
+    def value(self, x):
+        """f(x) alone in mpmath (defined where f' may not be: sqrt at 0)."""
+        return self.precise(x, derivative=False)[0]
+
+    def precise(self, x, derivative: bool = True):
         """(f(x), f'(x)) in mpmath at the current precision; ArithmeticError where undefined."""
         import mpmath as mp
         from ..autodiff.engine import numeric_d
@@ -174,6 +178,11 @@ class Curve:
                 else:
                     value[id(node)] = _real(node._op.value(B, *[value[id(p)]
                                                                 for p in node._parents]))
+            if not derivative:
+                fx = value[id(graph.output)]
+                if not mp.isfinite(fx):
+                    raise _Undefined("not finite")
+                return fx, None
             grad = {id(graph.output): mp.mpf(1)}
             for node in self._order:
                 op = node._op
@@ -213,19 +222,45 @@ class Curve:
             return f, df
         except (GradcliError, ArithmeticError, ValueError):
             pass
-        # A point outside f's domain spoils the batch: one point at a time, nan there.
+        # A point outside f's domain spoils the batch: one point at a time, nan there (and
+        # f' nan alone where f is defined but f' is not, as sqrt at 0).
         f, df = np.full(xs.shape, np.nan), np.full(xs.shape, np.nan)
         for i, x in enumerate(xs):
             try:
                 graph = lower(self.program, {**self.bindings, self.variable: float(x)},
                               wrt={self.variable})
+                f[i] = float(graph.output.data)
                 graph.output.backward()
                 leaf = graph.inputs.get(self.variable)
-                f[i] = float(graph.output.data)
                 df[i] = float(leaf.grad) if leaf is not None and leaf.grad is not None else 0.0
             except (GradcliError, ArithmeticError, ValueError, TypeError):
                 continue
         return f, df
+
+
+def _read_equation(text: str, names):
+    """The program of f; an equation as a book prints it is read as its difference."""
+    return read_program(as_difference(text, names), names)
+
+
+def as_difference(text: str, names=()) -> str:
+    """`cos x = x` -> `(cos x) - (x)`: an equation as a book prints it, as f(x) = 0; any
+    text that reads as a program (`f(x) = x^2 - 2` is a definition) is left as it is."""
+    try:
+        read_program(text, names)
+        return text
+    except GradcliError:
+        pass
+    depth, found = 0, []
+    for i, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "=" and depth == 0:
+            found.append(i)
+    if len(found) != 1 or "\n" in text or ";" in text:
+        return text
+    left, right = text[:found[0]].strip(), text[found[0] + 1:].strip()
+    return f"({left}) - ({right})" if left and right else text
 
 
 class _Undefined(ArithmeticError):
@@ -449,7 +484,8 @@ def roots(text: str, low: float, high: float, *, digits: int = DEFAULT_DIGITS,
         scale = float(np.max(np.abs(f[defined]))) or 1.0
         for i in range(samples + 1):
             if f[i] == 0:
-                _add(found, _polish(curve, xs[i], low, high), crossing=None)
+                _add(found, _polish(curve, xs[i], low, high) or mp.mpf(float(xs[i])),
+                     crossing=None)
         for i in range(samples):
             a, b = f[i], f[i + 1]
             if np.isfinite(a) and np.isfinite(b) and a * b < 0:
@@ -515,8 +551,8 @@ def _crosses(curve, r) -> bool:
     import mpmath as mp
     h = max(mp.mpf("1e-15"), abs(r) * mp.mpf("1e-15"))
     try:
-        left = curve.precise(r - h)[0]
-        right = curve.precise(r + h)[0]
+        left = curve.value(r - h)
+        right = curve.value(r + h)
     except _Undefined:
         return True
     return left * right < 0
@@ -528,7 +564,7 @@ def _polish(curve, x, low, high, bracket=None):
     x = mp.mpf(float(x))
     best = x
     try:
-        best_f = abs(curve.precise(x)[0])
+        best_f = abs(curve.value(x))
     except _Undefined:
         return None
     for _ in range(80):
@@ -548,7 +584,7 @@ def _polish(curve, x, low, high, bracket=None):
             break
         if abs(step) <= mp.mpf(10) ** (-WORK_DPS + 3) * max(1, abs(x)):
             try:
-                if abs(curve.precise(x)[0]) < best_f:
+                if abs(curve.value(x)) < best_f:
                     best = x
             except _Undefined:
                 pass
@@ -578,14 +614,14 @@ def _bisect(curve, a: float, b: float, fa: float):
     quick = _polish(curve, (lo + hi) / 2, float(a), float(b), bracket=(lo, hi))
     if quick is not None:
         try:
-            if abs(curve.precise(quick)[0]) <= mp.mpf(10) ** (-WORK_DPS // 2) * max(1, abs(fa)):
+            if abs(curve.value(quick)) <= mp.mpf(10) ** (-WORK_DPS // 2) * max(1, abs(fa)):
                 return quick
         except _Undefined:
             pass
     for _ in range(60):
         mid = (lo + hi) / 2
         try:
-            fm = curve.precise(mid)[0]
+            fm = curve.value(mid)
         except _Undefined:
             return None
         if fm == 0:
@@ -599,7 +635,7 @@ def _bisect(curve, a: float, b: float, fa: float):
     if r is None:
         return None
     try:
-        fr = abs(curve.precise(r)[0])
+        fr = abs(curve.value(r))
     except _Undefined:
         return None
     # A root: |f| there is at the level of the working precision. A jump or a pole: it is not.
@@ -627,7 +663,7 @@ def _newton_from(curve, x, low, high, scale):
         if abs(step) <= mp.mpf(10) ** (-WORK_DPS + 3) * max(1, abs(x)):
             break
     try:
-        fx = abs(curve.precise(x)[0])
+        fx = abs(curve.value(x))
     except _Undefined:
         return None
     return x if fx <= mp.mpf(10) ** (-WORK_DPS + 12) * max(1.0, scale) else None

@@ -118,6 +118,9 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
         raise UsageError(f"--order must be a whole number from 0 to {MAX_TAYLOR_ORDER}, "
                          f"got {order}")
 
+    if newton is not None or roots is not None:
+        from ..newton import as_difference
+        text = as_difference(text, given_names(at, grad))  # cos x = x: Newton's f(x) = 0
     program = read_program(text, given_names(at, grad))
     question = Question(text, at, program, inputs_of(program))
     # Every answer is read before any computing: bad input (exit 2) comes first.

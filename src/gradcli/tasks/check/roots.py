@@ -103,7 +103,7 @@ def _f_text(curve, x: float) -> str:
     import mpmath as mp
     try:
         with mp.workdps(30):
-            return num(float(curve.precise(mp.mpf(x))[0]))
+            return num(float(curve.value(mp.mpf(x))))
     except ArithmeticError:
         return "undefined"
 
@@ -119,8 +119,8 @@ def _sign_change_within(curve, it, places: int, context) -> bool:
             half = mp.mpf(10) ** -places / 2
         x = mp.mpf(str(it.decimal)) if it.decimal is not None else mp.mpf(it.value)
         try:
-            at, left, right = (curve.precise(x)[0], curve.precise(x - half)[0],
-                               curve.precise(x + half)[0])
+            at, left, right = (curve.value(x), curve.value(x - half),
+                               curve.value(x + half))
         except ArithmeticError:
             return False
         return at == 0 or left * right < 0
