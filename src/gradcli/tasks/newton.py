@@ -510,16 +510,23 @@ def roots(text: str, low: float, high: float, *, digits: int = DEFAULT_DIGITS,
             r = _newton_from(curve, xs[i], low, high, scale)
             if r is not None:
                 _add(found, r, crossing=None)
+        # Two roots within one step of the grid hide each other: look beside each root
+        # found for another, by Newton on f(x)/(x - r).
+        spacing = (high - low) / samples
+        for r, _ in list(found):
+            for side in (-1, 1):
+                other = _deflated(curve, r, r + side * spacing / 2, low, high, spacing, scale)
+                if other is not None:
+                    _add(found, other, crossing=None)
         out = []
         for r, crossing in sorted(found, key=lambda t: t[0]):
             if crossing is None:
                 crossing = _crosses(curve, r)
             out.append(Root(decimal_text(r, digits), float(r), crossing, r))
-    spacing = (high - low) / samples
     count = f"{len(out)} root{'s' if len(out) != 1 else ''}"
     note = (f"{count} found from sign changes of f at {samples + 1} evenly spaced points "
-            f"(spacing {_short(spacing)}) and Newton's method from each local minimum of |f| "
-            "there; a sampled search cannot prove that there are no others (two roots closer "
+            f"(spacing {_short(spacing)}), Newton's method from each local minimum of |f| "
+            "there and beside each root found; a sampled search cannot prove that there are no others (two roots closer "
             "than the spacing, or a touch of 0 between samples, can hide)")
     gaps = np.flatnonzero(~np.isfinite(f))
     if gaps.size:
@@ -640,6 +647,37 @@ def _bisect(curve, a: float, b: float, fa: float):
         return None
     # A root: |f| there is at the level of the working precision. A jump or a pole: it is not.
     return r if fr <= mp.mpf(10) ** (-WORK_DPS // 2) * max(1, abs(fa)) else None
+
+
+def _deflated(curve, r, x, low, high, spacing, scale):
+    """A root other than r within a grid step of it: Newton on g(x) = f(x)/(x - r), whose
+    derivative is (f'(x)(x - r) - f(x))/(x - r)^2; None when there is none."""
+    import mpmath as mp
+    x = mp.mpf(x)
+    for _ in range(60):
+        try:
+            fx, dfx = curve.precise(x)
+        except _Undefined:
+            return None
+        d = x - r
+        if d == 0:
+            return None
+        g, dg = fx / d, (dfx * d - fx) / d ** 2
+        if dg == 0:
+            return None
+        step = g / dg
+        x = x - step
+        if not (low <= x <= high) or abs(x - r) > 2 * spacing:
+            return None
+        if abs(step) <= mp.mpf(10) ** (-WORK_DPS + 5) * max(1, abs(x)):
+            break
+    try:
+        fx = abs(curve.value(x))
+    except _Undefined:
+        return None
+    if abs(x - r) <= mp.mpf("1e-12") * max(1, abs(r)):
+        return None
+    return x if fx <= mp.mpf(10) ** (-WORK_DPS + 12) * max(1.0, scale) else None
 
 
 def _newton_from(curve, x, low, high, scale):

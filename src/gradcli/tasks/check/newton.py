@@ -31,6 +31,7 @@ _PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
 _LABEL = re.compile(r"^\s*[^\W\d]\w*\s*(?:=|≈|~)\s*")
 _AND = re.compile(r"\s+and\s+|\s*;\s*")
 PRECISE_DIGITS = 40
+MAX_PLACES = 30       # well inside the 40 digits every iterate and root is known to
 
 
 class _Item:
@@ -76,6 +77,11 @@ def read_items(answer: str, option: str, signs: bool) -> list:
                 out += [_Item("-" + rest, f"--{option}"), _Item(rest, f"--{option}")]
             else:
                 out.append(_Item(piece.replace("−", "-"), f"--{option}"))
+    deep = [it for it in out if it.places > MAX_PLACES]
+    if deep:
+        raise UsageError(f"--{option}: {deep[0].text} has {deep[0].places} decimal places; "
+                         f"at most {MAX_PLACES} are graded",
+                         hint="give the numbers as the book prints them, rounded")
     if not out:
         raise UsageError(f"--{option} has no number",
                          hint=f'for example: --{option} "1.3333333, 1.2638889"')
