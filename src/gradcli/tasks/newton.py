@@ -127,6 +127,9 @@ class Curve:
                                       "with --at (x=1.5,a=2)" if free else
                                  "write a function of one variable, such as x^3 - 2x - 5")
             variable = free[0]
+        elif variable not in inputs and len(free) == 1:
+            raise UsageError(f"the expression has no variable {variable}; its variable is "
+                             f"{free[0]}", hint=f"give {where} {free[0]}=...")
         elif free != [variable] and free:
             others = [v for v in free if v != variable]
             raise UsageError(f"Newton's method solves f({variable}) = 0 in {variable}; give "
@@ -346,7 +349,8 @@ def newton(text: str, start, *, steps: int | None = None, digits: int = DEFAULT_
             row.fx, row.dfx = float(fx), float(dfx)
             if fx == 0 and dfx == 0:
                 converged, stop = True, "converged"
-                why = f"f(x{n}) = 0 and f'(x{n}) = 0: x{n} is a multiple root"
+                why = (f"f(x{n}) = 0: x{n} is a root (f'(x{n}) = 0 too, so the iteration "
+                       "stops there)")
                 break
             if n >= limit:
                 break
