@@ -252,3 +252,21 @@ def test_check_every_format(fmt):
     code, out, err = run("check", "x^2 - 2", "--at", "x=1", "--newton", "1.5, 1.4166667",
                          "-o", fmt)
     assert code == 0, out + err
+
+
+def test_a_wrong_iterate_carried_on_by_the_rule_is_named():
+    # x2 = 1.42 is wrong; 1.4142254 is Newton's step from 1.42, not the true x3
+    code, rec, _ = check("x^2 - 2", "--at", "x=1", "--newton", "1.5, 1.4200000, 1.4142254")
+    assert code == 1
+    assert [a["mistake"] for a in rec["answers"]] == [None, "iterate", "carried"]
+
+
+def test_a_list_that_starts_with_x0_is_read_as_the_book_table():
+    code, rec, _ = check("x^2 - 2", "--at", "x=1", "--newton", "1, 1.5, 1.4166667")
+    assert code == 0 and [a["key"] for a in rec["answers"]] == ["x0", "x1", "x2"]
+
+
+def test_a_slip_in_x1_is_not_another_start():
+    code, rec, _ = check("x^3 - 3x + 1", "--at", "x=2", "--newton",
+                         "1.666666666, 1.548611111, 1.532390162")
+    assert code == 1 and rec["answers"][0]["mistake"] == "cut-off"
