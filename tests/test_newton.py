@@ -150,7 +150,35 @@ def test_every_root_in_a_range():
     code, rec, _ = record("newton", "x^3 - 2x", "--over", "x=-3:3")
     assert code == 0
     assert rec["roots"] == ["-1.414214", "0.000000", "1.414214"]
-    assert rec["complete"] is False and "cannot prove" in rec["note"]
+    # a polynomial: Sturm's theorem proves the three are all
+    assert rec["complete"] is True and rec["count"] == 3 and "Sturm" in rec["note"]
+    code, rec, _ = record("newton", "cos x - x/5", "--over", "x=-8:8")
+    assert rec["complete"] is False and "cannot prove" in rec["note"] and "count" not in rec
+
+
+@pytest.mark.parametrize("text,low,high,n", [
+    ("x^3 - 2x", -3, 3, 3), ("(x - 1)^2 (x + 2)", -3, 3, 2), ("x^2 + 1", -3, 3, 0),
+    ("(x - 1)(x - 1.001)", 0, 3, 2), ("(x - 2)^2", 2, 3, 1), ("x^3 - 2x", 0, 3, 2),
+    ("x^6 - 2", 0, 2, 1), ("2x^3/4 - 1.5", -3, 3, 1),
+])
+def test_sturm_counts_the_distinct_real_roots_of_a_polynomial(text, low, high, n):
+    from gradcli.reading import read_program
+    from gradcli.tasks.newton.sturm import count, polynomial
+    assert count(polynomial(read_program(text), "x", {}), low, high) == n
+
+
+@pytest.mark.parametrize("text", ["sin(x)", "x^7 x^7 - x^7 x^7 + x", "x^(1/2)", "pi x - 1",
+                                  "a = x^2; a - 2"])
+def test_sturm_makes_no_claim_beyond_polynomials_it_reads(text):
+    from gradcli.reading import read_program
+    from gradcli.tasks.newton.sturm import polynomial
+    assert polynomial(read_program(text), "x", {}) is None
+
+
+def test_check_holds_a_list_to_sturms_count():
+    # two roots 1e-7 apart print alike at 6 places: one listed is one missed
+    code, rec, _ = check("(x - 1)(x - 1.0000001)", "--over", "x=0:3", "--roots", "1.000000")
+    assert code == 1 and rec["answers"][-1]["mistake"] == "missed"
 
 
 def test_a_root_of_even_multiplicity_is_found_and_said():

@@ -135,6 +135,8 @@ def roots_record(s, precision=None) -> dict:
            "roots": [r.text for r in s.roots], "roots_value": [r.value for r in s.roots],
            "touching": [r.text for r in s.roots if not r.crossing],
            "complete": s.complete, "note": s.note}
+    if s.proved is not None:
+        rec["count"] = s.proved
     if s.rejected:
         rec["rejected"] = list(s.rejected)
     if s.warnings:

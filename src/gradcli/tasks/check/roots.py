@@ -4,8 +4,9 @@ Each listed root is right when it is a root that `gradcli newton --over`'s searc
 found, read by the digits rule at its own decimal places (newton.py's reading of
 typed numbers), or where f changes sign within what that rule allows it (a root
 the search missed); else `not-a-root` (or `cut-off`, `outside-range`). The
-search's roots the list misses are one more answer (`missed`); the search cannot
-prove that it found every root, and the verdict says so.
+search's roots the list misses are one more answer (`missed`); for a polynomial,
+Sturm's count of its roots in the range decides that answer too, else the
+search cannot prove that it found every root, and the verdict says so.
 """
 from __future__ import annotations
 
@@ -95,6 +96,14 @@ def grade(question, prepared, context) -> Graded:
         a.reason = ("your list misses " + ", ".join(f"{name} ≈ {decimal_text(r.precise, shown)}"
                                                     for r in missed)
                     + f", found by gradcli in {num(low)} ≤ {name} ≤ {num(high)}")
+    right = sum(1 for b in answers if b.ok)
+    if not missed and search.proved is not None and right < search.proved:
+        # A polynomial's count is a proof: fewer right roots than it are a root missed,
+        # even one the search could not tell apart from another.
+        a.ok, a.mistake = False, "missed"
+        a.expected = f"{search.proved} by Sturm's theorem"
+        a.reason = (f"Sturm's theorem counts {search.proved} distinct real roots in "
+                    f"{num(low)} ≤ {name} ≤ {num(high)}, and your list has {right}")
     answers.append(a)
     return Graded(answers, list(search.warnings))
 

@@ -5,7 +5,9 @@ finished by Newton's method in mpmath (kept only where f really reaches 0: a
 pole or a jump changes sign without a root); Newton's method from every local
 minimum of |f| on the grid where f does not change sign (a root of even
 multiplicity, where f touches 0); and beside each root found, Newton on
-f(x)/(x - r) for a second root the grid's step hides. A sampled search cannot
+f(x)/(x - r) for a second root the grid's step hides. Where f is a polynomial,
+Sturm's theorem (sturm.py) counts its roots in the range, and the result is
+complete when the search found that many; otherwise a sampled search cannot
 prove that there are no other roots, and the result never claims it. f and f'
 come from curve.py's Curve. Nothing here prints.
 """
@@ -44,6 +46,7 @@ class RootSearch:
     note: str
     rejected: list = field(default_factory=list)   # sign changes that are not roots
     complete: bool = False
+    proved: int | None = None   # the number of roots Sturm's theorem counts (polynomials)
     warnings: list = field(default_factory=list)
 
 
@@ -118,11 +121,36 @@ def roots(text: str, low: float, high: float, *, digits: int = DEFAULT_DIGITS,
                  f"{curve.variable} = {short(xs[gaps[0]])}), where no root is looked for")
     search = RootSearch(text, curve.read_as or text, curve.variable, float(low), float(high),
                         digits, out, note, rejected)
+    _proof(search, curve, samples)
     for r in out:
         if not r.crossing:
             search.warnings.append(f"f touches 0 at {curve.variable} ≈ {r.text} without "
                                    "changing sign (a root of even multiplicity)")
     return search
+
+
+def _proof(search: RootSearch, curve, samples: int) -> None:
+    """For a polynomial, Sturm's count of its distinct real roots in the range: complete
+    when the search found that many; said plainly when it found fewer."""
+    from .sturm import count, polynomial
+    p = polynomial(curve.program, curve.variable, curve.bindings)
+    if p is None:
+        return
+    n = count(p, search.low, search.high)
+    search.proved = n
+    found = len(search.roots)
+    if n == found:
+        search.complete = True
+        search.note = (f"complete: Sturm's theorem counts {n} distinct real root"
+                       f"{'s' if n != 1 else ''} of this polynomial in {short(search.low)} ≤ "
+                       f"{search.variable} ≤ {short(search.high)}, and the search found "
+                       f"{'it' if n == 1 else 'all ' + str(n)}")
+        return
+    search.warnings.append(f"Sturm's theorem counts {n} distinct real root"
+                           f"{'s' if n != 1 else ''} of this polynomial in the range, but "
+                           f"the search found {found}: "
+                           + ("some lie closer together than it can tell apart" if n > found
+                              else "some of those found are not exact roots"))
 
 
 def _add(found: list, r, crossing) -> None:
