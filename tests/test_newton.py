@@ -257,6 +257,11 @@ def test_check_roots_mistakes(answer, mistake):
     assert mistake in {a["mistake"] for a in rec["answers"] if not a["ok"]}
 
 
+def test_one_root_listed_twice_at_two_precisions_is_not_two_roots():
+    code, rec, _ = check("x^2 - 2", "--over", "x=0:3", "--roots", "1.4142, 1.41421")
+    assert code == 1 and rec["answers"][1]["mistake"] == "repeated"
+
+
 def test_a_root_outside_the_range():
     code, rec, _ = check("x^2 - 2", "--over", "x=0:3", "--roots", "1.414, -1.414")
     assert code == 1 and rec["answers"][1]["mistake"] == "outside-range"

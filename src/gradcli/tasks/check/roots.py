@@ -3,7 +3,7 @@
 Each listed root is right when it is a root that `gradcli newton --over`'s search
 found, read by the digits rule at its own decimal places (newton.py's reading of
 typed numbers), or where f changes sign within what that rule allows it (a root
-the search missed); else `not-a-root` (or `cut-off`, `outside-range`). The
+the search missed); else `not-a-root` (or `cut-off`, `outside-range`, `repeated`). The
 search's roots the list misses are one more answer (`missed`); for a polynomial,
 Sturm's count of its roots in the range decides that answer too, else the
 search cannot prove that it found every root, and the verdict says so.
@@ -58,6 +58,16 @@ def grade(question, prepared, context) -> Graded:
             matched.add(index)
             a.ok = True
             a.expected = a.correct = decimal_text(found[index].precise, it.places or shown)
+            answers.append(a)
+            continue
+        again = next((i for i in sorted(matched)
+                      if reads_as(it, found[i].precise, it.places, context)), None)
+        if again is not None:
+            a.mistake = "repeated"
+            a.expected = a.correct = "listed already"
+            a.reason = (f"{it.text} is the root {name} ≈ "
+                        f"{decimal_text(found[again].precise, it.places or shown)} again, "
+                        "listed already: each root once")
             answers.append(a)
             continue
         nearest = min(found, key=lambda r: abs(r.value - it.value), default=None)
