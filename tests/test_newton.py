@@ -303,3 +303,8 @@ def test_a_slip_in_x1_is_not_another_start():
     code, rec, _ = check("x^3 - 3x + 1", "--at", "x=2", "--newton",
                          "1.666666666, 1.548611111, 1.532390162")
     assert code == 1 and rec["answers"][0]["mistake"] == "cut-off"
+
+
+def test_a_pole_typed_as_a_root_is_not_one():
+    code, rec, _ = check("tan(x)", "--over", "x=-1:4", "--roots", "0, 1.5708, 3.1416")
+    assert code == 1 and rec["answers"][1]["mistake"] == "not-a-root"

@@ -140,6 +140,21 @@ def _sign_change_within(curve, it, places: int, context) -> bool:
         try:
             at, left, right = (curve.value(x), curve.value(x - half),
                                curve.value(x + half))
+            if at == 0:
+                return True
+            if not left * right < 0:
+                return False
+            # A sign change is a root only where f goes to 0 (a pole or a jump does not).
+            lo, hi, flo = x - half, x + half, left
+            for _ in range(120):
+                mid = (lo + hi) / 2
+                fm = curve.value(mid)
+                if fm == 0:
+                    return True
+                if (fm < 0) == (flo < 0):
+                    lo, flo = mid, fm
+                else:
+                    hi = mid
+            return abs(fm) <= mp.mpf(10) ** -15 * max(1, abs(left), abs(right))
         except ArithmeticError:
             return False
-        return at == 0 or left * right < 0
