@@ -29,7 +29,7 @@ from .verdict import DIGITS_MIN, Answer, num
 
 _PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
 _LABEL = re.compile(r"^\s*[^\W\d]\w*\s*(?:=|≈|~)\s*")
-_AND = re.compile(r"\s+and\s+|\s*;\s*")
+_AND = re.compile(r"\s+(?:and|or)\s+|\s*;\s*")
 PRECISE_DIGITS = 40
 MAX_PLACES = 30       # well inside the 40 digits every iterate and root is known to
 
