@@ -308,3 +308,9 @@ def test_a_slip_in_x1_is_not_another_start():
 def test_a_pole_typed_as_a_root_is_not_one():
     code, rec, _ = check("tan(x)", "--over", "x=-1:4", "--roots", "0, 1.5708, 3.1416")
     assert code == 1 and rec["answers"][1]["mistake"] == "not-a-root"
+
+
+def test_iterates_that_close_in_from_alternate_sides_are_not_a_cycle():
+    # at 0 places they print 2, 1, 2, 1, ... while they converge to 1.5
+    r = newton("atan(x - 1.5)", 2.2, digits=0)
+    assert r.cycle is None and r.converged

@@ -186,18 +186,25 @@ def _runs_away(rows, x0: float) -> bool:
 
 
 def _cycle(rows) -> list | None:
-    """The repeating block when the last iterates repeat a block of 2..LONGEST_CYCLE (as
-    rounded), or None."""
-    texts = [r.text for r in rows]
-    if len(texts) < 4 or texts[-1] == texts[-2]:
+    """The repeating block (as printed) when the last iterates repeat a block of
+    2..LONGEST_CYCLE values to 12 digits, or None. The values decide, never their rounding:
+    iterates that close in on a root from alternate sides may print alike at few places."""
+    xs = [r.x for r in rows]
+
+    def same(a, b) -> bool:
+        return abs(a - b) <= 1e-12 * max(1, abs(a))
+    if len(xs) < 4 or same(xs[-1], xs[-2]):
         return None
     for p in range(2, LONGEST_CYCLE + 1):
-        if len(texts) >= 2 * p and texts[-p:] == texts[-2 * p:-p] \
-                and len(set(texts[-p:])) == p:
-            first = len(texts) - 2 * p  # the cycle as it first came round
-            while first > 0 and texts[first - 1] == texts[first - 1 + p]:
+        if len(xs) < 2 * p:
+            break
+        block = xs[-p:]
+        if all(same(xs[-i], xs[-i - p]) for i in range(1, p + 1)) and not any(
+                same(block[i], block[j]) for i in range(p) for j in range(i + 1, p)):
+            first = len(xs) - 2 * p  # the cycle as it first came round
+            while first > 0 and same(xs[first - 1], xs[first - 1 + p]):
                 first -= 1
-            return texts[first:first + p]
+            return [rows[i].text for i in range(first, first + p)]
     return None
 
 
