@@ -314,3 +314,9 @@ def test_iterates_that_close_in_from_alternate_sides_are_not_a_cycle():
     # at 0 places they print 2, 1, 2, 1, ... while they converge to 1.5
     r = newton("atan(x - 1.5)", 2.2, digits=0)
     assert r.cycle is None and r.converged
+
+
+def test_agreeing_iterates_where_f_never_reaches_0_are_no_root():
+    code, rec, _ = record("newton", "x^2 + 1e-20", "--at", "x=0.001")
+    assert code == 0 and rec["stop"] == "no-root" and rec["root"] is None
+    assert not rec["converged"]

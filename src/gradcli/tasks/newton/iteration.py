@@ -55,7 +55,7 @@ class NewtonRun:
     rows: list            # x0, x1, ...
     converged: bool
     stop: str             # converged, steps, zero-derivative, undefined, runaway, cycle,
-                          # no-convergence
+                          # no-convergence, no-root
     why: str
     root_text: str | None = None
     root_value: float | None = None
@@ -227,6 +227,19 @@ def _settle_root(run: NewtonRun, curve: Curve) -> None:
         x = x - step
         if abs(step) <= mp.mpf(10) ** (-WORK_DPS + 5) * max(1, abs(x)):
             break
+    try:
+        reached = abs(curve.value(x))
+    except Undefined:
+        reached = None
+    scale = max([1.0] + [abs(r.fx) for r in run.rows if r.fx is not None and
+                         math.isfinite(r.fx)])
+    if reached is None or reached > mp.mpf(10) ** -30 * scale:
+        # Agreeing iterates are the book's test; a root is f = 0, and f stays away from 0.
+        run.converged, run.stop = False, "no-root"
+        run.why = (f"{run.why}, but f does not reach 0 there (|f| stays near "
+                   f"{short(reached) if reached is not None else 'an undefined value'}): no "
+                   "root where the iterates settle")
+        return
     text = decimal_text(x, run.digits)
     run.root_text, run.root_value = text, float(x)
     last = run.rows[-1].text
