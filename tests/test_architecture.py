@@ -20,7 +20,7 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # Where each third-party package may be imported (module names relative to gradcli).
 ONLY_IN = {
-    "click": {"cli", "cli.app", "cli.evaluate", "cli.homework", "cli.symbolic",
+    "click": {"cli", "cli.app", "cli.evaluate", "cli.homework", "cli.symbolic", "cli.roots",
               "cli.checking", "cli.training", "cli.session"},
     "rich": {"output.render"},
     # None: the package parses with the generated tables (language/lalr.py); Lark runs
@@ -206,15 +206,17 @@ def test_the_bottom_imports_nothing_above_it():
 
 
 TASKS = {f"tasks.{t}" for t in ("evaluation", "diff", "trace", "check", "gradcheck", "descend",
-                                 "batch", "plot", "tangent", "taylor", "critical", "implicit")}
-PACKAGED_TASKS = {"tasks.check"}  # a task that is a package: its modules are the one task
+                                 "batch", "plot", "tangent", "taylor", "critical", "implicit",
+                                 "newton")}
+# a task that is a package: its modules are the one task
+PACKAGED_TASKS = {"tasks.check", "tasks.newton"}
 # A task may call another task's public entry point, never reach into its helpers:
 # diff's values at a point, and check's expected numbers, are evaluate's. The homework
 # graders of check grade each homework command's answer against that command's own result
 # (so that `check` never disagrees with `gradcli tangent`).
 TASK_CALLS = {(f"tasks.{a}", f"tasks.{b}") for a, b in (
     ("diff", "evaluation"), ("check", "evaluation"), ("check", "tangent"), ("check", "taylor"),
-    ("check", "critical"), ("check", "implicit"))}
+    ("check", "critical"), ("check", "implicit"), ("check", "newton"))}
 
 
 def _task_of(module: str) -> str:

@@ -97,6 +97,9 @@ COMMANDS = [
     ["check", "x^2 sin x", "--derivative", "2x cos x"],
     ["check", "x^2 + y^2", "--at", "x=1,y=2", "--tangent", "z = 2x + 4y - 5"],
     ["check", "x^3 - 3x + y^2", "--over", "x=-2:2,y=-2:2", "--critical", "(1,0) min"],
+    ["newton", "x^3 - 2x + 2", "--at", "x=0"],
+    ["newton", "x^3 - 2x", "--over", "x=-3:3"],
+    ["check", "x^2 - 2", "--at", "x=1", "--newton", "1.5, 1.4166667"],
 ]
 
 # The commands above that do not exit 0: wrong answers (1) and a misspelt name (2).

@@ -178,6 +178,12 @@ CHECK = (
     Option(("--of",), "of",
            "With --implicit: the dependent variable (default: the other one).",
            metavar="Y"),
+    Option(("--newton",), "newton",
+           'Your Newton iterates x1, x2, ... from x0 given with --at: "1.3333333, 1.2638889".',
+           metavar="X1,X2,..."),
+    Option(("--roots",), "roots",
+           'Your roots of EXPR = 0 in the range --over x=A:B: "-1.414, 1.414" (or "none").',
+           metavar="R1,R2,..."),
 )
 
 
@@ -223,6 +229,24 @@ IMPLICIT = (
            "The dependent variable (default: the equation's other variable).",
            metavar="Y"),
     at("Also the value of the derivative at this point of the curve."),
+)
+
+
+NEWTON = (
+    at("The starting point x0 (and values for other inputs): Newton's iteration table."),
+    Option(("--over",), "over",
+           "Without --at: find every root in this range (NAME=A:B), to --digits decimal "
+           "places.", metavar="NAME=A:B"),
+    Option(("--steps", "--iterations"), "steps",
+           "The number of iterations (x1 ... xN); without it, iterate until two successive "
+           "iterates agree to --digits decimal places.",
+           int_range=(1, 100), metavar="N"),
+    Option(("--digits",), "digits",
+           "Decimal places of the iterates and roots, and of the stopping rule.",
+           int_range=(0, 12), default=6, show_default=True, metavar="K"),
+    Option(("--wrt",), "wrt",
+           "The variable of f(x) = 0 when the expression has other inputs (given with --at).",
+           metavar="X"),
 )
 
 

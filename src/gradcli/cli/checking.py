@@ -17,7 +17,7 @@ from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, 
 @output_options("check", "check-points")
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,
-                  fmt, precision, debug):
+                  newton, roots, fmt, precision, debug):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -80,6 +80,12 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
           --critical "(-1, 5/2) saddle; (3, -3/2) min"
       $ gradcli check "e^x" --at x=0 --order 2 --taylor "1 + x + x^2"
       $ gradcli check "x^2 + y^2 = 25" --implicit "-x/y"
+
+    \b
+    Newton's method (--newton: iterates from --at, each read at the decimal places
+    of the others; --roots with --over: every root in the range):
+      $ gradcli check "x^3 + x - 1" --at x=1 --newton "0.75, 0.6860465, 0.6823396"
+      $ gradcli check "x^3 - 2x" --over x=-3:3 --roots "±1.414, 0"
     """
     from .. import api
     from ..tasks.check import check, derivative_names
@@ -89,7 +95,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     grads = parse_answers(grad)
     homework = {"tangent": tangent, "directional": directional, "direction": direction,
                 "critical": critical, "over": over, "taylor": taylor, "order": order,
-                "implicit": implicit, "of": of}
+                "implicit": implicit, "of": of, "newton": newton, "roots": roots}
     given = {k: v for k, v in homework.items() if v is not None}
     if implicit is not None and derivative:
         raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "

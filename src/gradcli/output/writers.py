@@ -94,6 +94,12 @@ for _kind in ("tangent", "taylor", "implicit", "critical"):
     WRITERS[(_kind, "markdown")] = (f"homework.{_kind}_markdown", "text")
     if _kind != "critical":  # a list of points and their kinds: no LaTeX write-up
         WRITERS[(_kind, "latex")] = (f"homework.{_kind}_latex", "text")
+for _kind, _module in (("newton", "newton.newton"), ("newton-roots", "newton.roots")):
+    WRITERS[(_kind, "table")] = (f"{_module}_table", "text")
+    WRITERS[(_kind, "plain")] = (f"{_module}_rows", "rows")
+    WRITERS[(_kind, "json")] = (f"{_module}_record", "json")
+    WRITERS[(_kind, "markdown")] = (f"{_module}_markdown", "text")
+    WRITERS[(_kind, "latex")] = (f"{_module}_latex", "text")
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
                         ("diff-points", ("table", "plain", "json", "csv")),

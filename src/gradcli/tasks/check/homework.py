@@ -24,6 +24,8 @@ from ...limits import MAX_TAYLOR_ORDER
 from . import critical as critical_grader
 from . import directional as directional_grader
 from . import implicit as implicit_grader
+from . import newton as newton_grader
+from . import roots as roots_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
 from .answers import check
@@ -33,7 +35,7 @@ from .verdict import Verdict, tolerances
 # In the order the answers are read and graded, and their answers listed.
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
-                                                implicit_grader)}
+                                                implicit_grader, newton_grader, roots_grader)}
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
@@ -43,6 +45,8 @@ _EXAMPLES = {
     "over": "--over x=-3:3,y=-3:3",
     "taylor": '--taylor "1 + x + x^2/2" --order 2',
     "implicit": '--implicit "-x/y"',
+    "newton": '--newton "1.3333333, 1.2638889" --at x=1',
+    "roots": '--roots "-1.414, 1.414" --over x=-3:3',
 }
 
 
@@ -54,7 +58,7 @@ def wanted(**answers) -> bool:
 def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    derivatives=None, tangent=None, directional=None, direction=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
-                   wrt=None, of=None, rtol: float | None = None,
+                   wrt=None, of=None, newton=None, roots=None, rtol: float | None = None,
                    atol: float | None = None) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
 
@@ -71,15 +75,20 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     at = dict(at or {})
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
-             "implicit": implicit, "wrt": wrt, "of": of}
+             "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots}
     for option, example in _EXAMPLES.items():
         answer = given[option]
         if isinstance(answer, str) and not answer.strip():
             raise UsageError(f"--{option} is empty", hint=f"for example: {example}")
     _pairing(directional, direction, "--directional", "--direction",
              "--directional 4.4 --direction 3,4")
-    _pairing(critical, over, "--critical", "--over",
-             '--critical "(0,0) saddle" --over x=-3:3,y=-3:3')
+    _pairing(critical if roots is None else roots, over,
+             "--critical" if roots is None else "--roots", "--over",
+             '--critical "(0,0) saddle" --over x=-3:3,y=-3:3' if roots is None
+             else '--roots "-1.414, 1.414" --over x=-3:3')
+    if critical is not None and roots is not None:
+        raise UsageError("--critical and --roots each read --over as their range: check them "
+                         "in two runs")
     _pairing(taylor, order, "--taylor", "--order", '--taylor "1 + x + x^2/2" --order 2')
     if of is not None and implicit is None:
         raise UsageError("--of names the dependent variable of --implicit; give --implicit "
@@ -109,6 +118,9 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
         raise UsageError(f"--order must be a whole number from 0 to {MAX_TAYLOR_ORDER}, "
                          f"got {order}")
 
+    if newton is not None or roots is not None:
+        from ..newton import as_difference
+        text = as_difference(text, given_names(at, grad))  # cos x = x: Newton's f(x) = 0
     program = read_program(text, given_names(at, grad))
     question = Question(text, at, program, inputs_of(program))
     # Every answer is read before any computing: bad input (exit 2) comes first.
