@@ -226,6 +226,16 @@ IMPLICIT = (
 )
 
 
+MVT = (
+    Option(("--over",), "over",
+           "The closed interval [A, B] (exact: 0:pi, -1:8).",
+           required=True, metavar="NAME=A:B"),
+    Option(("--steps",), "steps",
+           "Show the method: continuity, differentiability, the secant's slope and "
+           "the equation solved.", takes_value=False),
+)
+
+
 REPL = (
     Option(("--no-history",), "no_history",
            "Keep no history file (the history of this session stays in memory).",

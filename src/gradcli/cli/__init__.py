@@ -5,5 +5,6 @@ beside it adds one family of commands to it."""
 from .app import main
 # Each module adds its commands to `main` when it is imported.
 from . import checking, evaluate, homework, session, symbolic, training  # noqa: F401, E402
+from . import theorems  # noqa: F401, E402
 
 __all__ = ["main"]

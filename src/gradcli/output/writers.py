@@ -94,6 +94,11 @@ for _kind in ("tangent", "taylor", "implicit", "critical"):
     WRITERS[(_kind, "markdown")] = (f"homework.{_kind}_markdown", "text")
     if _kind != "critical":  # a list of points and their kinds: no LaTeX write-up
         WRITERS[(_kind, "latex")] = (f"homework.{_kind}_latex", "text")
+WRITERS.update({("mvt", "table"): ("theorems.mvt_rows", "rows-table"),
+                ("mvt", "plain"): ("theorems.mvt_rows", "rows"),
+                ("mvt", "json"): ("theorems.mvt_record", "json"),
+                ("mvt", "markdown"): ("theorems.mvt_markdown", "text"),
+                ("mvt", "latex"): ("theorems.mvt_latex", "text")})
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
                         ("diff-points", ("table", "plain", "json", "csv")),

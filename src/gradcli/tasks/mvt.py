@@ -44,13 +44,14 @@ class MeanValue:
     every: bool = False                # f' = slope on all of (a, b): f is linear
     steps: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
+    show_steps: bool = False           # --steps: the writers print the method too
 
     @property
     def reason(self) -> str | None:
         """Why the theorem does not apply, as a book says it."""
         if self.applies:
             return None
-        from ..closedtext import closed_text
+        from ..closedtext import printed_text as closed_text
         where = " and ".join(f"{self.x} = {closed_text(p)}" for p in self.where)
         if self.failure == "continuous":
             return (f"f is not continuous on [{closed_text(self.a)}, {closed_text(self.b)}]"
@@ -118,6 +119,19 @@ def _finite(v) -> bool:
     return v.is_real is True and v.is_finite is True
 
 
+def _same(u, v) -> bool:
+    """Two exact real numbers equal: to 60 digits (simplify costs a quarter second)."""
+    import sympy as S
+    d = (u - v).evalf(60)
+    return d == 0 or abs(d) < S.Float("1e-50")
+
+
+def _tidy(v):
+    """An exact number in a book's shape: one fraction, no root in a denominator."""
+    import sympy as S
+    return S.radsimp(S.cancel(v))
+
+
 def _pieces(f, x, a, b):
     """[(lo, hi, f there)] between the points where an |.| or a real root's base vanishes."""
     import sympy as S
@@ -142,8 +156,7 @@ def _hypotheses(out: MeanValue, f, x, pieces) -> None:
     for (_, k, left), (_, _, right) in zip(pieces, pieces[1:]):
         value = f.subs(x, k)
         sides = (S.limit(left, x, k, "-"), S.limit(right, x, k, "+"))
-        if not (_finite(value) and all(_finite(s) and S.simplify(s - value) == 0
-                                       for s in sides)):
+        if not (_finite(value) and all(_finite(s) and _same(s, value) for s in sides)):
             broken.append(k)
     if broken or whole:
         out.failure, out.where = "continuous", sorted(set(broken), key=float)
@@ -157,7 +170,7 @@ def _hypotheses(out: MeanValue, f, x, pieces) -> None:
         whole = whole or w
     for (_, k, _), dl, dr in zip(pieces, slopes, slopes[1:]):
         sides = (S.limit(dl, x, k, "-"), S.limit(dr, x, k, "+"))
-        if not (all(_finite(s) for s in sides) and S.simplify(sides[0] - sides[1]) == 0):
+        if not (all(_finite(s) for s in sides) and _same(*sides)):
             rough.append(k)
     if rough or whole:
         out.failure, out.where = "differentiable", sorted(set(rough), key=float)
@@ -208,7 +221,7 @@ def _solve(out: MeanValue, x, pieces) -> None:
     exact, decimals = [], []
     for lo, hi, form in pieces:
         g = S.diff(form, x) - out.slope
-        if S.simplify(g) == 0:
+        if S.cancel(S.expand(g)) == 0:
             out.every = True
             return
         interval = S.Interval.open(lo, hi)
@@ -218,7 +231,7 @@ def _solve(out: MeanValue, x, pieces) -> None:
             got = None
         found = []
         if isinstance(got, S.FiniteSet):
-            found = [S.radsimp(S.simplify(c)) for c in got]
+            found = [_tidy(c) for c in got]
             found = [c for c in found if abs(complex(g.subs(x, c).evalf(30))) < 1e-12]
         numeric = _numeric_roots(g, x, lo, hi)
         if got is not None and got.is_empty and not numeric:
@@ -239,7 +252,7 @@ def _solve(out: MeanValue, x, pieces) -> None:
 def mean_value(text: str, over: str) -> MeanValue:
     """The mean value theorem for the function `text` of one variable on --over x=A:B."""
     import sympy as S
-    from ..closedtext import closed_text
+    from ..closedtext import printed_text as closed_text
     from ..language.printer import read_as
     from ..symbolic.realforms import read_sympy
     f, variables, program = read_sympy(text)
@@ -256,12 +269,12 @@ def mean_value(text: str, over: str) -> MeanValue:
     if out.failure == "continuous":
         out.steps.append(out.reason + "; the theorem needs continuity on the closed interval")
         return out
-    out.fa, out.fb = S.radsimp(S.simplify(f.subs(x, a))), S.radsimp(S.simplify(f.subs(x, b)))
-    out.slope = S.radsimp(S.simplify((out.fb - out.fa) / (b - a)))
-    out.rolle = S.simplify(out.fa - out.fb) == 0
+    out.fa, out.fb = _tidy(f.subs(x, a)), _tidy(f.subs(x, b))
+    out.slope = _tidy((out.fb - out.fa) / (b - a))
+    out.rolle = _same(out.fa, out.fb)
     out.steps.append(f"f is continuous on [{A}, {B}]")
     if out.derivative is not None:
-        out.steps.append(f"f'({name}) = {closed_text(S.simplify(out.derivative))}")
+        out.steps.append(f"f'({name}) = {closed_text(S.factor_terms(out.derivative))}")
     if not out.applies:
         out.steps.append(out.reason + "; the theorem needs a derivative at every point inside")
         return out
@@ -287,5 +300,5 @@ def c_text(c) -> str:
     """One c as a book prints it (2√3/3), or a decimal where it has no closed form."""
     if isinstance(c, float):
         return f"{c:.10g}"
-    from ..closedtext import closed_text
-    return closed_text(c)
+    from ..closedtext import printed_text
+    return printed_text(c)
