@@ -178,6 +178,10 @@ CHECK = (
     Option(("--of",), "of",
            "With --implicit: the dependent variable (default: the other one).",
            metavar="Y"),
+    Option(("--mvt",), "mvt",
+           'Every c of the mean value theorem on --over x=A:B: "c = 1 and c = 3", '
+           '"c = ±2/sqrt(3)", or "does not apply".',
+           metavar="ANSWER"),
 )
 
 

@@ -45,6 +45,17 @@ class MeanValue:
     steps: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     show_steps: bool = False           # --steps: the writers print the method too
+    pieces: list = field(default_factory=list)  # [(lo, hi, f' there)], for graders
+
+    def derivative_at(self, c):
+        """f'(c) for an exact c inside (a, b) where f is smooth, else None."""
+        import sympy as S
+        x = S.Symbol(self.x, real=True)
+        for lo, hi, d in self.pieces:
+            if bool(lo < c) and bool(c < hi):
+                v = d.subs(x, c)
+                return v if _finite(v) else None
+        return None
 
     @property
     def reason(self) -> str | None:
@@ -162,6 +173,7 @@ def _hypotheses(out: MeanValue, f, x, pieces) -> None:
         out.failure, out.where = "continuous", sorted(set(broken), key=float)
         return
     slopes = [S.diff(form, x) for _, _, form in pieces]
+    out.pieces = [(lo, hi, d) for (lo, hi, _), d in zip(pieces, slopes)]
     out.derivative = slopes[0] if len(slopes) == 1 else None
     rough = []
     for (lo, hi, _), d in zip(pieces, slopes):

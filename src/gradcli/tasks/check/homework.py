@@ -24,6 +24,7 @@ from ...limits import MAX_TAYLOR_ORDER
 from . import critical as critical_grader
 from . import directional as directional_grader
 from . import implicit as implicit_grader
+from . import mvt as mvt_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
 from .answers import check
@@ -33,7 +34,7 @@ from .verdict import Verdict, tolerances
 # In the order the answers are read and graded, and their answers listed.
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
-                                                implicit_grader)}
+                                                implicit_grader, mvt_grader)}
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
@@ -43,6 +44,7 @@ _EXAMPLES = {
     "over": "--over x=-3:3,y=-3:3",
     "taylor": '--taylor "1 + x + x^2/2" --order 2',
     "implicit": '--implicit "-x/y"',
+    "mvt": '--over x=0:2 --mvt "c = 1"',
 }
 
 
@@ -54,7 +56,7 @@ def wanted(**answers) -> bool:
 def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    derivatives=None, tangent=None, directional=None, direction=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
-                   wrt=None, of=None, rtol: float | None = None,
+                   wrt=None, of=None, mvt=None, rtol: float | None = None,
                    atol: float | None = None) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
 
@@ -71,15 +73,19 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     at = dict(at or {})
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
-             "implicit": implicit, "wrt": wrt, "of": of}
+             "implicit": implicit, "wrt": wrt, "of": of, "mvt": mvt}
     for option, example in _EXAMPLES.items():
         answer = given[option]
         if isinstance(answer, str) and not answer.strip():
             raise UsageError(f"--{option} is empty", hint=f"for example: {example}")
     _pairing(directional, direction, "--directional", "--direction",
              "--directional 4.4 --direction 3,4")
-    _pairing(critical, over, "--critical", "--over",
-             '--critical "(0,0) saddle" --over x=-3:3,y=-3:3')
+    if mvt is None:  # --over is the interval of --mvt, else the box of --critical
+        _pairing(critical, over, "--critical", "--over",
+                 '--critical "(0,0) saddle" --over x=-3:3,y=-3:3')
+    elif critical is not None:
+        raise UsageError("--mvt and --critical each take their own --over: check them in "
+                         "two runs")
     _pairing(taylor, order, "--taylor", "--order", '--taylor "1 + x + x^2/2" --order 2')
     if of is not None and implicit is None:
         raise UsageError("--of names the dependent variable of --implicit; give --implicit "
