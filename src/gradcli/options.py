@@ -227,6 +227,9 @@ IMPLICIT = (
            "The dependent variable (default: the equation's other variable).",
            metavar="Y"),
     at("Also the value of the derivative at this point of the curve."),
+    Option(("--order",), "order",
+           "1 for dy/dx, 2 for d²y/dx² (simplified with the curve's equation where that "
+           "shortens it).", int_range=(1, 2), default=1, show_default=True),
 )
 
 

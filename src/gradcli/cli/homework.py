@@ -115,7 +115,7 @@ def critical_command(expr, file, over, at, fmt, precision, debug):
 @expression_options
 @click_options(options.IMPLICIT)
 @output_options("implicit")
-def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
+def implicit_command(expr, file, wrt, of, at, order, fmt, precision, debug):
     """dy/dx of a curve given implicitly, F(x, y) = G(x, y), as -F_x/F_y.
 
     \b
@@ -123,10 +123,22 @@ def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
       $ gradcli implicit "x^2 + y^2 = 25" --wrt x --at x=3,y=4 -o plain
       dy/dx   -x/y
       dy/dx at x = 3, y = 4   -0.75
+
+    \b
+    The second derivative, simplified with the curve's equation:
+      $ gradcli implicit "x^2 + y^2 = 25" --order 2 -o plain
     """
     from .. import api
     from ..tasks.implicit import implicit
     text = read_source(expr, file)
+    if order == 2:
+        from ..tasks.implicit import implicit_second
+        from ..tasks.mvt import exact_point
+        point = exact_point(at) if at else None
+        write_warned("implicit2", implicit_second(text, wrt.strip() if wrt else None,
+                                                  of.strip() if of else None, point),
+                     fmt, precision)
+        return
     bindings = api.parse_bindings(at) if at else None
     write_warned("implicit", implicit(text, wrt.strip() if wrt else None,
                                       of.strip() if of else None, bindings), fmt, precision)

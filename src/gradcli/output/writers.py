@@ -99,6 +99,9 @@ WRITERS.update({("mvt", "table"): ("theorems.mvt_rows", "rows-table"),
                 ("mvt", "json"): ("theorems.mvt_record", "json"),
                 ("mvt", "markdown"): ("theorems.mvt_markdown", "text"),
                 ("mvt", "latex"): ("theorems.mvt_latex", "text")})
+for _fmt, _how in (("table", "rows-table"), ("plain", "rows"), ("json", "json"),
+                   ("markdown", "text"), ("latex", "text")):
+    WRITERS[("implicit2", _fmt)] = (f"implicit2.implicit2_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
                         ("diff-points", ("table", "plain", "json", "csv")),

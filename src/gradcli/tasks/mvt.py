@@ -93,6 +93,20 @@ def parse_interval(over: str, variables):
     return name, a, b
 
 
+def exact_point(specs) -> dict:
+    """--at x=3,y=pi/4 (repeatable) with each value an exact SymPy number."""
+    from ..symbolic.realforms import constant
+    point = {}
+    for spec in specs:
+        for item in split_top_level(spec):
+            name, eq, value = item.partition("=")
+            if not eq or not name.strip() or not value.strip():
+                raise UsageError(f"--at expects NAME=VALUE, got '{item}'",
+                                 hint="for example --at x=3,y=4")
+            point[name.strip()] = constant(value, f"--at {name.strip()}")
+    return point
+
+
 def _points(missing) -> tuple[list, bool]:
     """The points of a set where f fails, and whether it fails on a whole interval too."""
     import sympy as S
