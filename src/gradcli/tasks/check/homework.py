@@ -86,7 +86,11 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     elif critical is not None:
         raise UsageError("--mvt and --critical each take their own --over: check them in "
                          "two runs")
-    _pairing(taylor, order, "--taylor", "--order", '--taylor "1 + x + x^2/2" --order 2')
+    if implicit is None:  # with --implicit, --order is the order of the derivative
+        _pairing(taylor, order, "--taylor", "--order", '--taylor "1 + x + x^2/2" --order 2')
+    elif order not in (None, 1, 2):
+        raise UsageError(f"--implicit grades dy/dx (--order 1) or d²y/dx² (--order 2), "
+                         f"not order {order}")
     if of is not None and implicit is None:
         raise UsageError("--of names the dependent variable of --implicit; give --implicit "
                          "too, or leave --of out")
