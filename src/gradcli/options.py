@@ -193,6 +193,9 @@ TANGENT = (
     Option(("--exact",), "exact",
            "Exact rational arithmetic where possible.",
            takes_value=False),
+    Option(("--normal",), "normal",
+           "The normal line instead (y = f(x): perpendicular to the tangent; x = a where "
+           "f'(a) = 0).", takes_value=False),
 )
 
 

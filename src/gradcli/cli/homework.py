@@ -13,8 +13,8 @@ from .app import (CONTEXT, GradcliCommand, _exactly, click_options, expression_o
 @main.command("tangent", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.TANGENT)
-@output_options("tangent")
-def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
+@output_options("tangent", "normal")
+def tangent_command(expr, file, at, estimate, exact, normal, fmt, precision, debug):
     """The tangent line or plane of EXPR at a point, and the linear approximation.
 
     \b
@@ -29,10 +29,23 @@ def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
     \b
     The linear approximation beside the true value:
       $ gradcli tangent "sqrt(x)" --at x=4 --estimate x=4.1
+
+    \b
+    The normal line (Stewart 3.1: y = x^2 at (2, 4)):
+      $ gradcli tangent "x^2" --at x=2 --normal --exact -o plain
     """
     from .. import api
     from ..tasks.tangent import tangent
     text = read_source(expr, file)
+    if normal:
+        from ..tasks.normal import normal as normal_line
+        if estimate:
+            raise UsageError("--estimate is the tangent's linear approximation; leave it out "
+                             "with --normal")
+        write_warned("normal", _exactly(lambda mode: normal_line(
+            text, api.parse_bindings(at, exact=mode), exact=mode, evaluate=api.evaluate),
+            exact), fmt, precision)
+        return
 
     def compute(mode):
         bindings = api.parse_bindings(at, exact=mode)

@@ -101,6 +101,7 @@ WRITERS.update({("mvt", "table"): ("theorems.mvt_rows", "rows-table"),
                 ("mvt", "latex"): ("theorems.mvt_latex", "text")})
 for _fmt, _how in (("table", "rows-table"), ("plain", "rows"), ("json", "json"),
                    ("markdown", "text"), ("latex", "text")):
+    WRITERS[("normal", _fmt)] = (f"normal.normal_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
     WRITERS[("implicit2", _fmt)] = (f"implicit2.implicit2_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
