@@ -63,17 +63,17 @@ def normal(text: str, at: dict, *, exact=False, evaluate=None) -> Normal:
                          f"({', '.join(variables) or 'none'})",
                          hint="for a surface z = f(x, y), ask for its tangent plane without "
                               "--normal")
-    if _has_kinks(read_program(text, at)):
-        # The engine takes one side's slope at a kink (|x| at 0 gives 0): decide exactly.
-        kind = _one_sided(text, variables[0], at)
-        if kind == "vertical":
-            return _vertical_tangent(text, variables[0], at, exact)
     try:
         t = tangent(text, at, exact=exact, evaluate=evaluate)
     except DomainError:
         if _one_sided(text, variables[0], at) == "vertical":
             return _vertical_tangent(text, variables[0], at, exact)
         raise
+    if t.warnings and _has_kinks(read_program(text, at)):
+        # At a kink the engine warns and takes one side's slope (|x| at 0 gives 0):
+        # decided exactly there, and only there (SymPy costs start-up).
+        if _one_sided(text, variables[0], at) == "vertical":
+            return _vertical_tangent(text, variables[0], at, exact)
     (x,) = t.at
     a, m = t.at[x], t.gradient[x]
     if m == 0:
