@@ -182,6 +182,9 @@ CHECK = (
            'Every c of the mean value theorem on --over x=A:B: "c = 1 and c = 3", '
            '"c = ±2/sqrt(3)", or "does not apply".',
            metavar="ANSWER"),
+    Option(("--normal",), "normal",
+           "Your normal line to y = f(x) at --at: y = ..., x = a, or any linear equation.",
+           metavar="EQUATION"),
 )
 
 

@@ -25,6 +25,7 @@ from . import critical as critical_grader
 from . import directional as directional_grader
 from . import implicit as implicit_grader
 from . import mvt as mvt_grader
+from . import normal as normal_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
 from .answers import check
@@ -34,7 +35,7 @@ from .verdict import Verdict, tolerances
 # In the order the answers are read and graded, and their answers listed.
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
-                                                implicit_grader, mvt_grader)}
+                                                implicit_grader, mvt_grader, normal_grader)}
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
@@ -45,6 +46,7 @@ _EXAMPLES = {
     "taylor": '--taylor "1 + x + x^2/2" --order 2',
     "implicit": '--implicit "-x/y"',
     "mvt": '--over x=0:2 --mvt "c = 1"',
+    "normal": '--at x=2 --normal "y = 4 - (x - 2)/4"',
 }
 
 
@@ -56,7 +58,7 @@ def wanted(**answers) -> bool:
 def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    derivatives=None, tangent=None, directional=None, direction=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
-                   wrt=None, of=None, mvt=None, rtol: float | None = None,
+                   wrt=None, of=None, mvt=None, normal=None, rtol: float | None = None,
                    atol: float | None = None) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
 
@@ -73,7 +75,8 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     at = dict(at or {})
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
-             "implicit": implicit, "wrt": wrt, "of": of, "mvt": mvt}
+             "implicit": implicit, "wrt": wrt, "of": of, "mvt": mvt,
+             "normal": normal}
     for option, example in _EXAMPLES.items():
         answer = given[option]
         if isinstance(answer, str) and not answer.strip():
