@@ -6,9 +6,8 @@ own x**(2/3) is complex for x < 0, so such a power is built as
 |b|^(p/q) (p even) or sign(b)|b|^(p/q) (p odd). Between the zeros of the
 arguments of |.| and sign the expression is smooth: `piece()` replaces each
 |a| by ±a and sign(a) by ±1 as they are in a piece, which SymPy can
-differentiate and solve without DiracDelta. The tasks that need exact algebra
-on one variable (mvt, the normal line) read expressions through here. Imported
-only on those paths: it imports SymPy.
+differentiate and solve without DiracDelta. tasks/exactinput.py reads user
+text through here. Imported only on the exact paths: it imports SymPy.
 """
 from __future__ import annotations
 
@@ -17,12 +16,6 @@ from sympy.printing.str import StrPrinter
 
 from ..errors import UsageError
 from ..language.expr import Apply, Const, Name, Num, postorder
-from ..reading import read_program
-from .derivative import inline
-
-
-def _log(x, b=None):
-    return S.log(x) if b is None else S.log(x) / S.log(b)
 
 
 def _real_pow(base, exponent):
@@ -34,20 +27,27 @@ def _real_pow(base, exponent):
     return base ** exponent
 
 
-_OPS = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "div": lambda a, b: a / b, "neg": lambda a: -a, "pos": lambda a: a, "pow": _real_pow,
-    "exp": S.exp, "log": _log, "log2": lambda a: S.log(a) / S.log(2),
-    "log10": lambda a: S.log(a) / S.log(10), "sqrt": S.sqrt,
-    "cbrt": lambda a: _real_pow(a, S.Rational(1, 3)),
-    "sin": S.sin, "cos": S.cos, "tan": S.tan, "sec": S.sec, "csc": S.csc, "cot": S.cot,
-    "asin": S.asin, "acos": S.acos, "atan": S.atan, "asec": S.asec, "acsc": S.acsc,
-    "acot": S.acot, "sinh": S.sinh, "cosh": S.cosh, "tanh": S.tanh, "sech": S.sech,
-    "csch": S.csch, "coth": S.coth, "asinh": S.asinh, "acosh": S.acosh, "atanh": S.atanh,
-    "asech": S.asech, "acsch": S.acsch, "acoth": S.acoth,
-    "sigmoid": lambda a: 1 / (1 + S.exp(-a)), "softplus": lambda a: S.log(1 + S.exp(a)),
-    "abs": S.Abs, "sign": S.sign,
-}
+# The real root where SymPy's own function is the principal (complex) one.
+_REAL = {"pow": _real_pow, "cbrt": lambda a: _real_pow(a, S.Rational(1, 3))}
+
+
+def _apply(op: str, args):
+    """One op on SymPy expressions: SymPy's function of the same name where it has one
+    (the op table follows SymPy's conventions: acot, sech, ...), else the table's own value
+    rule on the closed-form backend; an op with no symbolic meaning (relu, step) is refused."""
+    from ..autodiff.closed import ClosedBackend
+    from ..errors import GradcliError
+    from ..ops import TABLE
+    if op in _REAL:
+        return _REAL[op](*args)
+    same = getattr(S, op, None)
+    if callable(same) and op in TABLE and TABLE[op].category != "arithmetic":
+        return same(*args)
+    try:
+        return TABLE[op].value(ClosedBackend, *args)
+    except (GradcliError, TypeError, ValueError, KeyError):
+        raise UsageError(f"'{op}' is not supported here: this command works with the "
+                         "elementary functions (powers, roots, exp, ln, trig, |x|)") from None
 
 
 def symbol(name: str):
@@ -74,33 +74,13 @@ def to_sympy(root, names=()) -> object:
             value = symbols.setdefault(node.id, symbol(node.id))
         elif isinstance(node, Const):
             value = S.pi if node.id == "pi" else S.E
-        elif isinstance(node, Apply) and node.op in _OPS:
-            value = _OPS[node.op](*[done[id(a)] for a in node.args])
+        elif isinstance(node, Apply):
+            value = _apply(node.op, [done[id(a)] for a in node.args])
         else:
-            op = getattr(node, "op", type(node).__name__)
-            raise UsageError(f"'{op}' is not supported here: this command works with the "
-                             "elementary functions (powers, roots, exp, ln, trig, |x|)")
+            raise UsageError(f"'{type(node).__name__}' is not supported here: this command "
+                             "works with scalar functions of one variable")
         done[id(node)] = value
     return done[id(root)]
-
-
-def read_sympy(text: str, names=()):
-    """(the text as SymPy, its variables in order of appearance, the program)."""
-    from ..language.expr import inputs_of
-    program = read_program(text, names)
-    root, _ = inline(program)
-    return to_sympy(root, inputs_of(program)), inputs_of(program), program
-
-
-def constant(text: str, what: str):
-    """A constant typed by the user (2, -pi/4, sqrt(3)) as an exact SymPy number."""
-    value, variables, _ = read_sympy(text)
-    if variables:
-        raise UsageError(f"{what}: expected a number, got a formula in {', '.join(variables)}")
-    value = S.nsimplify(value) if value.has(S.Float) else value
-    if not (value.is_real and value.is_finite):
-        raise UsageError(f"{what}: expected a finite real number, got {text.strip()}")
-    return value
 
 
 def kink_arguments(expr) -> list:

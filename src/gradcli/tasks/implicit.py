@@ -159,7 +159,7 @@ class ImplicitSecond:
 
 
 def _sides_sympy(text: str, names):
-    from ..symbolic.realforms import read_sympy
+    from .exactinput import read_sympy
     left, right = split_equation(text)
     return read_sympy(left, names)[0] - read_sympy(right, names)[0]
 

@@ -73,7 +73,7 @@ class MeanValue:
 
 def parse_interval(over: str, variables):
     """`x=A:B` -> (name, A, B) as exact SymPy numbers, A < B."""
-    from ..symbolic.realforms import constant
+    from .exactinput import constant
     name, eq, rest = over.partition("=")
     name = name.strip()
     if not eq or not name:
@@ -95,7 +95,7 @@ def parse_interval(over: str, variables):
 
 def exact_point(specs) -> dict:
     """--at x=3,y=pi/4 (repeatable) with each value an exact SymPy number."""
-    from ..symbolic.realforms import constant
+    from .exactinput import constant
     point = {}
     for spec in specs:
         for item in split_top_level(spec):
@@ -280,7 +280,7 @@ def mean_value(text: str, over: str) -> MeanValue:
     import sympy as S
     from ..closedtext import printed_text as closed_text
     from ..language.printer import read_as
-    from ..symbolic.realforms import read_sympy
+    from .exactinput import read_sympy
     f, variables, program = read_sympy(text)
     if len(variables) > 1:
         raise UsageError(f"the mean value theorem is for a function of one variable; this one "

@@ -88,16 +88,15 @@ def normal(text: str, at: dict, *, exact=False, evaluate=None) -> Normal:
                   warnings=list(t.warnings))
 
 
-_KINKS = frozenset({"abs", "sign", "step", "relu", "max", "min", "cbrt", "pow"})
-
-
 def _has_kinks(program) -> bool:
-    """Whether an op that may have a corner or a vertical tangent is in the expression."""
+    """Whether an op with a kink convention in the op table (a corner, a jump, an infinite
+    slope) is in the expression."""
     from ..language.expr import Apply, postorder
+    from ..ops import TABLE
     from ..symbolic.derivative import inline
     root, _ = inline(program)
     for node in postorder(root):
-        if isinstance(node, Apply) and node.op in _KINKS:
+        if isinstance(node, Apply) and TABLE[node.op].kinks:
             if node.op != "pow" or not _integer_power(node.args[1]):
                 return True
     return False
@@ -131,7 +130,8 @@ def _one_sided(text, x, at) -> str:
     """'smooth' where f' has one finite limit at a, 'vertical' where |f'| → ∞ on both sides
     of a continuous f; a corner or a jump has no tangent line, so no normal: DomainError."""
     import sympy as S
-    from ..symbolic.realforms import piece, read_sympy
+    from ..symbolic.realforms import piece
+    from .exactinput import read_sympy
     f = read_sympy(text)[0]
     X = S.Symbol(x, real=True)
     a = _exact_point(at[x])
@@ -159,7 +159,7 @@ def _one_sided(text, x, at) -> str:
 def _vertical_tangent(text, x, at, exact) -> Normal:
     """f continuous at a with |f'| → ∞ from both sides: the normal is y = f(a)."""
     import sympy as S
-    from ..symbolic.realforms import read_sympy
+    from .exactinput import read_sympy
     f, _, program = read_sympy(text)
     fa = f.subs(S.Symbol(x, real=True), _exact_point(at[x]))
     from ..language.printer import read_as

@@ -63,7 +63,8 @@ def _curve_points(F, X, Y, seed_parts) -> list:
 def grade_second(text, at, answer, wrt, of, context) -> Graded:
     import sympy as S
     from ..implicit import _sides_sympy, implicit_second
-    from ...symbolic.realforms import read_sympy, symbol
+    from ...symbolic.realforms import symbol
+    from ..exactinput import read_sympy
     result = implicit_second(text, wrt, of, None)
     f = result.first
     X, Y = symbol(f.x), symbol(f.y)

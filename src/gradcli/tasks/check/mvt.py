@@ -47,7 +47,7 @@ def read_answer(answer: str) -> tuple[bool, list]:
 
 
 def _value(text: str):
-    from ...symbolic.realforms import constant
+    from ..exactinput import constant
     try:
         return constant(text, "--mvt")
     except GradcliError as exc:
@@ -133,7 +133,8 @@ def grade(question, prepared, context) -> Graded:
 def _derivative(text, m, value):
     """f'(value) from the whole expression, for a c outside the interval."""
     import sympy as S
-    from ...symbolic.realforms import piece, read_sympy
+    from ...symbolic.realforms import piece
+    from ..exactinput import read_sympy
     x = S.Symbol(m.x, real=True)
     f = read_sympy(text)[0]
     try:
