@@ -31,7 +31,14 @@ def _real_pow(base, exponent):
 _REAL = {"pow": _real_pow, "cbrt": lambda a: _real_pow(a, S.Rational(1, 3))}
 
 
-def _apply(op: str, args):
+def as_real(expr):
+    """SymPy's principal odd roots in expr turned into the real ones (x**(2/3) -> |x|**(2/3))."""
+    return expr.replace(
+        lambda e: e.is_Pow and e.exp.is_Rational and not e.exp.is_Integer and e.exp.q % 2 == 1,
+        lambda e: _real_pow(e.base, e.exp))
+
+
+def _apply(op: str, args, real_roots: bool = True):
     """One op on SymPy expressions: SymPy's function of the same name where it has one
     (the op table follows SymPy's conventions: acot, sech, ...), else the table's own value
     rule on the closed-form backend; an op with no symbolic meaning (relu, step) is refused."""
@@ -39,7 +46,8 @@ def _apply(op: str, args):
     from ..errors import GradcliError
     from ..ops import TABLE
     if op in _REAL:
-        return _REAL[op](*args)
+        return _REAL[op](*args) if real_roots else S.Pow(*args) if op == "pow" \
+            else S.Pow(args[0], S.Rational(1, 3))
     same = getattr(S, op, None)
     if callable(same) and op in TABLE and TABLE[op].category != "arithmetic":
         return same(*args)
@@ -55,8 +63,10 @@ def symbol(name: str):
     return S.Symbol(name, real=True)
 
 
-def to_sympy(root, names=()) -> object:
-    """The expression tree `root` as SymPy (iteratively: trees may be deep)."""
+def to_sympy(root, names=(), real_roots: bool = True) -> object:
+    """The expression tree `root` as SymPy (iteratively: trees may be deep). Without
+    `real_roots`, x^(2/3) is SymPy's x**(2/3): the same algebra (derivatives, the curve's
+    equation) without |.| and sign, for formulas; `as_real` turns it back."""
     symbols = {n: symbol(n) for n in names}
     done: dict = {}
     for node in postorder(root):
@@ -75,7 +85,7 @@ def to_sympy(root, names=()) -> object:
         elif isinstance(node, Const):
             value = S.pi if node.id == "pi" else S.E
         elif isinstance(node, Apply):
-            value = _apply(node.op, [done[id(a)] for a in node.args])
+            value = _apply(node.op, [done[id(a)] for a in node.args], real_roots)
         else:
             raise UsageError(f"'{type(node).__name__}' is not supported here: this command "
                              "works with scalar functions of one variable")

@@ -17,11 +17,12 @@ from ..symbolic.derivative import inline
 from ..symbolic.realforms import to_sympy
 
 
-def read_sympy(text: str, names=()):
-    """(the text as SymPy, its variables in order of appearance, the program)."""
+def read_sympy(text: str, names=(), real_roots: bool = True):
+    """(the text as SymPy, its variables in order of appearance, the program); see
+    to_sympy for `real_roots`."""
     program = read_program(text, names)
     root, _ = inline(program)
-    return to_sympy(root, inputs_of(program)), inputs_of(program), program
+    return to_sympy(root, inputs_of(program), real_roots), inputs_of(program), program
 
 
 def constant(text: str, what: str):

@@ -159,9 +159,12 @@ class ImplicitSecond:
 
 
 def _sides_sympy(text: str, names):
+    """F = left - right as SymPy, odd roots as SymPy's principal ones (the same algebra, no
+    |.| to differentiate); realforms.as_real gives the real values back."""
     from .exactinput import read_sympy
     left, right = split_equation(text)
-    return read_sympy(left, names)[0] - read_sympy(right, names)[0]
+    return (read_sympy(left, names, real_roots=False)[0]
+            - read_sympy(right, names, real_roots=False)[0])
 
 
 def second_derivative_of(F, x, y):
@@ -177,21 +180,43 @@ def second_derivative_of(F, x, y):
     num, den = S.fraction(S.cancel(S.together(expr)))
     raw = S.factor(num) / S.factor(den)
     best = raw
-    if F.is_polynomial(x, y):
-        for gens in ((x, y), (y, x)):
-            for order in ("lex", "grevlex"):
-                _, rest = S.reduced(S.expand(num), [S.expand(F)], *gens, order=order)
-                shorter = S.factor(rest) / S.factor(den)
-                if S.count_ops(shorter) < S.count_ops(best):
-                    best = shorter
+    for shorter in _reduced_forms(F, expr, x, y):
+        if S.count_ops(shorter) < S.count_ops(best):
+            best = shorter
     return best, raw
+
+
+def _reduced_forms(F, expr, x, y):
+    """expr with its numerator reduced modulo F, for each order of the variables. Roots
+    of x and y (√x + √y = 1, x^(2/3) + y^(2/3) = 1) become new letters first, x = u^2, so
+    that F is a polynomial: 1/(2x^(3/2)) for the first."""
+    import sympy as S
+    from functools import reduce
+    q = {v: reduce(S.ilcm, [p.exp.q for p in F.atoms(S.Pow) if p.base == v
+                            and p.exp.is_Rational], 1) for v in (x, y)}
+    u, v = S.Dummy("u", positive=True), S.Dummy("v", positive=True)
+    into = {x: u ** q[x], y: v ** q[y]}
+    back = {u: x ** S.Rational(1, q[x]), v: y ** S.Rational(1, q[y])}
+
+    def roots_out(e):
+        return S.powsimp(S.expand_power_base(e.subs(into), force=True), force=True)
+    G = S.expand(roots_out(F))
+    if not G.is_polynomial(u, v):
+        return []
+    num, den = S.fraction(S.cancel(S.together(roots_out(expr))))
+    forms = []
+    for gens in ((u, v), (v, u)):
+        for order in ("lex", "grevlex"):
+            _, rest = S.reduced(S.expand(num), [G], *gens, order=order)
+            forms.append(S.powsimp((S.factor(rest) / S.factor(den)).subs(back)))
+    return forms
 
 
 def implicit_second(text: str, x: str | None, y: str | None = None,
                     at: dict | None = None) -> ImplicitSecond:
     """d²y/dx² of the curve `text`, and its exact value at `at` (numbers or SymPy)."""
     import sympy as S
-    from ..symbolic.realforms import symbol
+    from ..symbolic.realforms import as_real, symbol
     first = implicit(text, x, y, None)
     X, Y = symbol(first.x), symbol(first.y)
     F = _sides_sympy(text, (first.x, first.y))
@@ -209,16 +234,16 @@ def implicit_second(text: str, x: str | None, y: str | None = None,
                              hint="add --at " + ",".join(f"{v}=…" for v in missing))
         point = {first.x: S.sympify(at[first.x]), first.y: S.sympify(at[first.y])}
         subs = {X: point[first.x], Y: point[first.y]}
-        off = F.subs(subs)
+        off = as_real(F).subs(subs)
         if abs(complex(off.evalf(30))) > 1e-12:
             out.warnings.append(f"the point is not on the curve: the two sides differ by "
                                 f"{float(off.evalf()):.6g} there")
-        if S.diff(F, Y).subs(subs).evalf(30) == 0:
+        if as_real(S.diff(F, Y)).subs(subs).evalf(30) == 0:
             raise DomainError(f"∂F/∂{first.y} = {first.fy} is 0 at the point, so "
                               f"d²{first.y}/d{first.x}² is undefined there (a vertical "
                               "tangent or a singular point)")
         # On the curve the reduced and the raw form agree; off it, only the raw one is
         # the derivative of anything, so the value comes from the raw form.
         out.at = point
-        out.value = S.radsimp(S.cancel(raw.subs(subs)))
+        out.value = S.radsimp(S.cancel(as_real(raw).subs(subs)))
     return out

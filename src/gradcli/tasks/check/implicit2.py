@@ -63,14 +63,14 @@ def _curve_points(F, X, Y, seed_parts) -> list:
 def grade_second(text, at, answer, wrt, of, context) -> Graded:
     import sympy as S
     from ..implicit import _sides_sympy, implicit_second
-    from ...symbolic.realforms import symbol
+    from ...symbolic.realforms import as_real, symbol
     from ..exactinput import read_sympy
     result = implicit_second(text, wrt, of, None)
     f = result.first
     X, Y = symbol(f.x), symbol(f.y)
     formula = _answer_text(answer, f.x, f.y)
     try:
-        mine, names, _ = read_sympy(formula, (f.x, f.y))
+        mine, names, _ = read_sympy(formula, (f.x, f.y), real_roots=False)
     except GradcliError as exc:
         exc.message = f"the answer for d²{f.y}/d{f.x}² does not parse: {exc.message}"
         raise
@@ -85,18 +85,18 @@ def grade_second(text, at, answer, wrt, of, context) -> Graded:
     truth = result.raw
     if at:
         point = {X: S.nsimplify(at[f.x], rational=True), Y: S.nsimplify(at[f.y], rational=True)}
-        off = F.subs(point).evalf(30)
+        off = as_real(F).subs(point).evalf(30)
         if abs(complex(off)) > 1e-9:
             raise UsageError(f"the point {where_text(at)} is not on the curve: the two sides "
                              f"differ by {float(off):.6g} there",
                              hint="give a point of the curve with --at")
-        if S.diff(F, Y).subs(point).evalf(30) == 0:
+        if as_real(S.diff(F, Y)).subs(point).evalf(30) == 0:
             raise DomainError(f"∂F/∂{f.y} is 0 at {where_text(at)}, so d²{f.y}/d{f.x}² is "
                               "undefined there")
         if not names:
-            expected = truth.subs(point)
+            expected = as_real(truth).subs(point)
             a.expected = printed_text(S.radsimp(S.cancel(expected)))
-            value = float(mine.evalf(30))
+            value = float(as_real(mine).evalf(30))
             a.computed = value
             graded = grade_number(formula.strip(), value, float(expected)) \
                 if context.digits_rule else None
@@ -109,8 +109,8 @@ def grade_second(text, at, answer, wrt, of, context) -> Graded:
             if not a.ok:
                 a.reason = a.reason or (f"at {where_text(at)} d²{f.y}/d{f.x}² is "
                                         f"{a.expected}, not {short(value)}")
-                _name(a, mine.subs(point), expected, S.cancel(-S.diff(F, X) / S.diff(F, Y))
-                      .subs(point), f)
+                _name(a, as_real(mine).subs(point), expected,
+                      as_real(S.cancel(-S.diff(F, X) / S.diff(F, Y))).subs(point), f)
             return Graded([a], list(result.warnings), read_as=f.read_as, at=dict(at))
     diff_num = S.fraction(S.cancel(S.together(mine - truth)))[0]
     if S.expand(diff_num) == 0:
@@ -123,9 +123,9 @@ def grade_second(text, at, answer, wrt, of, context) -> Graded:
             a.ok = True
             a.note = "equal on the curve (the difference is a multiple of the curve's equation)"
             return Graded([a], list(result.warnings), read_as=f.read_as)
-    points = _curve_points(F, X, Y, (text, answer))
-    mine_f = S.lambdify((X, Y), mine, modules="math")
-    truth_f = S.lambdify((X, Y), truth, modules="math")
+    points = _curve_points(as_real(F), X, Y, (text, answer))
+    mine_f = S.lambdify((X, Y), as_real(mine), modules="math")
+    truth_f = S.lambdify((X, Y), as_real(truth), modules="math")
     rows = []
     for px, py in points:
         try:
@@ -150,7 +150,7 @@ def grade_second(text, at, answer, wrt, of, context) -> Graded:
     a.reason = (f"at {f.x} = {short(px)}, {f.y} = {short(py)} (on the curve) your answer "
                 f"gives {short(s)}, but d²{f.y}/d{f.x}² is {short(t)}")
     first = S.cancel(-S.diff(F, X) / S.diff(F, Y))
-    _name(a, mine.subs({X: px, Y: py}), t, first.subs({X: px, Y: py}), f)
+    _name(a, as_real(mine).subs({X: px, Y: py}), t, as_real(first).subs({X: px, Y: py}), f)
     return Graded([a], list(result.warnings), read_as=f.read_as)
 
 
