@@ -76,6 +76,8 @@ def normal(text: str, at: dict, *, exact=False, evaluate=None) -> Normal:
             return _vertical_tangent(text, variables[0], at, exact)
     (x,) = t.at
     a, m = t.at[x], t.gradient[x]
+    if not exact and m != 0 and abs(float(m)) < 1e-9 and _exactly_zero(text, x, a, evaluate):
+        m = 0  # sin x at 3π/2: the double of f' is -1.8e-16, the slope itself 0
     if m == 0:
         kind, eq = "vertical", f"{x} = {_number_text(a)}"
         ex = eq
@@ -86,6 +88,20 @@ def normal(text: str, at: dict, *, exact=False, evaluate=None) -> Normal:
         ex = _unwrapped(expanded_text(t.lhs, t.value, {x: n}, t.at))
     return Normal(text, t.read_as, x, t.lhs, a, t.value, m, kind, eq, ex, t,
                   warnings=list(t.warnings))
+
+
+def _exactly_zero(text, x, a, evaluate) -> bool:
+    """Whether f'(a) is exactly 0 at the closed form the double a stands for (3π/2)."""
+    import math
+    import sympy as S
+    from ..errors import GradcliError
+    guess = S.nsimplify(a, [S.pi], rational=False, tolerance=1e-15)
+    if abs(float(guess) - float(a)) > 4 * math.ulp(float(a)):
+        return False
+    try:
+        return evaluate(text, {x: guess}, exact="closed").gradient[x] == 0
+    except (GradcliError, TypeError, ValueError):
+        return False
 
 
 def _has_kinks(program) -> bool:

@@ -38,9 +38,11 @@ def read_answer(answer: str) -> tuple[bool, list]:
             if not item:
                 raise UsageError(f"--mvt: an empty value of c in '{answer}'",
                                  hint='for example --mvt "c = 1 and c = 3"')
-            if item.startswith("±") or item.startswith("+-"):
-                rest = item[1:] if item.startswith("±") else item[2:]
-                items += [rest.strip(), "-(" + rest.strip() + ")"]
+            item = item.replace("+-", "±").replace("+/-", "±")
+            if item.startswith("±"):      # ±2/√3: both signs of the whole
+                items += [item[1:].strip(), "-(" + item[1:].strip() + ")"]
+            elif "±" in item:             # (1 ± √7)/3: both signs of the term
+                items += [item.replace("±", "+", 1), item.replace("±", "-", 1)]
             else:
                 items.append(item)
     return True, items

@@ -35,21 +35,26 @@ def prepare(question, given, context):
                          f"variable; this one has {len(question.variables)} "
                          f"({', '.join(question.variables) or 'none'})")
     point = scalar_point(question.at, question.variables, "--normal")
-    n = normal_of(question.text, point, evaluate=evaluate)
-    n.equation = _exact_equation(question.text, point) or n.equation
+    n = _exact_normal(question.text, point) or normal_of(question.text, point,
+                                                          evaluate=evaluate)
     answer = given["normal"]
     return n, _line(answer, question.program, n.x, n.lhs), answer
 
 
-def _exact_equation(text, point) -> str | None:
-    """The normal line in exact numbers where the point is a whole number (y = 4 - (x - 2)/4)."""
+def _exact_normal(text, point):
+    """The normal line in exact numbers where the point is one (2, π/4): y = 4 - (x - 2)/4,
+    and x = 3π/2 for sin x there, where the double of f' is -1.8e-16, not 0."""
+    import sympy as S
     from ...errors import GradcliError
-    if not all(float(v).is_integer() for v in point.values()):
-        return None
+    exact = {}
+    for k, v in point.items():
+        guess = S.nsimplify(v, [S.pi], rational=False, tolerance=1e-15)
+        if abs(float(guess) - float(v)) > 4 * math.ulp(float(v)):  # pi/3 typed, as a double
+            return None
+        exact[k] = guess
     try:
-        return normal_of(text, {k: int(v) for k, v in point.items()}, exact=True,
-                         evaluate=evaluate).equation
-    except GradcliError:
+        return normal_of(text, exact, exact="closed", evaluate=evaluate)
+    except (GradcliError, TypeError, ValueError):
         return None
 
 
