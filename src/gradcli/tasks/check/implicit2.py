@@ -115,14 +115,14 @@ def grade_second(text, at, answer, wrt, of, context) -> Graded:
     diff_num = S.fraction(S.cancel(S.together(mine - truth)))[0]
     if S.expand(diff_num) == 0:
         a.ok, a.note = True, "equal to the implicit second derivative identically"
-        return Graded([a], list(result.warnings), read_as=f.read_as)
+        return Graded([a], list(result.warnings), read_as=f.read_as, at={})
     polynomial = F.is_polynomial(X, Y) and diff_num.is_polynomial(X, Y)
     if polynomial:
         _, rest = S.reduced(S.expand(diff_num), [S.expand(F)], X, Y)
         if rest == 0:
             a.ok = True
             a.note = "equal on the curve (the difference is a multiple of the curve's equation)"
-            return Graded([a], list(result.warnings), read_as=f.read_as)
+            return Graded([a], list(result.warnings), read_as=f.read_as, at={})
     points = _curve_points(as_real(F), X, Y, (text, answer))
     mine_f = S.lambdify((X, Y), as_real(mine), modules="math")
     truth_f = S.lambdify((X, Y), as_real(truth), modules="math")
@@ -140,18 +140,18 @@ def grade_second(text, at, answer, wrt, of, context) -> Graded:
     if len(rows) >= 3 and all(agree) and not irreducible:
         a.ok, a.points = True, len(rows)
         a.note = f"equal to d²{f.y}/d{f.x}² at {len(rows)} points of the curve"
-        return Graded([a], list(result.warnings), read_as=f.read_as)
+        return Graded([a], list(result.warnings), read_as=f.read_as, at={})
     shown = next((r for r, ok in zip(rows, agree) if not ok), rows[0] if rows else None)
     if shown is None:
         a.reason = "no point of the curve was found where both are defined"
-        return Graded([a], list(result.warnings), read_as=f.read_as)
+        return Graded([a], list(result.warnings), read_as=f.read_as, at={})
     px, py, s, t = shown
     a.counterexample = {"at": {f.x: px, f.y: py}, "yours": s, "correct": t}
     a.reason = (f"at {f.x} = {short(px)}, {f.y} = {short(py)} (on the curve) your answer "
                 f"gives {short(s)}, but d²{f.y}/d{f.x}² is {short(t)}")
     first = S.cancel(-S.diff(F, X) / S.diff(F, Y))
     _name(a, as_real(mine).subs({X: px, Y: py}), t, as_real(first).subs({X: px, Y: py}), f)
-    return Graded([a], list(result.warnings), read_as=f.read_as)
+    return Graded([a], list(result.warnings), read_as=f.read_as, at={})
 
 
 def _name(a, yours, correct, first, f) -> None:
