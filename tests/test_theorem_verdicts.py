@@ -225,9 +225,9 @@ def curve(rng):
             return F
 
 
-def second_truth(F, answer) -> bool:
-    """SymPy's verdict: answer - y'' vanishes on the (irreducible) curve F = 0."""
-    truth = S.idiff(F, Y, X, 2)
+def second_truth(F, truth, answer) -> bool:
+    """SymPy's verdict: answer - y'' (truth, from idiff) vanishes on the (irreducible)
+    curve F = 0."""
     num = S.fraction(S.cancel(S.together(answer - truth)))[0]
     return S.expand(num) == 0 or S.reduced(S.expand(num), [F], X, Y)[1] == 0
 
@@ -237,7 +237,7 @@ def second_cases(seed, n_right, n_wrong):
     right, wrong = [], []
     while len(right) < n_right or len(wrong) < n_wrong:
         F = curve(rng)
-        truth = S.factor(S.idiff(F, Y, X, 2))
+        truth = S.factor(S.idiff(F, Y, X, 2))  # SymPy's own implicit differentiation
         fy = S.diff(F, Y)
         first = -S.diff(F, X) / fy
         forms = [truth, S.together(truth + F * (X + 1) / fy ** 3),
@@ -245,8 +245,8 @@ def second_cases(seed, n_right, n_wrong):
                  -truth, 2 * truth, first, S.together(truth + 1 / fy ** 3),
                  S.together(truth + F ** 2 / fy ** 3)]
         for form in forms:
-            verdict = second_truth(F, form)
-            case = (f"{text(S.expand(F + F.as_coeff_Add()[0] * 0))} = 0", text(form), verdict)
+            verdict = second_truth(F, truth, form)
+            case = (f"{text(F)} = 0", text(form), verdict)
             if verdict and len(right) < n_right:
                 right.append(case)
             elif not verdict and len(wrong) < n_wrong:

@@ -194,12 +194,18 @@ def _reduced_forms(F, expr, x, y):
     from functools import reduce
     q = {v: reduce(S.ilcm, [p.exp.q for p in F.atoms(S.Pow) if p.base == v
                             and p.exp.is_Rational], 1) for v in (x, y)}
-    u, v = S.Dummy("u", positive=True), S.Dummy("v", positive=True)
-    into = {x: u ** q[x], y: v ** q[y]}
-    back = {u: x ** S.Rational(1, q[x]), v: y ** S.Rational(1, q[y])}
+    if q[x] == q[y] == 1:  # no roots: F is used as it is
+        u, v, back = x, y, {}
 
-    def roots_out(e):
-        return S.powsimp(S.expand_power_base(e.subs(into), force=True), force=True)
+        def roots_out(e):
+            return e
+    else:
+        u, v = S.Dummy("u", positive=True), S.Dummy("v", positive=True)
+        into = {x: u ** q[x], y: v ** q[y]}
+        back = {u: x ** S.Rational(1, q[x]), v: y ** S.Rational(1, q[y])}
+
+        def roots_out(e):
+            return S.powsimp(S.expand_power_base(e.subs(into), force=True), force=True)
     G = S.expand(roots_out(F))
     if not G.is_polynomial(u, v):
         return []
@@ -208,7 +214,8 @@ def _reduced_forms(F, expr, x, y):
     for gens in ((u, v), (v, u)):
         for order in ("lex", "grevlex"):
             _, rest = S.reduced(S.expand(num), [G], *gens, order=order)
-            forms.append(S.powsimp((S.factor(rest) / S.factor(den)).subs(back)))
+            form = S.factor(rest) / S.factor(den)
+            forms.append(S.powsimp(form.subs(back)) if back else form)
     return forms
 
 
