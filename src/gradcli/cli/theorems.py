@@ -24,7 +24,7 @@ def mvt_command(expr, file, over, steps, fmt, precision, debug):
       mean value theorem      applies
       secant slope    1
       c       c = -2√3/3 and c = 2√3/3
-      c ≈     -1.1547, 1.1547
+      c ≈     -1.1547005383792515, 1.1547005383792515
 
     \b
     Where it does not apply, it says why:

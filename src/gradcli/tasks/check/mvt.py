@@ -111,13 +111,13 @@ def grade(question, prepared, context) -> Graded:
             a.mistake = a.mistake or "c-outside"
             d = _derivative(question.text, m, value)
             solves = d is not None and _same(d, m.slope)
-            problems.append(f"c = {typed} is outside {inside}" + (
+            problems.append(f"c = {c_text(value)} is outside {inside}" + (
                 f" (it solves f'(c) = {c_text(m.slope)}, but the theorem's c lies strictly "
                 "between the ends)" if solves else ""))
             continue
         a.mistake = a.mistake or "not-a-c"
         d = m.derivative_at(value)
-        problems.append(f"at c = {typed}, f'(c) = "
+        problems.append(f"at c = {c_text(value)}, f'(c) = "
                         + (c_text(d) if d is not None else "undefined")
                         + f", not the secant's slope {c_text(m.slope)}")
     missed = [c for i, c in enumerate(m.c) if i not in matched]
