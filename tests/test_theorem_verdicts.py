@@ -152,10 +152,12 @@ def normal_question(rng):
     return f, a
 
 
-def normal_truth(f, a, line) -> bool:
-    """SymPy's verdict: the line passes through (a, f(a)) with slope -1/f'(a)."""
+def normal_truth(f, a, answer: str) -> bool:
+    """SymPy's verdict on the typed line: it passes through (a, f(a)) with slope -1/f'(a)."""
     yy = S.Symbol("yy")
-    g = S.expand(line(yy))
+    left, right = answer.split("=")
+    names = {"x": X, "y": yy, "e": S.E}
+    g = S.expand(S.sympify(left, locals=names) - S.sympify(right, locals=names))
     gx, gy, g0 = g.coeff(X), g.coeff(yy), g.subs({X: 0, yy: 0})
     fa, m = f.subs(X, a), S.diff(f, X).subs(X, a)
     if S.simplify(gx * a + gy * fa + g0) != 0:
@@ -171,34 +173,23 @@ def normal_cases(seed, n_right, n_wrong):
     while len(right) < n_right or len(wrong) < n_wrong:
         f, a = normal_question(rng)
         fa, m = f.subs(X, a), S.diff(f, X).subs(X, a)
-        forms = []
+        A, FA = text(a), text(fa)
         if S.simplify(m) == 0:
-            forms.append((f"x = {text(a)}", lambda yy: X - a))
-            forms.append((f"y = {text(fa)}", lambda yy: yy - fa))
+            forms = [f"x = {A}", f"y = {FA}"]
         else:
             n = -1 / m
-            forms += [
-                (f"y = {text(fa)} + ({text(n)})*(x - ({text(a)}))",
-                 lambda yy, n=n: yy - fa - n * (X - a)),
-                (f"y = ({text(n)})*x + {text(S.expand(fa - n * a))}",
-                 lambda yy, n=n: yy - n * X - (fa - n * a)),
-                (f"{text(m)}*(y - ({text(fa)})) + x - ({text(a)}) = 0",
-                 lambda yy: m * (yy - fa) + X - a),
-                (f"y = {text(fa)} + ({text(m)})*(x - ({text(a)}))",
-                 lambda yy: yy - fa - m * (X - a)),
-                (f"y = {text(fa)} + ({text(1 / m)})*(x - ({text(a)}))",
-                 lambda yy: yy - fa - (1 / m) * (X - a)),
-                (f"y = {text(fa + 1)} + ({text(n)})*(x - ({text(a)}))",
-                 lambda yy, n=n: yy - fa - 1 - n * (X - a)),
-                (f"y = {text(fa)} + ({text(n * S.Rational(1001, 1000))})*(x - ({text(a)}))",
-                 lambda yy, n=n: yy - fa - n * S.Rational(1001, 1000) * (X - a)),
-            ]
+            forms = [f"y = {FA} + ({text(n)})*(x - ({A}))",
+                     f"y = ({text(n)})*x + {text(S.expand(fa - n * a))}",
+                     f"({text(m)})*(y - ({FA})) + x - ({A}) = 0",
+                     f"y = {FA} + ({text(m)})*(x - ({A}))",
+                     f"y = {FA} + ({text(1 / m)})*(x - ({A}))",
+                     f"y = {text(fa + 1)} + ({text(n)})*(x - ({A}))",
+                     f"y = {FA} + ({text(n * S.Rational(1001, 1000))})*(x - ({A}))"]
             if S.simplify(m ** 2 - 1) != 0:
-                forms.append((f"y = {text(fa)} + ({text(-m)})*(x - ({text(a)}))",
-                              lambda yy: yy - fa + m * (X - a)))
-        for answer, line in forms:
-            truth = normal_truth(f, a, line)
-            case = (text(f), f"x={text(a)}", answer, truth)
+                forms.append(f"y = {FA} + ({text(-m)})*(x - ({A}))")
+        for answer in forms:
+            truth = normal_truth(f, a, answer)
+            case = (text(f), f"x={A}", answer, truth)
             if truth and len(right) < n_right:
                 right.append(case)
             elif not truth and len(wrong) < n_wrong:

@@ -39,7 +39,12 @@ def mvt_record(m, precision=None) -> dict:
            "over": {m.x: [json_text(m.a), json_text(m.b)]}, "applies": m.applies}
     if not m.applies:
         rec["reason"] = m.reason
-        rec["where"] = [json_text(p) for p in m.where]
+        starts = {lo for lo, _, _, _ in m.spans}
+        rec["where"] = [json_text(p) for p in m.where if p not in starts]
+        if m.spans:
+            rec["where_intervals"] = [
+                f"{'(' if lo_open else '['}{json_text(lo)}, {json_text(hi)}"
+                f"{')' if hi_open else ']'}" for lo, hi, lo_open, hi_open in m.spans]
     if m.slope is not None:
         rec["slope"] = json_text(m.slope)
         rec["slope_value"] = json_number(float(m.slope), precision)

@@ -38,6 +38,7 @@ class MeanValue:
     applies: bool = False
     failure: str | None = None         # "continuous" or "differentiable"
     where: list = field(default_factory=list)   # the points where it fails
+    spans: list = field(default_factory=list)   # intervals where it fails (sqrt(x) on [-1, 0))
     rolle: bool = False
     c: list = field(default_factory=list)       # exact c, or floats where no closed form
     exact: bool = True
@@ -63,12 +64,21 @@ class MeanValue:
         if self.applies:
             return None
         from ..closedtext import printed_text as closed_text
-        where = " and ".join(f"{self.x} = {closed_text(p)}" for p in self.where)
+        where = " and ".join(self.where_texts())
         if self.failure == "continuous":
             return (f"f is not continuous on [{closed_text(self.a)}, {closed_text(self.b)}]"
-                    + (f": not at {where}" if where else ""))
+                    + (f": not {where}" if where else ""))
         return (f"f is not differentiable on ({closed_text(self.a)}, {closed_text(self.b)})"
-                + (f": not at {where}" if where else ""))
+                + (f": not {where}" if where else ""))
+
+    def where_texts(self) -> list:
+        """'at x = 0' for each point where the hypothesis fails, 'on [-1, 0)' for each
+        interval."""
+        from ..closedtext import printed_text as closed_text
+        starts = {lo for lo, _, _, _ in self.spans}
+        return ([f"at {self.x} = {closed_text(p)}" for p in self.where if p not in starts]
+                + [f"on {'(' if lo_open else '['}{closed_text(lo)}, {closed_text(hi)}"
+                   f"{')' if hi_open else ']'}" for lo, hi, lo_open, hi_open in self.spans])
 
 
 def parse_interval(over: str, variables):
@@ -107,14 +117,15 @@ def exact_point(specs) -> dict:
     return point
 
 
-def _points(missing) -> tuple[list, bool]:
-    """The points of a set where f fails, and whether it fails on a whole interval too."""
+def _points(missing) -> tuple[list, list]:
+    """The points of a set where f fails, and the intervals (lo, hi, open?, open?) where it
+    fails throughout."""
     import sympy as S
     if missing.is_empty:
-        return [], False
+        return [], []
     if isinstance(missing, S.FiniteSet):
-        return sorted(missing, key=float), False
-    found, stack, whole = [], [missing], False
+        return sorted(missing, key=float), []
+    found, stack, whole = [], [missing], []
     while stack:
         s = stack.pop()
         if isinstance(s, S.Union):
@@ -122,7 +133,7 @@ def _points(missing) -> tuple[list, bool]:
         elif isinstance(s, S.FiniteSet):
             found.extend(s)
         elif isinstance(s, S.Interval):
-            whole = True
+            whole.append((s.start, s.end, s.left_open, s.right_open))
             found.append(s.start)
         else:
             raise InexactError("could not decide where f is defined on the interval")
@@ -172,12 +183,12 @@ def _hypotheses(out: MeanValue, f, x, pieces) -> None:
     """Continuity on [a, b], then differentiability on (a, b): out.failure and out.where."""
     import sympy as S
     from sympy.calculus.util import continuous_domain
-    broken, whole = [], False
+    broken, whole = [], []
     for lo, hi, form in pieces:
         dom = continuous_domain(form, x, S.Interval(lo, hi))
         pts, w = _points(S.Interval(lo, hi) - dom)
         broken += pts
-        whole = whole or w
+        whole += w
     for (_, k, left), (_, _, right) in zip(pieces, pieces[1:]):
         value = f.subs(x, k)
         sides = (S.limit(left, x, k, "-"), S.limit(right, x, k, "+"))
@@ -185,6 +196,7 @@ def _hypotheses(out: MeanValue, f, x, pieces) -> None:
             broken.append(k)
     if broken or whole:
         out.failure, out.where = "continuous", sorted(set(broken), key=float)
+        out.spans = whole
         return
     slopes = [S.diff(form, x) for _, _, form in pieces]
     out.pieces = [(lo, hi, d) for (lo, hi, _), d in zip(pieces, slopes)]
@@ -193,13 +205,14 @@ def _hypotheses(out: MeanValue, f, x, pieces) -> None:
     for (lo, hi, _), d in zip(pieces, slopes):
         pts, w = _points(S.Interval.open(lo, hi) - continuous_domain(d, x, S.Interval.open(lo, hi)))
         rough += pts
-        whole = whole or w
+        whole += w
     for (_, k, _), dl, dr in zip(pieces, slopes, slopes[1:]):
         sides = (S.limit(dl, x, k, "-"), S.limit(dr, x, k, "+"))
         if not (all(_finite(s) for s in sides) and _same(*sides)):
             rough.append(k)
     if rough or whole:
         out.failure, out.where = "differentiable", sorted(set(rough), key=float)
+        out.spans = whole
         return
     out.applies = True
 

@@ -139,16 +139,20 @@ def grade(question, prepared, context) -> Graded:
     tol = max(context.rtol, FORMULA_RTOL_FLOOR) if not literals else FORMULA_RTOL_FLOOR
     scale = max(abs(fa), abs(a), 1.0 if m is None else abs(m),
                 0.0 if want is None else abs(float(want)))
+    # The scales come from the question alone: the normal's slope for the slope, f(a)
+    # and the slope's reach over |a| for the height at a (§3.5).
+    w = None if want is None else float(want)
+    height_scale = max(abs(fa), abs(a) * (1.0 if w is None else abs(w)))
     problems = []
     if math.isinf(slope):  # a vertical line x = here
-        point_ok = close_to(here, a, tol, context.atol + slack[0], scale)
+        point_ok = abs(here - a) <= context.atol + slack[0] + tol * abs(a)
     else:
-        point_ok = close_to(here, fa, tol, context.atol + slack[0], scale)
-    if want is None:       # the normal is x = a
+        point_ok = abs(here - fa) <= context.atol + slack[0] + tol * height_scale
+    if w is None:          # the normal is x = a
         slope_ok = math.isinf(slope)
     else:
-        slope_ok = not math.isinf(slope) and close_to(slope, float(want), tol,
-                                                      context.atol + slack[1], scale)
+        slope_ok = not math.isinf(slope) and \
+            abs(slope - w) <= context.atol + slack[1] + tol * abs(w)
     a_.ok = slope_ok and point_ok
     if a_.ok:
         return Graded([a_], list(n.warnings))
