@@ -42,10 +42,21 @@ def prepare(question, given, context):
 
 
 def _exact_normal(text, point):
-    """The normal line in exact numbers where the point is one (2, π/4): y = 4 - (x - 2)/4,
-    and x = 3π/2 for sin x there, where the double of f' is -1.8e-16, not 0."""
+    """The normal line in exact numbers where the point is one: y = 4 - (x - 2)/4 in
+    rationals at a whole or decimal point (no SymPy), and at a closed form such as π/4
+    (SymPy), where x = 3π/2 for sin x is vertical though the double of f' is -1.8e-16."""
+    from fractions import Fraction
+    from ...errors import GradcliError, InexactError
+    if all(float(v) == float(Fraction(repr(float(v)))) and len(repr(float(v))) <= 8
+           for v in point.values()):
+        try:
+            return normal_of(text, {k: Fraction(repr(float(v))) for k, v in point.items()},
+                             exact=True, evaluate=evaluate)
+        except InexactError:
+            pass  # e^x at 1: the closed form needs e, below
+        except (GradcliError, TypeError, ValueError):
+            return None
     import sympy as S
-    from ...errors import GradcliError
     exact = {}
     for k, v in point.items():
         guess = S.nsimplify(v, [S.pi], rational=False, tolerance=1e-15)
