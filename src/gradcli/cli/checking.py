@@ -62,7 +62,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     search never claims to have found every point), a Taylor polynomial
     (--taylor P --order N: compared coefficient by coefficient, a forgotten
     factorial named), dy/dx of an equation (--implicit FORMULA, compared with
-    -F_x/F_y as formulas in x and y, and on the curve).
+    -F_x/F_y as formulas in x and y, and on the curve; with --order 2,
+    d²y/dx², right when equal on the curve), the c of the mean value theorem
+    (--mvt "c = 1 and c = 3" or "does not apply", with --over x=A:B: a c
+    outside (A, B) or missed, named), a normal line (--normal EQUATION with
+    --at: the tangent or slope 1/f'(a) given instead, named).
 
     \b
     OpenStax Calculus Vol. 3, sections 4.4 and 4.6: the tangent plane of
@@ -81,6 +85,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
           --critical "(-1, 5/2) saddle; (3, -3/2) min"
       $ gradcli check "e^x" --at x=0 --order 2 --taylor "1 + x + x^2"
       $ gradcli check "x^2 + y^2 = 25" --implicit "-x/y"
+      $ gradcli check "x^3 - 4x" --over x=-2:2 --mvt "c = ±2/√3"
+      $ gradcli check "x^2" --at x=2 --normal "y = -(x - 2)/4 + 4"
     """
     from .. import api
     from ..tasks.check import check, derivative_names
