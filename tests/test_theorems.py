@@ -220,3 +220,13 @@ def test_check_second_derivative_at_a_point():
     code, _, err = cli("check", "x^2 + y^2 = 25", "--implicit", "-1", "--order", "2",
                        "--at", "x=3,y=3")
     assert code == 2 and "not on the curve" in err
+
+
+@pytest.mark.parametrize("answer,ok", [
+    ("-0.111/y^3", True), ("-0.1111/y^3", True), ("-(0.111x^2 + 0.333y^2)/y^3", True),
+    ("-0.112/y^3", False), ("-0.11/y^3", False), ("-0.1112/y^3", False),
+])
+def test_check_second_derivative_digits_rule_in_a_formula(answer, ok):
+    # x^2 + 3y^2 = 1: y'' = -1/(9y^3); decimals of 3+ digits are right correctly rounded
+    code, _ = mistake("x^2 + 3y^2 = 1", "--implicit", answer, "--order", "2")
+    assert code == (0 if ok else 1)

@@ -60,6 +60,37 @@ def _curve_points(F, X, Y, seed_parts) -> list:
     return found
 
 
+def _rounded_agreement(formula, names, points, truth, X, Y):
+    """Where the answer has decimals of 3+ digits (the digits rule): the number of curve
+    points where it is within their rounding of the true y'', or None when it is off at
+    one of them or has no such decimals."""
+    import sympy as S
+    from ...reading import read_program
+    from .probes import rounded_literals, rounding_slack
+    from .shared import maybe_value
+    program = read_program(formula, names)
+    literals = rounded_literals(program)
+    if not literals:
+        return None
+    truth_f = S.lambdify((X, Y), truth, modules="math")
+    agreed = 0
+    for px, py in points:
+        point = {names[0]: px, names[1]: py}
+        got = maybe_value(program, point)
+        try:
+            t = float(truth_f(px, py))
+        except (ArithmeticError, ValueError, TypeError):
+            continue
+        if got is None or not math.isfinite(t):
+            continue
+        slack = rounding_slack(program, lambda p: [(maybe_value(p, point) or (math.nan,))[0]],
+                               literals)[0]
+        if abs(got[0] - t) > slack + 1e-9 * abs(t):
+            return None
+        agreed += 1
+    return agreed
+
+
 def grade_second(text, at, answer, wrt, of, context) -> Graded:
     import sympy as S
     from ..implicit import _sides_sympy, implicit_second
@@ -124,6 +155,13 @@ def grade_second(text, at, answer, wrt, of, context) -> Graded:
             a.note = "equal on the curve (the difference is a multiple of the curve's equation)"
             return Graded([a], list(result.warnings), read_as=f.read_as, at={})
     points = _curve_points(as_real(F), X, Y, (text, answer))
+    if context.digits_rule:
+        rounded = _rounded_agreement(formula, (f.x, f.y), points, as_real(truth), X, Y)
+        if rounded is not None and rounded >= 3:
+            a.ok, a.points = True, rounded
+            a.note = (f"right to the digits given: within the rounding of its decimals of "
+                      f"d²{f.y}/d{f.x}² at {rounded} points of the curve")
+            return Graded([a], list(result.warnings), read_as=f.read_as, at={})
     mine_f = S.lambdify((X, Y), as_real(mine), modules="math")
     truth_f = S.lambdify((X, Y), as_real(truth), modules="math")
     rows = []
