@@ -52,7 +52,9 @@ def _apply(op: str, args, real_roots: bool = True):
     if callable(same) and op in TABLE and TABLE[op].category != "arithmetic":
         return same(*args)
     try:
-        return TABLE[op].value(ClosedBackend, *args)
+        out = TABLE[op].value(ClosedBackend, *args)
+        # max(a, b) = (a + b + |a - b|)/2: corners that piece() splits at, as for |x|
+        return out.rewrite(S.Abs) if out.has(S.Max, S.Min) else out
     except (GradcliError, TypeError, ValueError, KeyError):
         raise UsageError(f"'{op}' is not supported here: this command works with the "
                          "elementary functions (powers, roots, exp, ln, trig, |x|)") from None

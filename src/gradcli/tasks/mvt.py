@@ -302,8 +302,16 @@ def mean_value(text: str, over: str) -> MeanValue:
     name, a, b = parse_interval(over, variables)
     x = S.Symbol(name, real=True)
     out = MeanValue(text, read_as(program), name, a, b, warnings=list(program.warnings))
-    pieces = _pieces(f, x, a, b)
-    _hypotheses(out, f, x, pieces)
+    try:
+        pieces = _pieces(f, x, a, b)
+        _hypotheses(out, f, x, pieces)
+    except (NotImplementedError, TypeError, ValueError) as exc:
+        # SymPy could not decide where f is continuous: no verdict rather than a guess
+        raise InexactError(f"could not decide whether f is continuous and differentiable "
+                           f"on the interval ({exc})",
+                           hint="the theorem is decided exactly, and SymPy could not here")
+    if out.failure is None and not out.applies:
+        raise InexactError("could not decide the theorem's hypotheses")
     A, B = closed_text(a), closed_text(b)
     if out.failure == "continuous":
         out.steps.append(out.reason + "; the theorem needs continuity on the closed interval")
