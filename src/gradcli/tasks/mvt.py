@@ -336,7 +336,7 @@ def mean_value(text: str, over: str) -> MeanValue:
     _solve(out, x, pieces)
     solved = f"solve f'(c) = {closed_text(out.slope)} for c in ({A}, {B})"
     if out.every:
-        out.steps.append(solved + f": every c works (f is linear there)")
+        out.steps.append(solved + ": every c works (f is linear there)")
     else:
         out.steps.append(solved + ": " + (" and ".join(f"c = {c_text(c)}" for c in out.c)
                                           or "no solution"))
