@@ -12,7 +12,7 @@ from gradcli.cli import main
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 COMMANDS = ["eval", "functions", "diff", "trace", "graph", "check", "descend", "plot", "tangent",
-            "taylor", "critical", "implicit", "newton"]
+            "taylor", "critical", "implicit", "newton", "mvt"]
 
 
 def help_text(command: str) -> str:

@@ -164,6 +164,12 @@ def closed_text(value) -> str:
     return _text(simplified(value))
 
 
+def printed_text(value) -> str:
+    """The book's print of a SymPy number or formula as it stands, not simplified: for
+    closed forms already in their final shape (simplify alone costs a quarter second)."""
+    return _text(_sympy(value))
+
+
 def _terms(value) -> list:
     """A simplified number as the signed terms of a sum: [('+', '√3/2'), ('-', 'π/6')]."""
     import sympy as S

@@ -184,6 +184,13 @@ CHECK = (
     Option(("--roots",), "roots",
            'Your roots of EXPR = 0 in the range --over x=A:B: "-1.414, 1.414" (or "none").',
            metavar="R1,R2,..."),
+    Option(("--mvt",), "mvt",
+           'Every c of the mean value theorem on --over x=A:B: "c = 1 and c = 3", '
+           '"c = ±2/sqrt(3)", or "does not apply".',
+           metavar="ANSWER"),
+    Option(("--normal",), "normal",
+           "Your normal line to y = f(x) at --at: y = ..., x = a, or any linear equation.",
+           metavar="EQUATION"),
 )
 
 
@@ -195,6 +202,9 @@ TANGENT = (
     Option(("--exact",), "exact",
            "Exact rational arithmetic where possible.",
            takes_value=False),
+    Option(("--normal",), "normal",
+           "The normal line instead (y = f(x): perpendicular to the tangent; x = a where "
+           "f'(a) = 0).", takes_value=False),
 )
 
 
@@ -229,6 +239,19 @@ IMPLICIT = (
            "The dependent variable (default: the equation's other variable).",
            metavar="Y"),
     at("Also the value of the derivative at this point of the curve."),
+    Option(("--order",), "order",
+           "1 for dy/dx, 2 for d²y/dx² (simplified with the curve's equation where that "
+           "shortens it).", int_range=(1, 2), default=1, show_default=True),
+)
+
+
+MVT = (
+    Option(("--over",), "over",
+           "The closed interval [A, B] (exact: 0:pi, -1:8).",
+           required=True, metavar="NAME=A:B"),
+    Option(("--steps",), "steps",
+           "Show the method: continuity, differentiability, the secant's slope and "
+           "the equation solved.", takes_value=False),
 )
 
 

@@ -6,5 +6,6 @@ from .app import main
 # Each module adds its commands to `main` when it is imported.
 from . import checking, evaluate, homework, session, symbolic, training  # noqa: F401, E402
 from . import roots  # noqa: F401, E402
+from . import theorems  # noqa: F401, E402
 
 __all__ = ["main"]

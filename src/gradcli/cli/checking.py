@@ -17,7 +17,7 @@ from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, 
 @output_options("check", "check-points")
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,
-                  newton, roots, fmt, precision, debug):
+                  newton, roots, mvt, normal, fmt, precision, debug):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -61,7 +61,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     search never claims to have found every point), a Taylor polynomial
     (--taylor P --order N: compared coefficient by coefficient, a forgotten
     factorial named), dy/dx of an equation (--implicit FORMULA, compared with
-    -F_x/F_y as formulas in x and y, and on the curve).
+    -F_x/F_y as formulas in x and y, and on the curve; with --order 2,
+    d²y/dx², right when equal on the curve), the c of the mean value theorem
+    (--mvt "c = 1 and c = 3" or "does not apply", with --over x=A:B: a c
+    outside (A, B) or missed, named), a normal line (--normal EQUATION with
+    --at: the tangent or slope 1/f'(a) given instead, named).
 
     \b
     OpenStax Calculus Vol. 3, sections 4.4 and 4.6: the tangent plane of
@@ -86,6 +90,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     of the others; --roots with --over: every root in the range):
       $ gradcli check "x^3 + x - 1" --at x=1 --newton "0.75, 0.6860465, 0.6823396"
       $ gradcli check "x^3 - 2x" --over x=-3:3 --roots "±1.414, 0"
+      $ gradcli check "x^3 - 4x" --over x=-2:2 --mvt "c = ±2/√3"
+      $ gradcli check "x^2" --at x=2 --normal "y = -(x - 2)/4 + 4"
     """
     from .. import api
     from ..tasks.check import check, derivative_names
@@ -95,7 +101,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     grads = parse_answers(grad)
     homework = {"tangent": tangent, "directional": directional, "direction": direction,
                 "critical": critical, "over": over, "taylor": taylor, "order": order,
-                "implicit": implicit, "of": of, "newton": newton, "roots": roots}
+                "implicit": implicit, "of": of, "newton": newton, "roots": roots, "mvt": mvt,
+                "normal": normal}
     given = {k: v for k, v in homework.items() if v is not None}
     if implicit is not None and derivative:
         raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "

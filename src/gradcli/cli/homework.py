@@ -13,8 +13,8 @@ from .app import (CONTEXT, GradcliCommand, _exactly, click_options, expression_o
 @main.command("tangent", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.TANGENT)
-@output_options("tangent")
-def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
+@output_options("tangent", "normal")
+def tangent_command(expr, file, at, estimate, exact, normal, fmt, precision, debug):
     """The tangent line or plane of EXPR at a point, and the linear approximation.
 
     \b
@@ -29,10 +29,23 @@ def tangent_command(expr, file, at, estimate, exact, fmt, precision, debug):
     \b
     The linear approximation beside the true value:
       $ gradcli tangent "sqrt(x)" --at x=4 --estimate x=4.1
+
+    \b
+    The normal line (Stewart 3.1: y = x^2 at (2, 4)):
+      $ gradcli tangent "x^2" --at x=2 --normal --exact -o plain
     """
     from .. import api
     from ..tasks.tangent import tangent
     text = read_source(expr, file)
+    if normal:
+        from ..tasks.normal import normal as normal_line
+        if estimate:
+            raise UsageError("--estimate is the tangent's linear approximation; leave it out "
+                             "with --normal")
+        write_warned("normal", _exactly(lambda mode: normal_line(
+            text, api.parse_bindings(at, exact=mode), exact=mode, evaluate=api.evaluate),
+            exact), fmt, precision)
+        return
 
     def compute(mode):
         bindings = api.parse_bindings(at, exact=mode)
@@ -115,7 +128,7 @@ def critical_command(expr, file, over, at, fmt, precision, debug):
 @expression_options
 @click_options(options.IMPLICIT)
 @output_options("implicit")
-def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
+def implicit_command(expr, file, wrt, of, at, order, fmt, precision, debug):
     """dy/dx of a curve given implicitly, F(x, y) = G(x, y), as -F_x/F_y.
 
     \b
@@ -123,10 +136,22 @@ def implicit_command(expr, file, wrt, of, at, fmt, precision, debug):
       $ gradcli implicit "x^2 + y^2 = 25" --wrt x --at x=3,y=4 -o plain
       dy/dx   -x/y
       dy/dx at x = 3, y = 4   -0.75
+
+    \b
+    The second derivative, simplified with the curve's equation:
+      $ gradcli implicit "x^2 + y^2 = 25" --order 2 -o plain
     """
     from .. import api
     from ..tasks.implicit import implicit
     text = read_source(expr, file)
+    if order == 2:
+        from ..tasks.implicit import implicit_second
+        from ..tasks.mvt import exact_point
+        point = exact_point(at) if at else None
+        write_warned("implicit2", implicit_second(text, wrt.strip() if wrt else None,
+                                                  of.strip() if of else None, point),
+                     fmt, precision)
+        return
     bindings = api.parse_bindings(at) if at else None
     write_warned("implicit", implicit(text, wrt.strip() if wrt else None,
                                       of.strip() if of else None, bindings), fmt, precision)

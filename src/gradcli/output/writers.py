@@ -100,6 +100,15 @@ for _kind, _module in (("newton", "newton.newton"), ("newton-roots", "newton.roo
     WRITERS[(_kind, "json")] = (f"{_module}_record", "json")
     WRITERS[(_kind, "markdown")] = (f"{_module}_markdown", "text")
     WRITERS[(_kind, "latex")] = (f"{_module}_latex", "text")
+WRITERS.update({("mvt", "table"): ("theorems.mvt_rows", "rows-table"),
+                ("mvt", "plain"): ("theorems.mvt_rows", "rows"),
+                ("mvt", "json"): ("theorems.mvt_record", "json"),
+                ("mvt", "markdown"): ("theorems.mvt_markdown", "text"),
+                ("mvt", "latex"): ("theorems.mvt_latex", "text")})
+for _fmt, _how in (("table", "rows-table"), ("plain", "rows"), ("json", "json"),
+                   ("markdown", "text"), ("latex", "text")):
+    WRITERS[("normal", _fmt)] = (f"normal.normal_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
+    WRITERS[("implicit2", _fmt)] = (f"implicit2.implicit2_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
                         ("diff-points", ("table", "plain", "json", "csv")),

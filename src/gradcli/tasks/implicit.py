@@ -4,7 +4,8 @@ The equation is split at its one top-level '=' into F - G, both sides read by
 the language's own rules; the derivative is built from the symbolic partials,
 simplified and printed as `diff` prints, and evaluated at a point when one is
 given (where F_y is 0 there is no dy/dx: a vertical tangent or a singular
-point). Nothing here prints.
+point). With order 2, d²y/dx² in x and y (SymPy), simplified with the curve's
+own equation as a book does. Nothing here prints.
 """
 from __future__ import annotations
 
@@ -142,3 +143,114 @@ def implicit(text: str, x: str | None, y: str | None = None,
         result.value = lower(Program((Statement(None, dydx),), ""), point,
                              wrt=set()).output.data
     return result
+
+
+@dataclass
+class ImplicitSecond:
+    """d²y/dx² of an implicit curve, simplified with the curve's equation where that helps."""
+
+    first: Implicit
+    formula: object                  # SymPy, in x and y
+    raw: object                      # before the curve's equation was used
+    used_curve: bool                 # the curve's equation shortened it (x² + y² -> 25)
+    at: dict | None = None
+    value: object = None             # exact where the point is
+    warnings: list = field(default_factory=list)
+
+
+def _sides_sympy(text: str, names):
+    """F = left - right as SymPy, odd roots as SymPy's principal ones (the same algebra, no
+    |.| to differentiate); realforms.as_real gives the real values back."""
+    from .exactinput import read_sympy
+    left, right = split_equation(text)
+    return (read_sympy(left, names, real_roots=False)[0]
+            - read_sympy(right, names, real_roots=False)[0])
+
+
+def second_derivative_of(F, x, y):
+    """(d²y/dx² for F(x, y) = 0 as SymPy, the same before using F = 0).
+
+    y'' = -(F_xx F_y² - 2 F_xy F_x F_y + F_yy F_x²)/F_y³; where F is a polynomial,
+    the numerator is reduced modulo F (x² + y² = 25 turns -(x² + y²)/y³ into
+    -25/y³), and the shortest form is kept."""
+    import sympy as S
+    fx, fy = S.diff(F, x), S.diff(F, y)
+    expr = -(S.diff(fx, x) * fy ** 2 - 2 * S.diff(fx, y) * fx * fy
+             + S.diff(fy, y) * fx ** 2) / fy ** 3
+    num, den = S.fraction(S.cancel(S.together(expr)))
+    raw = S.factor(num) / S.factor(den)
+    best = raw
+    for shorter in _reduced_forms(F, expr, x, y):
+        if S.count_ops(shorter) < S.count_ops(best):
+            best = shorter
+    return best, raw
+
+
+def _reduced_forms(F, expr, x, y):
+    """expr with its numerator reduced modulo F, for each order of the variables. Roots
+    of x and y (√x + √y = 1, x^(2/3) + y^(2/3) = 1) become new letters first, x = u^2, so
+    that F is a polynomial: 1/(2x^(3/2)) for the first."""
+    import sympy as S
+    from functools import reduce
+    q = {v: reduce(S.ilcm, [p.exp.q for p in F.atoms(S.Pow) if p.base == v
+                            and p.exp.is_Rational], 1) for v in (x, y)}
+    if q[x] == q[y] == 1:  # no roots: F is used as it is
+        u, v, back = x, y, {}
+
+        def roots_out(e):
+            return e
+    else:
+        u, v = S.Dummy("u", positive=True), S.Dummy("v", positive=True)
+        into = {x: u ** q[x], y: v ** q[y]}
+        back = {u: x ** S.Rational(1, q[x]), v: y ** S.Rational(1, q[y])}
+
+        def roots_out(e):
+            return S.powsimp(S.expand_power_base(e.subs(into), force=True), force=True)
+    G = S.expand(roots_out(F))
+    if not G.is_polynomial(u, v):
+        return []
+    num, den = S.fraction(S.cancel(S.together(roots_out(expr))))
+    forms = []
+    for gens in ((u, v), (v, u)):
+        for order in ("lex", "grevlex"):
+            _, rest = S.reduced(S.expand(num), [G], *gens, order=order)
+            form = S.factor(rest) / S.factor(den)
+            forms.append(S.powsimp(form.subs(back)) if back else form)
+    return forms
+
+
+def implicit_second(text: str, x: str | None, y: str | None = None,
+                    at: dict | None = None) -> ImplicitSecond:
+    """d²y/dx² of the curve `text`, and its exact value at `at` (numbers or SymPy)."""
+    import sympy as S
+    from ..symbolic.realforms import as_real, symbol
+    first = implicit(text, x, y, None)
+    X, Y = symbol(first.x), symbol(first.y)
+    F = _sides_sympy(text, (first.x, first.y))
+    extra = sorted(str(s) for s in F.free_symbols if s not in (X, Y))
+    if extra:
+        raise UsageError(f"d²{first.y}/d{first.x}² needs an equation in {first.x} and "
+                         f"{first.y} alone; it also has {', '.join(extra)}")
+    formula, raw = second_derivative_of(F, X, Y)
+    out = ImplicitSecond(first, formula, raw, formula != raw,
+                         warnings=list(first.warnings))
+    if at is not None:
+        missing = [v for v in (first.x, first.y) if v not in at]
+        if missing:
+            raise UsageError(f"no value for {', '.join(missing)}",
+                             hint="add --at " + ",".join(f"{v}=…" for v in missing))
+        point = {first.x: S.sympify(at[first.x]), first.y: S.sympify(at[first.y])}
+        subs = {X: point[first.x], Y: point[first.y]}
+        off = as_real(F).subs(subs)
+        if abs(complex(off.evalf(30))) > 1e-12:
+            out.warnings.append(f"the point is not on the curve: the two sides differ by "
+                                f"{float(off.evalf()):.6g} there")
+        if as_real(S.diff(F, Y)).subs(subs).evalf(30) == 0:
+            raise DomainError(f"∂F/∂{first.y} = {first.fy} is 0 at the point, so "
+                              f"d²{first.y}/d{first.x}² is undefined there (a vertical "
+                              "tangent or a singular point)")
+        # On the curve the reduced and the raw form agree; off it, only the raw one is
+        # the derivative of anything, so the value comes from the raw form.
+        out.at = point
+        out.value = S.radsimp(S.cancel(as_real(raw).subs(subs)))
+    return out

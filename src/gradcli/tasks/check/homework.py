@@ -26,6 +26,8 @@ from . import directional as directional_grader
 from . import implicit as implicit_grader
 from . import newton as newton_grader
 from . import roots as roots_grader
+from . import mvt as mvt_grader
+from . import normal as normal_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
 from .answers import check
@@ -35,7 +37,8 @@ from .verdict import Verdict, tolerances
 # In the order the answers are read and graded, and their answers listed.
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
-                                                implicit_grader, newton_grader, roots_grader)}
+                                                implicit_grader, newton_grader, roots_grader,
+                                                mvt_grader, normal_grader)}
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
@@ -47,6 +50,8 @@ _EXAMPLES = {
     "implicit": '--implicit "-x/y"',
     "newton": '--newton "1.3333333, 1.2638889" --at x=1',
     "roots": '--roots "-1.414, 1.414" --over x=-3:3',
+    "mvt": '--over x=0:2 --mvt "c = 1"',
+    "normal": '--at x=2 --normal "y = 4 - (x - 2)/4"',
 }
 
 
@@ -58,7 +63,8 @@ def wanted(**answers) -> bool:
 def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    derivatives=None, tangent=None, directional=None, direction=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
-                   wrt=None, of=None, newton=None, roots=None, rtol: float | None = None,
+                   wrt=None, of=None, newton=None, roots=None, mvt=None, normal=None,
+                   rtol: float | None = None,
                    atol: float | None = None) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
 
@@ -75,21 +81,30 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     at = dict(at or {})
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
-             "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots}
+             "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots,
+             "mvt": mvt, "normal": normal}
     for option, example in _EXAMPLES.items():
         answer = given[option]
         if isinstance(answer, str) and not answer.strip():
             raise UsageError(f"--{option} is empty", hint=f"for example: {example}")
     _pairing(directional, direction, "--directional", "--direction",
              "--directional 4.4 --direction 3,4")
-    _pairing(critical if roots is None else roots, over,
-             "--critical" if roots is None else "--roots", "--over",
-             '--critical "(0,0) saddle" --over x=-3:3,y=-3:3' if roots is None
-             else '--roots "-1.414, 1.414" --over x=-3:3')
-    if critical is not None and roots is not None:
-        raise UsageError("--critical and --roots each read --over as their range: check them "
-                         "in two runs")
-    _pairing(taylor, order, "--taylor", "--order", '--taylor "1 + x + x^2/2" --order 2')
+    # --over is the range of --roots, the interval of --mvt, else the box of --critical
+    users = [(o, v) for o, v in (("--critical", critical), ("--roots", roots), ("--mvt", mvt))
+             if v is not None]
+    if len(users) > 1:
+        raise UsageError(f"{users[0][0]} and {users[1][0]} each read --over as their own range: "
+                         "check them in two runs")
+    if mvt is None:
+        _pairing(critical if roots is None else roots, over,
+                 "--critical" if roots is None else "--roots", "--over",
+                 '--critical "(0,0) saddle" --over x=-3:3,y=-3:3' if roots is None
+                 else '--roots "-1.414, 1.414" --over x=-3:3')
+    if implicit is None:  # with --implicit, --order is the order of the derivative
+        _pairing(taylor, order, "--taylor", "--order", '--taylor "1 + x + x^2/2" --order 2')
+    elif order not in (None, 1, 2):
+        raise UsageError(f"--implicit grades dy/dx (--order 1) or d²y/dx² (--order 2), "
+                         f"not order {order}")
     if of is not None and implicit is None:
         raise UsageError("--of names the dependent variable of --implicit; give --implicit "
                          "too, or leave --of out")

@@ -28,12 +28,16 @@ CURVE_POINTS = 8      # points of the curve, when the random ones disagree
 
 
 def prepare(question, given, context):
-    """The answer, --wrt and --of; the equation is read when graded, as the task reads it."""
-    return given["implicit"], given["wrt"], given["of"]
+    """The answer, --wrt, --of and --order; the equation is read when graded, as the task
+    reads it."""
+    return given["implicit"], given["wrt"], given["of"], given.get("order")
 
 
 def grade(question, prepared, context) -> Graded:
-    answer, wrt, of = prepared
+    answer, wrt, of, order = prepared
+    if order == 2:
+        from .implicit2 import grade_second
+        return grade_second(question.text, question.at or None, answer, wrt, of, context)
     a, result = _grade_implicit(question.text, question.at or None, answer, wrt, of,
                                 context.rtol, context.atol, context.digits_rule)
     return Graded([a], list(result.warnings), read_as=result.read_as,
