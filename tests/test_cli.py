@@ -71,9 +71,10 @@ def test_json_nan_and_inf_are_strings_and_warnings_are_listed():
 COMMAND_KINDS = {
     "eval": ("eval", "eval-direction", "eval-points"), "diff": ("diff", "steps", "diff-points"),
     "trace": ("trace",), "graph": ("graph",), "check": ("check", "check-points"),
-    "tangent": ("tangent",), "taylor": ("taylor",), "critical": ("critical",),
+    "tangent": ("tangent", "normal"), "taylor": ("taylor",), "critical": ("critical",),
     "implicit": ("implicit",), "functions": ("functions",), "descend": ("descend",),
     "plot": ("plot", "plot2d"), "newton": ("newton", "newton-roots"),
+    "mvt": ("mvt",),
 }
 
 
