@@ -93,12 +93,30 @@ def parse_bindings(specs, exact: bool = False) -> dict:
             if not text.strip():
                 raise UsageError(f"--at {name}= has no value", hint=f"for example --at {name}=1")
             bindings[name] = constant_value(text.strip(), f"--at {name}", exact)
+            if not exact and type(bindings[name]) is float and \
+                    not _PLAIN_NUMBER.fullmatch(text.strip()):
+                bindings = _typed(bindings, name, text.strip())
     if exact == "closed":
         from .autodiff.closed import to_closed
         bindings = {k: to_closed(v) for k, v in bindings.items()}
     elif exact:
         from .autodiff.exact import to_exact
         bindings = {k: to_exact(v) for k, v in bindings.items()}
+    return bindings
+
+
+class TypedBindings(dict):
+    """Bindings some of whose values were typed as closed forms (`pi/2`, `1/3`): `typed`
+    keeps their text, for the point's exact re-evaluation (autodiff/typedpoint.py)."""
+
+    typed: dict
+
+
+def _typed(bindings: dict, name: str, text: str) -> TypedBindings:
+    if type(bindings) is not TypedBindings:
+        bindings = TypedBindings(bindings)
+        bindings.typed = {}
+    bindings.typed[name] = text
     return bindings
 
 

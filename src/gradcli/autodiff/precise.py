@@ -44,3 +44,50 @@ def precise_backend():
     B.count_equal = staticmethod(lambda xs, target: mp.mpf(sum(1 for v in xs if v == target)))
     _ready.append(True)
     return B
+
+
+class NotReal(ArithmeticError):
+    """A value or local derivative that is complex in arbitrary precision (sqrt of a
+    difference that rounded to 0 in doubles and is a little below 0 exactly)."""
+
+
+def _real(x, mp):
+    if isinstance(x, mp.mpc):
+        raise NotReal(x)
+    return x
+
+
+def run_graph(nodes, output, leaf, mp) -> tuple[dict, dict]:
+    """The graph's values and gradients (id(node) -> mpf) at mpmath's working precision.
+
+    `nodes` are graph_nodes(output), parents first; `leaf(node)` gives a leaf's exact
+    value (its double, or the closed form the user typed). Raises ArithmeticError,
+    ValueError or DomainError where the graph is not real and defined there.
+    """
+    from .engine import numeric_d, topo_order
+    B = precise_backend()
+    D = numeric_d(B)
+    value = {}
+    for node in nodes:
+        if node._op is None:
+            value[id(node)] = leaf(node)
+        else:
+            value[id(node)] = _real(node._op.value(B, *[value[id(p)] for p in node._parents]),
+                                    mp)
+    grad = {id(output): mp.mpf(1)}
+    if not output.requires_grad:
+        return value, grad
+    for node in reversed(topo_order(output)):
+        op = node._op
+        g = grad.get(id(node))
+        if op is None or g is None:
+            continue
+        args = [value[id(p)] for p in node._parents]
+        out = value[id(node)]
+        cache = {}
+        for i, p in enumerate(node._parents):
+            if not p.requires_grad:
+                continue
+            d = op.numeric_partial(B, D, i, out, args, cache)
+            grad[id(p)] = grad.get(id(p), 0) + g * _real(d, mp)
+    return value, grad

@@ -69,6 +69,10 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
             from ..tasks.tangent import direction_vector, directional
             order, parts, note = direction_vector(direction, result.inputs, list(point), mode)
             along = directional({n: result.gradient[n] for n in order}, parts, exact=mode)
+            if not mode:
+                from ..autodiff import typedpoint
+                typedpoint.directional(result, along, order,
+                                       typedpoint.direction_texts(direction, order))
         return result, along, note
 
     result, along, note = _exactly(compute, exact)

@@ -34,6 +34,7 @@ class EvalResult:
     hessian: dict | None = None
     seed: object = None  # the upstream gradient given with --seed
     jacobian: dict | None = None  # name -> d result / d name, shape result.shape + name.shape
+    exact_point: object = None  # autodiff.typedpoint.TypedPoint for a closed-form point
 
 
 def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=False,
@@ -52,9 +53,14 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     >>> evaluate("(w*x+b)**2", w=3, x=2, b=1).gradient
     {'w': 28.0, 'x': 42.0, 'b': 14.0}
     """
+    typed = getattr(bindings, "typed", None)
     result = _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
                        jacobian, kw)
-    if numerics and not exact and seed is None and not jacobian:
+    settled = False
+    if typed and not exact and seed is None and not jacobian:
+        from ..autodiff.typedpoint import refine
+        settled = refine(result, typed)
+    if numerics and not exact and seed is None and not jacobian and not settled:
         from .precision import warning
         message = warning(result.graph, result.result_name, result.value, result.gradient,
                           result.at, result.inputs)

@@ -32,7 +32,7 @@ import math
 from fractions import Fraction
 
 from ..autodiff.engine import MathBackend, graph_nodes, local_derivative, topo_order
-from ..autodiff.precise import precise_backend
+from ..autodiff.precise import run_graph
 from ..errors import DomainError, LimitError
 from ..limits import MAX_PRECISION_NODES as MAX_NODES
 
@@ -354,14 +354,12 @@ _DIGITS = (40, 120, 400, 1200)
 def _precise(graph, names) -> dict | None:
     """The value (key None) and the partials by `names` in arbitrary precision, as floats."""
     import mpmath as mp
-    from ..autodiff.engine import numeric_d
-    B = precise_backend()
     nodes = graph_nodes(graph.output)
     previous = None
     for digits in _DIGITS:
         with mp.workdps(digits):
             try:
-                got = _run_precise(B, numeric_d(B), nodes, graph, names, mp)
+                got = _run_precise(nodes, graph, names, mp)
             except (ArithmeticError, ValueError, DomainError):
                 return None  # not computable in arbitrary precision: the bound decides
         # Zeros that agree are trusted only at the last step: a cancellation deeper
@@ -377,39 +375,8 @@ def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b))
 
 
-class _NotReal(ArithmeticError):
-    """A value or local derivative that is complex in arbitrary precision (sqrt of a
-    difference that rounded to 0 in doubles and is a little below 0 exactly)."""
-
-
-def _real(x, mp):
-    if isinstance(x, mp.mpc):
-        raise _NotReal(x)
-    return x
-
-
-def _run_precise(B, D, nodes, graph, names, mp) -> dict:
-    value = {}
-    for node in nodes:
-        if node._op is None:
-            value[id(node)] = mp.mpf(node.data)
-        else:
-            value[id(node)] = _real(node._op.value(B, *[value[id(p)] for p in node._parents]),
-                                    mp)
-    grad = {id(graph.output): mp.mpf(1)}
-    for node in reversed(topo_order(graph.output)):
-        op = node._op
-        g = grad.get(id(node))
-        if op is None or g is None:
-            continue
-        args = [value[id(p)] for p in node._parents]
-        out = value[id(node)]
-        cache = {}
-        for i, p in enumerate(node._parents):
-            if not p.requires_grad:
-                continue
-            d = op.numeric_partial(B, D, i, out, args, cache)
-            grad[id(p)] = grad.get(id(p), 0) + g * _real(d, mp)
+def _run_precise(nodes, graph, names, mp) -> dict:
+    value, grad = run_graph(nodes, graph.output, lambda node: mp.mpf(node.data), mp)
     got = {None: float(value[id(graph.output)])}
     for name in names:
         leaf = graph.inputs.get(name)

@@ -30,6 +30,7 @@ class Tangent:
     estimate_at: dict | None = None
     estimate: object = None          # the linear approximation there
     true_value: object = None        # f there
+    intercept: float | None = None   # the expanded form's, from the exact point where typed
     warnings: list = field(default_factory=list)
 
     def equation_to(self, precision=None) -> str:
@@ -40,7 +41,8 @@ class Tangent:
 
     def expanded_to(self, precision=None) -> str:
         """The slope-intercept equation a book prints: z = 2x + 4y - 5."""
-        return expanded_text(self.lhs, self.value, self.gradient, self.at, precision)
+        return expanded_text(self.lhs, self.value, self.gradient, self.at, precision,
+                             self.intercept)
 
 
 @dataclass
@@ -109,7 +111,8 @@ def equation_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> 
     return f"{lhs} = {_signed(parts)}"
 
 
-def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> str:
+def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None,
+                  intercept=None) -> str:
     """The book's form 'z = 2x + 4y - 5': each slope times its variable, then the intercept."""
     if _closed(value, gradient, at):
         # y = x/2 + √3/2 - π/6: the intercept exact, its like terms combined
@@ -118,9 +121,10 @@ def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None) -> 
                                             for name, g in gradient.items())
         return f"{lhs} = " + sum_text([(g, name) for name, g in gradient.items()]
                                       + [(intercept, "")])
-    intercept = value
-    for name, g in gradient.items():
-        intercept = intercept - g * at[name]
+    if intercept is None:
+        intercept = value
+        for name, g in gradient.items():
+            intercept = intercept - g * at[name]
     if isinstance(intercept, float) and abs(intercept) <= 1e-12 * max(
             [abs(value)] + [abs(g * at[n]) for n, g in gradient.items()]):
         intercept = 0.0  # cancellation noise: the plane passes through the origin
@@ -165,6 +169,10 @@ def tangent(text: str, at: dict, *, exact: bool | str = False, estimate: dict | 
     out = Tangent(text, result.read_as, point, result.value, grad,
                   equation_text(lhs, result.value, grad, point), lhs,
                   warnings=list(result.warnings))
+    typed = getattr(result, "exact_point", None)
+    if typed is not None:
+        from ..autodiff.typedpoint import intercept
+        out.intercept = intercept(typed, list(grad))
     if estimate is not None:
         missing = [n for n in point if n not in estimate]
         extra = [n for n in estimate if n not in point]
@@ -177,6 +185,10 @@ def tangent(text: str, at: dict, *, exact: bool | str = False, estimate: dict | 
         for name, g in grad.items():
             linear = linear + g * (estimate[name] - point[name])
         out.estimate_at = dict(estimate)
+        if typed is not None:
+            from ..autodiff.typedpoint import linear as exact_linear
+            settled = exact_linear(typed, list(grad), estimate)
+            linear = linear if settled is None else settled
         out.estimate = linear
         out.true_value = evaluate(text, estimate, exact=exact).value
     return out

@@ -1,0 +1,233 @@
+"""The point as typed: every number printed for a closed-form point (`pi/2`, `1/3`,
+`sqrt(2)`, `e`) is the correctly rounded double of the exact result (SPEC §2).
+
+The double-precision graph eval has built is run again in mpmath (the op table's
+value rules, autodiff/precise.py) with each typed input at the exact number its
+text denotes and the constants pi and e exact, at 30 then 60 digits and more:
+a result is taken once two precisions round to the same double, and a result
+whose magnitude keeps falling as the precision grows (cos(pi/2): about 1e-31 at
+30 digits, 1e-61 at 60) is exactly 0. A result that does not settle by the
+last precision keeps its double (and eval's precision check still looks at it).
+
+mpmath only: SymPy stays out of this path, so a typed point costs about the
+mpmath import more than a decimal one.
+"""
+from __future__ import annotations
+
+import math
+
+from ..errors import DomainError, LimitError
+
+# Digits tried in turn: cos(pi/2) needs two to show it falls; a result that lost k
+# digits to cancellation needs about k more.
+_DIGITS = (30, 60, 120, 240)
+# A result at or below this many of its precision's digits under the graph's
+# largest number, falling by at least _FALL between two precisions, is an exact 0.
+_NEAR_ZERO_DIGITS = 8
+_FALL = 1e-10
+
+
+def typed_texts(bindings) -> dict:
+    """{name: text} of the --at values written as closed forms (inputs.parse_bindings
+    keeps them); empty for decimals."""
+    return dict(getattr(bindings, "typed", None) or {})
+
+
+_CONSTANTS = {}
+
+
+def _constant_graph(text: str):
+    """The nodes and output of a constant's graph, lowered once per text."""
+    found = _CONSTANTS.get(text)
+    if found is None:
+        from ..language.parser import parse
+        from .engine import graph_nodes
+        from .lower import lower
+        out = lower(parse(text), {}).output
+        found = _CONSTANTS[text] = (graph_nodes(out), out)
+    return found
+
+
+def constant_value(text: str, mp):
+    """The exact number `text` denotes, at mpmath's working precision."""
+    nodes, out = _constant_graph(text)
+    value, _ = run_graph_at(nodes, out, {}, mp)
+    return value[id(out)]
+
+
+def _leaf(node, inputs: dict, mp):
+    exact = inputs.get(id(node))
+    if exact is not None:
+        return exact
+    if node.label == "pi" and node._op is None and not node.requires_grad:
+        return +mp.pi
+    if node.label == "e" and node._op is None and not node.requires_grad:
+        return +mp.e
+    return mp.mpf(node.data)
+
+
+class Results:
+    """One precision's run: .value, .grad[name], .at[name] (mpmath numbers)."""
+
+    def __init__(self, value, grad, at):
+        self.value = value
+        self.grad = grad
+        self.at = at
+
+
+class TypedPoint:
+    """A lowered graph at the exact point the user typed, run at any precision."""
+
+    def __init__(self, graph, typed: dict, names):
+        from .engine import graph_nodes
+        self.graph = graph
+        self.typed = typed
+        self.names = list(names)
+        self.nodes = graph_nodes(graph.output)
+
+    def run(self, mp) -> Results:
+        graph = self.graph
+        inputs, at = {}, {}
+        for name, leaf in graph.inputs.items():
+            text = self.typed.get(name)
+            at[name] = constant_value(text, mp) if text is not None else mp.mpf(leaf.data)
+            inputs[id(leaf)] = at[name]
+        value, grad = run_graph_at(self.nodes, graph.output, inputs, mp)
+        grads = {}
+        for name in self.names:
+            node = graph.inputs.get(name)
+            if node is None:
+                node = graph.intermediates.get(name)
+            grads[name] = mp.mpf(1) if node is graph.output else grad.get(id(node), mp.mpf(0))
+        self.scale = max([mp.mpf(1)] + [abs(v) for v in value.values()])
+        return Results(value[id(graph.output)], grads, at)
+
+    def settle(self, derived) -> list | None:
+        """The correctly rounded doubles of `derived(results)` (a list of mpmath numbers),
+        None for each one that does not settle; None in all where the graph cannot be run."""
+        import mpmath as mp
+        previous, done = None, None
+        for digits in _DIGITS:
+            with mp.workdps(digits):
+                try:
+                    got = [mp.mpf(x) for x in derived(self.run(mp))]
+                except (ArithmeticError, ValueError, TypeError, DomainError, LimitError):
+                    return None
+                scale = self.scale
+            if previous is not None:
+                done = [d if d is not None else _rounded(a, b, scale, digits // 2, mp)
+                        for d, a, b in zip(done, previous, got)]
+                if None not in done:
+                    return done
+            else:
+                done = [None] * len(got)
+            previous = got
+        return done
+
+
+def run_graph_at(nodes, output, inputs: dict, mp):
+    from .precise import run_graph
+    return run_graph(nodes, output, lambda node: _leaf(node, inputs, mp), mp)
+
+
+def _rounded(a, b, scale, digits_a: int, mp):
+    """The double of a result computed as `a` and then `b` at twice the digits, or None."""
+    if not (mp.isfinite(a) and mp.isfinite(b)):
+        return float(b) if a == b else None
+    if b == 0 or (abs(a) <= scale * mp.mpf(10) ** (_NEAR_ZERO_DIGITS - digits_a)
+                  and abs(b) <= abs(a) * _FALL):
+        return 0.0
+    fa, fb = float(a), float(b)
+    return fb if fa == fb and math.isfinite(fb) else None
+
+
+def refine(result, typed: dict) -> bool:
+    """Put the correctly rounded value and partials of the typed point into `result`
+    (an EvalResult); True when every one of them settled."""
+    graph = result.graph
+    if graph is None or any(type(n.data) is not float
+                            for n in graph.inputs.values()) or type(result.value) is not float:
+        return False
+    names = [n for n, g in result.gradient.items() if type(g) is float]
+    point = TypedPoint(graph, typed, names)
+    if any(type(n.data) is not float for n in point.nodes):
+        return False
+    got = point.settle(lambda r: [r.value] + [r.grad[n] for n in names])
+    if got is None:
+        return False
+    result.exact_point = point
+    if got[0] is not None:
+        result.value = got[0]
+    for name, g in zip(names, got[1:]):
+        if g is not None:
+            result.gradient[name] = g
+    return None not in got
+
+
+def intercept(point: TypedPoint, names) -> float | None:
+    """f(a) - Σ f_i(a)·a_i, the tangent's intercept, correctly rounded."""
+    got = point.settle(lambda r: [r.value - sum(r.grad[n] * r.at[n] for n in names)])
+    return got[0] if got else None
+
+
+def linear(point: TypedPoint, names, estimate: dict) -> float | None:
+    """f(a) + Σ f_i(a)·(b_i - a_i) at the estimate point b (doubles as given)."""
+    got = point.settle(lambda r: [r.value + sum(r.grad[n] * (_mpf(estimate[n]) - r.at[n])
+                                                for n in names)])
+    return got[0] if got else None
+
+
+def _mpf(x):
+    import mpmath as mp
+    return mp.mpf(x)
+
+
+def direction_texts(text: str, order) -> list:
+    """The components of --direction as typed, in `order` (tasks.tangent.direction_vector's)."""
+    from ..inputs import split_top_level
+    parts = split_top_level(text)
+    if parts and all("=" in p for p in parts):
+        named = {}
+        for part in parts:
+            name, _, value = part.partition("=")
+            named[name.strip()] = value.strip()
+        return [named[n] for n in order]
+    return parts
+
+
+def directional(result, along, order, texts) -> None:
+    """D_u f, v, u, ∇f/|∇f| and |∇f| of `along` (a tasks.tangent.Directional) from the exact
+    point and the exact direction, each correctly rounded where it settles."""
+    point = getattr(result, "exact_point", None) or TypedPoint(result.graph, {}, order)
+    if result.graph is None or type(result.value) is not float:
+        return
+    if any(type(n.data) is not float for n in point.nodes):
+        return
+    k = len(order)
+
+    def derived(r):
+        import mpmath as mp
+        v = [constant_value(t, mp) for t in texts]
+        norm = mp.sqrt(mp.fsum(x * x for x in v))
+        u = [x / norm for x in v]
+        g = [r.grad[n] for n in order]
+        rate = mp.sqrt(mp.fsum(x * x for x in g))
+        steep = [x / rate for x in g] if rate else [mp.mpf(0)] * k
+        return [mp.fsum(a * b for a, b in zip(g, u)), rate, *u, *steep, *v]
+
+    if point.names != list(order):
+        point = TypedPoint(result.graph, point.typed, order)
+    got = point.settle(derived)
+    if got is None:
+        return
+    if got[0] is not None:
+        along.derivative = got[0]
+    if got[1] is not None:
+        along.rate = got[1]
+    unit, steep, given = got[2:2 + k], got[2 + k:2 + 2 * k], got[2 + 2 * k:]
+    if None not in given:
+        along.given = given
+    if None not in unit:
+        along.unit = unit
+    if along.steepest and None not in steep:
+        along.steepest = steep
