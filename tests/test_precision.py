@@ -235,10 +235,11 @@ def test_a_bug_in_the_precision_check_is_not_swallowed(monkeypatch, target):
 
 def test_a_value_that_turns_complex_in_arbitrary_precision_is_not_a_bug(monkeypatch):
     # The re-check gives up (the bound decides) where mpmath's value is complex.
+    from gradcli.autodiff.precise import NotReal
     from gradcli.tasks import precision
 
     def complex_value(*args, **kwargs):
-        raise precision._NotReal("sqrt(-1e-30)")
+        raise NotReal("sqrt(-1e-30)")
     monkeypatch.setattr(precision, "_run_precise", complex_value)
     record, _ = run_json("(1+x)^(1/x)", "x=1e-17")
     (message,) = lost(record)

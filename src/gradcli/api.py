@@ -9,7 +9,8 @@ load on first use, keeping `eval`'s start-up small.
 from __future__ import annotations
 
 from .tasks.evaluation import EvalResult, evaluate
-from .inputs import check_wrt, constant_value, inputs_of, parse_bindings, split_top_level
+from .inputs import (check_wrt, constant_value, inputs_of, is_decimal, parse_bindings,
+                     split_top_level)
 from .language.expr import Name
 
 
@@ -70,5 +71,6 @@ def __getattr__(name):
 
 
 __all__ = ["EvalResult", "evaluate", "differentiate", "diff", "diff_steps", "check", "descend", "trace",
-           "parse_bindings", "split_top_level", "constant_value", "inputs_of", "check_wrt",
+           "parse_bindings", "split_top_level", "is_decimal", "constant_value", "inputs_of",
+           "check_wrt",
            "Name"]

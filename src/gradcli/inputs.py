@@ -38,23 +38,33 @@ def split_top_level(text: str, sep: str = ",", keep_empty: bool = False) -> list
 _PLAIN_NUMBER = None
 
 
+def _plain_number():
+    global _PLAIN_NUMBER
+    if _PLAIN_NUMBER is None:
+        import re
+        _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
+    return _PLAIN_NUMBER
+
+
 def constant_value(text: str, what: str, exact: bool = False):
     """The number (or array) a constant expression such as `pi/4` or `[1, 2]` denotes."""
-    global _PLAIN_NUMBER
+    return _constant(text, what, exact)[0]
+
+
+def _constant(text: str, what: str, exact):
+    """(constant_value's number, whether it was typed as a closed form, not a decimal)."""
     if not exact:
         # A plain decimal number (the common --at value) needs no parser: 100,000
         # bindings must not cost 100,000 parses.
-        if _PLAIN_NUMBER is None:
-            import re
-            _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
-        if _PLAIN_NUMBER.fullmatch(text):
+        if _plain_number().fullmatch(text):
             value = float(text)
             if value != value or abs(value) == float("inf"):
                 pass  # out of range: the parser's message says so
             elif value == 0:
-                return 0.0 if text.lstrip("+-").isdigit() or not text.startswith("-") else -0.0
+                return (0.0 if text.lstrip("+-").isdigit() or not text.startswith("-")
+                        else -0.0), False
             else:
-                return value
+                return value, False
     try:
         program = parse(text)
     except GradcliError as exc:
@@ -66,7 +76,13 @@ def constant_value(text: str, what: str, exact: bool = False):
     if names:
         raise UsageError(f"{what}: '{names[0]}' is not a constant; a value may use numbers, "
                          "pi, e and functions, but no variables", source=text)
-    return lower(program, {}, exact=exact).output.data
+    return lower(program, {}, exact=exact).output.data, True
+
+
+def is_decimal(text: str) -> bool:
+    """Whether `text` is a plain decimal number (taken as the double it is), not a
+    closed form such as pi/2 or 1/3."""
+    return _plain_number().fullmatch(text.strip()) is not None
 
 
 def parse_bindings(specs, exact: bool = False) -> dict:
@@ -92,9 +108,8 @@ def parse_bindings(specs, exact: bool = False) -> dict:
                                  hint=f"keep one of the values for {name}")
             if not text.strip():
                 raise UsageError(f"--at {name}= has no value", hint=f"for example --at {name}=1")
-            bindings[name] = constant_value(text.strip(), f"--at {name}", exact)
-            if not exact and type(bindings[name]) is float and \
-                    not _PLAIN_NUMBER.fullmatch(text.strip()):
+            bindings[name], typed = _constant(text.strip(), f"--at {name}", exact)
+            if typed and not exact and type(bindings[name]) is float:
                 bindings = _typed(bindings, name, text.strip())
     if exact == "closed":
         from .autodiff.closed import to_closed

@@ -182,19 +182,6 @@ def _mpf(x):
     return mp.mpf(x)
 
 
-def direction_texts(text: str, order) -> list:
-    """The components of --direction as typed, in `order` (tasks.tangent.direction_vector's)."""
-    from ..inputs import split_top_level
-    parts = split_top_level(text)
-    if parts and all("=" in p for p in parts):
-        named = {}
-        for part in parts:
-            name, _, value = part.partition("=")
-            named[name.strip()] = value.strip()
-        return [named[n] for n in order]
-    return parts
-
-
 def directional(result, along, order, texts) -> None:
     """D_u f, v, u, ∇f/|∇f| and |∇f| of `along` (a tasks.tangent.Directional) from the exact
     point and the exact direction, each correctly rounded where it settles."""

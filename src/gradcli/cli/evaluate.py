@@ -66,13 +66,13 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
                               numerics=True)
         along = note = None
         if direction is not None:
-            from ..tasks.tangent import direction_vector, directional
+            from ..tasks.tangent import direction_texts, direction_vector, directional
             order, parts, note = direction_vector(direction, result.inputs, list(point), mode)
             along = directional({n: result.gradient[n] for n in order}, parts, exact=mode)
-            if not mode:
+            texts = direction_texts(direction, order)
+            if not mode and (result.exact_point or not all(map(api.is_decimal, texts))):
                 from ..autodiff import typedpoint
-                typedpoint.directional(result, along, order,
-                                       typedpoint.direction_texts(direction, order))
+                typedpoint.directional(result, along, order, texts)
         return result, along, note
 
     result, along, note = _exactly(compute, exact)

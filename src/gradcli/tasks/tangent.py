@@ -234,6 +234,19 @@ def direction_vector(text: str, inputs, at_order=(), exact=False) -> tuple[list,
     return order, values, note
 
 
+def direction_texts(text: str, order) -> list:
+    """The components of --direction as typed, in `order` (direction_vector's)."""
+    from ..inputs import split_top_level
+    parts = split_top_level(text)
+    if parts and all("=" in p for p in parts):
+        named = {}
+        for part in parts:
+            name, _, value = part.partition("=")
+            named[name.strip()] = value.strip()
+        return [named[n] for n in order]
+    return parts
+
+
 def directional(gradient: dict, direction, exact: bool = False) -> Directional:
     """D_u f for the direction (one number per input, in the inputs' order)."""
     names = list(gradient)
