@@ -1,0 +1,200 @@
+"""The point as typed (SPEC §2): at a closed-form point every number printed is the
+correctly rounded double of the exact result, SymPy's N(expr, 50) rounded being the judge.
+
+The fast part covers the textbook points against every function; the whole grid
+(trig at every multiple of pi/12, roots, e, fractions) is under the slow mark.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+import sympy as S
+from click.testing import CliRunner
+
+from gradcli import api
+from gradcli.cli import main
+from gradcli.tasks.tangent import tangent
+
+X, Y = S.symbols("x y")
+
+FUNCTIONS = [
+    ("sin(x)", S.sin(X)), ("cos(x)", S.cos(X)), ("tan(x)", S.tan(X)), ("exp(x)", S.exp(X)),
+    ("ln(x)", S.log(X)), ("sqrt(x)", S.sqrt(X)), ("x^3", X**3), ("x^(-2)", X**-2),
+    ("x^2 sin x", X**2 * S.sin(X)), ("sin(x)/x", S.sin(X) / X), ("x cos(x)", X * S.cos(X)),
+    ("e^x cos(x)", S.exp(X) * S.cos(X)), ("cos x + sin x", S.cos(X) + S.sin(X)),
+    ("tan(x)/(1 + x^2)", S.tan(X) / (1 + X**2)), ("sin(x)^2 - cos(x)^2", S.sin(X)**2 - S.cos(X)**2),
+    ("sqrt(x) ln(x)", S.sqrt(X) * S.log(X)), ("(x^2 + 1)/(x - 3)", (X**2 + 1) / (X - 3)),
+]
+FAST_POINTS = ["pi/6", "pi/4", "pi/3", "pi/2", "2pi/3", "pi", "sqrt(2)", "sqrt(3)/2", "e",
+               "1/3", "2/7", "-pi/4"]
+ALL_POINTS = [f"{k}pi/12" for k in range(1, 24)] + [
+    "-pi/3", "-5pi/6", "sqrt(2)", "sqrt(3)", "sqrt(3)/2", "e", "e/2", "1/e", "1/3", "2/7",
+    "-2/3", "pi/2 + 1"]
+TWO = [("x y", X * Y), ("x^2 y + sin(x y)", X**2 * Y + S.sin(X * Y)),
+       ("exp(x) cos(y)", S.exp(X) * S.cos(Y)), ("x/y", X / Y)]
+DIRECTIONS = ["1,1", "cos(pi/6),sin(pi/6)", "1/3,sqrt(2)", "-1,2"]
+
+
+def rounded(expr):
+    """SymPy's correctly rounded double of an exact number, None where not real and finite."""
+    value = S.N(expr, 50)
+    if not value.is_real or not value.is_finite:
+        return None
+    if abs(value) < 1e-40:
+        return 0.0 if S.simplify(expr) == 0 else float(value)
+    return float(value)
+
+
+def point(text):
+    return S.sympify(text.replace("pi", "*pi").lstrip("*").replace("(*pi", "(pi")
+                     .replace("+ *pi", "+ pi").replace("-*pi", "-pi"),
+                     locals={"e": S.E, "pi": S.pi})
+
+
+class Tally:
+    def __init__(self):
+        self.results = 0
+        self.differ = []
+
+    def compare(self, what, ours, right):
+        if right is None:
+            return
+        self.results += 1
+        if ours != right or (right == 0 and str(ours) == "-0.0"):
+            self.differ.append(f"{what}: ours {ours!r}, exact {right!r}")
+
+
+def one_variable(tally, text, expr, at):
+    a = point(at)
+    exact_value = rounded(expr.subs(X, a))
+    exact_slope = rounded(S.diff(expr, X).subs(X, a))
+    if exact_value is None or exact_slope is None:
+        return
+    bindings = api.parse_bindings([f"x={at}"])
+    result = api.evaluate(text, bindings, numerics=True)
+    tally.compare(f"{text} at {at}: value", result.value, exact_value)
+    tally.compare(f"{text} at {at}: f'", result.gradient["x"], exact_slope)
+    line = tangent(text, bindings, evaluate=api.evaluate)
+    intercept = rounded(expr.subs(X, a) - S.diff(expr, X).subs(X, a) * a)
+    tally.compare(f"{text} at {at}: intercept", line.intercept, intercept)
+    tally.compare(f"{text} at {at}: tangent slope", line.gradient["x"], exact_slope)
+
+
+def two_variables(tally, text, expr, at_x, at_y, direction):
+    a, b = point(at_x), point(at_y)
+    v = [point(c) for c in direction.split(",")]
+    grad = [S.diff(expr, X).subs({X: a, Y: b}), S.diff(expr, Y).subs({X: a, Y: b})]
+    derivative = rounded((grad[0] * v[0] + grad[1] * v[1]) / S.sqrt(v[0]**2 + v[1]**2))
+    if derivative is None:
+        return
+    run = CliRunner().invoke(main, ["eval", text, "--at", f"x={at_x},y={at_y}",
+                                    "--direction", direction, "-o", "json"])
+    assert run.exit_code == 0, run.output
+    record = json.loads(run.stdout)
+    tally.compare(f"{text} at ({at_x}, {at_y}) along {direction}",
+                  record["directional"]["derivative"], derivative)
+    for name, g in zip("xy", grad):
+        tally.compare(f"{text} at ({at_x}, {at_y}): d/d{name}", record["gradient"][name],
+                      rounded(g))
+
+
+def test_textbook_points_agree_with_sympy_to_the_last_bit():
+    tally = Tally()
+    for text, expr in FUNCTIONS:
+        for at in FAST_POINTS:
+            one_variable(tally, text, expr, at)
+    for (text, expr), direction in zip(TWO, DIRECTIONS):
+        two_variables(tally, text, expr, "pi/3", "1/3", direction)
+    assert tally.results >= 600, tally.results
+    assert not tally.differ, "\n".join(tally.differ[:20])
+
+
+@pytest.mark.slow
+def test_every_point_of_the_grid_agrees_with_sympy():
+    tally = Tally()
+    for text, expr in FUNCTIONS:
+        for at in ALL_POINTS:
+            one_variable(tally, text, expr, at)
+    for text, expr in TWO:
+        for at_x, at_y in [("pi/4", "pi/6"), ("sqrt(2)", "e"), ("2/7", "-pi/3"), ("1/3", "pi")]:
+            for direction in DIRECTIONS:
+                two_variables(tally, text, expr, at_x, at_y, direction)
+    assert tally.results >= 2000, tally.results
+    assert not tally.differ, "\n".join(tally.differ[:20])
+
+
+def cli(*args):
+    run = CliRunner().invoke(main, list(args))
+    assert run.exit_code == 0, run.output
+    return run
+
+
+# The symptoms of issue 33, through the command.
+
+def test_cos_at_pi_over_2_is_0_and_its_tangent_has_no_noise():
+    assert cli("eval", "cos(x)", "--at", "x=pi/2", "-o", "plain").stdout == "f\t0\ndf/dx\t-1\n"
+    record = json.loads(cli("tangent", "cos(x)", "--at", "x=pi/2", "-o", "json").stdout)
+    assert record["value"] == 0 and record["gradient"] == {"x": -1.0}
+    assert record["equation"] == "y = -(x - 1.5707963267948966)"
+    table = cli("tangent", "cos(x)", "--at", "x=pi/2", "-o", "table").stdout
+    assert "y = -(x - 1.5708)" in table and "e-17" not in table
+
+
+def test_x2_sin_x_at_pi_is_0():
+    assert cli("eval", "x^2 sin x", "--at", "x=pi", "-o", "plain").stdout.startswith("f\t0\n")
+
+
+def test_sin_at_pi_over_6_is_one_half_in_json_and_plain():
+    record = json.loads(cli("eval", "sin(x)", "--at", "x=pi/6", "-o", "json").stdout)
+    assert record["value"] == 0.5 and "0.49999999999999994" not in json.dumps(record)
+    assert cli("eval", "sin(x)", "--at", "x=pi/6", "-o", "plain").stdout.startswith("f\t0.5\n")
+
+
+def test_tan_at_pi_over_4_is_1_with_slope_2():
+    out = cli("tangent", "tan(x)", "--at", "x=pi/4", "-o", "plain").stdout
+    assert "f\t1\n" in out and "df/dx\t2\n" in out
+    assert "y = 2x - 0.5707963267948967" in out  # 1 - pi/2 correctly rounded (doubles: ...966)
+
+
+def test_the_exact_result_settles_the_precision_warning():
+    run = cli("eval", "cos x + sin x", "--at", "x=pi/4", "-o", "json")
+    assert json.loads(run.stdout)["gradient"] == {"x": 0.0}
+    assert "lost its digits" not in run.stderr
+
+
+def test_the_expanded_tangent_at_pi_over_3_has_no_noise():
+    out = cli("tangent", "cos(x)", "--at", "x=pi/3", "-o", "plain").stdout
+    assert "0.5000000000000001" not in out and "f\t0.5\n" in out
+
+
+def test_a_typed_direction_is_exact():
+    # Stewart 14.6, example 2: D_u f(1, 2) = (13 - 3 sqrt(3))/2
+    record = json.loads(cli("eval", "x^3 - 3x y + 4y^2", "--at", "x=1,y=2", "--direction",
+                            "cos(pi/6),sin(pi/6)", "-o", "json").stdout)
+    assert record["directional"]["derivative"] == rounded((13 - 3 * S.sqrt(3)) / 2)
+    assert record["directional"]["unit"] == [rounded(S.sqrt(3) / 2), 0.5]
+
+
+def test_a_decimal_point_is_the_double_it_is():
+    # 0.1 typed as a decimal is the double 0.1: its result is the double computation's
+    bindings = api.parse_bindings(["x=0.1"])
+    assert type(bindings) is dict
+    assert api.evaluate("x*3", bindings).value == 0.1 * 3
+
+
+def test_a_closed_form_is_kept_beside_its_double():
+    bindings = api.parse_bindings(["x=pi/2,y=2,z=1/3"])
+    assert bindings == {"x": 1.5707963267948966, "y": 2.0, "z": 1 / 3}
+    assert bindings.typed == {"x": "pi/2", "z": "1/3"}
+
+
+def test_the_typed_path_does_not_import_sympy():
+    import subprocess
+    import sys
+    code = ("import sys; from gradcli import api; "
+            "b = api.parse_bindings(['x=pi/2']); r = api.evaluate('cos(x)', b, numerics=True); "
+            "assert r.value == 0.0; print('sympy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
