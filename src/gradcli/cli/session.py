@@ -83,7 +83,7 @@ def repl_command(no_history):
       $ printf 'x = 0\\ny = pi/3\\nf = e^x sin y\\nf\\n' | gradcli repl
       f       0.8660254037844386
       df/dx   0.8660254037844386
-      df/dy   0.5000000000000001
+      df/dy   0.5
     """
     from ..repl import run
     commands = [c for c in main.list_commands(click.get_current_context()) if c != "repl"]
