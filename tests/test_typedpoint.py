@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from gradcli import api
 from gradcli.cli import main
 from gradcli.tasks.tangent import tangent
+from gradcli.tasks.taylor import taylor
 
 X, Y = S.symbols("x y")
 
@@ -65,7 +66,7 @@ class Tally:
             self.differ.append(f"{what}: ours {ours!r}, exact {right!r}")
 
 
-def one_variable(tally, text, expr, at):
+def one_variable(tally, text, expr, at, taylor_order=0):
     a = point(at)
     exact_value = rounded(expr.subs(X, a))
     exact_slope = rounded(S.diff(expr, X).subs(X, a))
@@ -79,6 +80,13 @@ def one_variable(tally, text, expr, at):
     intercept = rounded(expr.subs(X, a) - S.diff(expr, X).subs(X, a) * a)
     tally.compare(f"{text} at {at}: intercept", line.intercept, intercept)
     tally.compare(f"{text} at {at}: tangent slope", line.gradient["x"], exact_slope)
+    if taylor_order:
+        series = taylor(text, bindings, taylor_order)
+        derivative = expr
+        for k, term in enumerate(series.terms):
+            right = rounded(derivative.subs(X, a) / S.factorial(k))
+            tally.compare(f"{text} at {at}: Taylor c{k}", float(term.coefficient), right)
+            derivative = S.diff(derivative, X)
 
 
 def two_variables(tally, text, expr, at_x, at_y, direction):
@@ -103,10 +111,10 @@ def test_textbook_points_agree_with_sympy_to_the_last_bit():
     tally = Tally()
     for text, expr in FUNCTIONS:
         for at in FAST_POINTS:
-            one_variable(tally, text, expr, at)
+            one_variable(tally, text, expr, at, 3)
     for (text, expr), direction in zip(TWO, DIRECTIONS):
         two_variables(tally, text, expr, "pi/3", "1/3", direction)
-    assert tally.results >= 600, tally.results
+    assert tally.results >= 1400, tally.results
     assert not tally.differ, "\n".join(tally.differ[:20])
 
 
@@ -115,12 +123,12 @@ def test_every_point_of_the_grid_agrees_with_sympy():
     tally = Tally()
     for text, expr in FUNCTIONS:
         for at in ALL_POINTS:
-            one_variable(tally, text, expr, at)
+            one_variable(tally, text, expr, at, 4)
     for text, expr in TWO:
         for at_x, at_y in [("pi/4", "pi/6"), ("sqrt(2)", "e"), ("2/7", "-pi/3"), ("1/3", "pi")]:
             for direction in DIRECTIONS:
                 two_variables(tally, text, expr, at_x, at_y, direction)
-    assert tally.results >= 2000, tally.results
+    assert tally.results >= 4500, tally.results
     assert not tally.differ, "\n".join(tally.differ[:20])
 
 
@@ -166,6 +174,14 @@ def test_the_exact_result_settles_the_precision_warning():
 def test_the_expanded_tangent_at_pi_over_3_has_no_noise():
     out = cli("tangent", "cos(x)", "--at", "x=pi/3", "-o", "plain").stdout
     assert "0.5000000000000001" not in out and "f\t0.5\n" in out
+
+
+def test_taylor_at_a_typed_point_has_its_exact_coefficients():
+    record = json.loads(cli("taylor", "sin(x)", "--at", "x=pi/6", "--order", "2",
+                            "-o", "json").stdout)
+    assert [t["coefficient"] for t in record["terms"]] == [0.5, rounded(S.sqrt(3) / 2), -0.25]
+    out = cli("taylor", "cos(x)", "--at", "x=pi/2", "--order", "3", "-o", "plain").stdout
+    assert out.startswith("T3\t-(x - 1.5707963267948966) + (x - 1.5707963267948966)^3/6\n")
 
 
 def test_a_typed_direction_is_exact():

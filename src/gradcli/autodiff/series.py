@@ -334,7 +334,8 @@ _SCALAR = (float, int, Fraction)
 _DIGITS = (30, 60, 120, 240, 480, 960)
 
 
-def taylor_coefficients(graph, name: str, order: int, precise: bool = False) -> list:
+def taylor_coefficients(graph, name: str, order: int, precise: bool = False,
+                        leaf=None) -> list:
     """c_0..c_order of the graph's output about the point of its input `name`.
 
     The graph comes from lower() at the point: in Fractions (--exact) the
@@ -343,7 +344,9 @@ def taylor_coefficients(graph, name: str, order: int, precise: bool = False) -> 
     and then rounded (a coefficient of sin(x)/x at 1 is a difference of numbers
     10^19 times larger: doubles keep none of its digits). Raises Unsupported where
     the recurrences cannot expand, a GradcliError (DomainError, InexactError) where
-    the table's value rule refuses a value a derivative rule needs.
+    the table's value rule refuses a value a derivative rule needs. `leaf(node)`, with
+    `precise`: a leaf's exact value at the working precision (the point as typed,
+    autodiff/typedpoint.py), where it is not the double the leaf holds.
     """
     for v in graph_nodes(graph.output, list(graph.inputs.values())):
         if type(v.data) not in _SCALAR:
@@ -361,7 +364,7 @@ def taylor_coefficients(graph, name: str, order: int, precise: bool = False) -> 
     previous = None
     for digits in _DIGITS:
         with mp.workdps(digits):
-            cs = _expand(graph, name, order, mp.mpf, value, from_graph=False)
+            cs = _expand(graph, name, order, mp.mpf, value, from_graph=False, leaf=leaf)
             if not all(mp.isfinite(c) for c in cs):
                 raise Unsupported("a coefficient is not finite")
             if previous is not None:
@@ -382,17 +385,17 @@ def _agree(a, b) -> bool:
     return abs(a - b) <= 1e-17 * abs(b)
 
 
-def _expand(graph, name, order, number, value, from_graph) -> list:
+def _expand(graph, name, order, number, value, from_graph, leaf=None) -> list:
     """One run of the series in one number kind; `from_graph`: the values of the graph's
     nodes are lower's (else they are computed again, from the inputs, by `value`)."""
     ctx = Expansion(order, number, value)
-    leaf = graph.inputs[name]
+    variable = graph.inputs[name]
     made = {}
     for v in graph_nodes(graph.output, list(graph.inputs.values())):
-        if v is leaf:
-            s = ctx.variable(number(v.data))
+        if v is variable:
+            s = ctx.variable(number(v.data) if leaf is None else leaf(v))
         elif not v._parents:
-            s = ctx.const(number(v.data))
+            s = ctx.const(number(v.data) if leaf is None else leaf(v))
         else:
             args = [made[id(p)] for p in v._parents]
             c0 = number(v.data) if from_graph else value(v._op, [a.c[0] for a in args])

@@ -66,6 +66,18 @@ def _leaf(node, inputs: dict, mp):
     return mp.mpf(node.data)
 
 
+def leaves(graph, typed: dict):
+    """node -> its exact value at mpmath's working precision: a typed input's closed
+    form, pi and e exact, any other leaf its double (for series.taylor_coefficients)."""
+    import mpmath as mp
+    texts = {id(graph.inputs[n]): t for n, t in typed.items() if n in graph.inputs}
+
+    def leaf(node):
+        text = texts.get(id(node))
+        return constant_value(text, mp) if text is not None else _leaf(node, {}, mp)
+    return leaf
+
+
 class Results:
     """One precision's run: .value, .grad[name], .at[name] (mpmath numbers)."""
 

@@ -167,7 +167,7 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool | str = False,
         raise UsageError(f"a polynomial of order {order} in {len(wanted)} variables has "
                          f"{count} terms, more than {MAX_TAYLOR_TERMS}", hint="lower --order")
     _refuse_kinks(program, point, wanted)
-    terms = _by_series(program, point, wanted, order, exact)
+    terms = _by_series(program, point, wanted, order, exact, getattr(at, "typed", None))
     if terms is None:
         terms = _by_derivatives(text, program, point, wanted, order, exact)
     shifted = " + ".join(f"|{_shift(v, point[v])}|" for v in wanted)
@@ -177,7 +177,7 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool | str = False,
                   polynomial_text(terms, point), remainder, list(program.warnings))
 
 
-def _by_series(program, point, wanted, order, exact) -> list | None:
+def _by_series(program, point, wanted, order, exact, typed=None) -> list | None:
     """The terms of a one-variable polynomial by power-series arithmetic, or None.
 
     --exact: in Fractions. Otherwise in Fractions where every value at the point is
@@ -186,7 +186,8 @@ def _by_series(program, point, wanted, order, exact) -> list | None:
     rounded to doubles (the digits of a high coefficient cancel in doubles), else in
     doubles. None (the derivatives then answer, with their own errors) where the
     series cannot expand: several variables, closed forms, vectors, a value or a
-    derivative rule undefined at the point.
+    derivative rule undefined at the point. `typed`: the point's closed forms as typed
+    (`pi/6`), taken exactly in arbitrary precision first (SPEC §2, the point as typed).
     """
     if len(wanted) != 1 or exact == "closed":
         return None
@@ -200,9 +201,13 @@ def _by_series(program, point, wanted, order, exact) -> list | None:
         rational = _rational_graph(program, point, name)
         if rational is not None:
             tries.insert(0, (rational, False))
+        if typed:
+            from ..autodiff.typedpoint import leaves
+            tries.insert(0, (graph, leaves(graph, typed)))
     for g, precise in tries:
         try:
-            coefficients = taylor_coefficients(g, name, order, precise=precise)
+            coefficients = taylor_coefficients(g, name, order, precise=bool(precise),
+                                               leaf=precise if callable(precise) else None)
             if not exact:  # a Fraction beyond a double's range: OverflowError
                 coefficients = [float(c) for c in coefficients]
         except (Unsupported, GradcliError, ArithmeticError):
