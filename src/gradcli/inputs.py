@@ -126,6 +126,11 @@ class TypedBindings(dict):
 
     typed: dict
 
+    def copy(self) -> TypedBindings:
+        out = TypedBindings(self)
+        out.typed = dict(self.typed)
+        return out
+
 
 def _typed(bindings: dict, name: str, text: str) -> TypedBindings:
     if type(bindings) is not TypedBindings:

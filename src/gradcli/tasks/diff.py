@@ -56,11 +56,18 @@ def _formula_value(derivative, bindings):
     used = {k: v for k, v in bindings.items() if k in inputs_of(program)}
     used = {k: float(v) if isinstance(v, int) else v for k, v in used.items()}
     try:
-        return lower(program, used, wrt=set()).output.data
+        graph = lower(program, used, wrt=set())
     except DomainError as exc:
         raise DomainError(f"the derivative by {derivative.key} is undefined here: {exc.message}",
                           op=exc.op, args=exc.args_, reason=exc.reason,
                           overflow=exc.overflow) from None
+    typed = getattr(bindings, "typed", None)
+    if typed and type(graph.output.data) is float:
+        from ..autodiff.typedpoint import TypedPoint
+        got = TypedPoint(graph, typed, []).settle(lambda r: [r.value])
+        if got and got[0] is not None:
+            return got[0]
+    return graph.output.data
 
 
 def steps(text: str, wrt=None):

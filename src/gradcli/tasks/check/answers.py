@@ -60,7 +60,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     if value is None and not grad and not pairs:
         raise UsageError("nothing to check: give --value, --grad or --derivative",
                          hint='for example: gradcli check "x**2" --at x=3 --grad x=6')
-    at = dict(at or {})
+    at = at.copy() if at else {}  # a closed-form point keeps its text (inputs.TypedBindings)
     last = program.statements[-1].name
     intermediates = [n for n in program.defined if n != last]
     for name in grad:
