@@ -73,9 +73,11 @@ def one_variable(tally, text, expr, at, taylor_order=0):
     if exact_value is None or exact_slope is None:
         return
     bindings = api.parse_bindings([f"x={at}"])
-    result = api.evaluate(text, bindings, numerics=True)
+    result = api.evaluate(text, bindings, numerics=True, hessian=True)
     tally.compare(f"{text} at {at}: value", result.value, exact_value)
     tally.compare(f"{text} at {at}: f'", result.gradient["x"], exact_slope)
+    tally.compare(f"{text} at {at}: f''", result.hessian["x"]["x"],
+                  rounded(S.diff(expr, X, 2).subs(X, a)))
     line = tangent(text, bindings, evaluate=api.evaluate)
     intercept = rounded(expr.subs(X, a) - S.diff(expr, X).subs(X, a) * a)
     tally.compare(f"{text} at {at}: intercept", line.intercept, intercept)
@@ -105,6 +107,11 @@ def two_variables(tally, text, expr, at_x, at_y, direction):
     for name, g in zip("xy", grad):
         tally.compare(f"{text} at ({at_x}, {at_y}): d/d{name}", record["gradient"][name],
                       rounded(g))
+    result = api.evaluate(text, api.parse_bindings([f"x={at_x},y={at_y}"]), hessian=True)
+    for p, q in ((X, X), (X, Y), (Y, Y)):
+        tally.compare(f"{text} at ({at_x}, {at_y}): d2/d{p}d{q}",
+                      result.hessian[str(p)][str(q)],
+                      rounded(S.diff(expr, p, q).subs({X: a, Y: b})))
 
 
 def test_textbook_points_agree_with_sympy_to_the_last_bit():
@@ -151,6 +158,10 @@ def test_cos_at_pi_over_2_is_0_and_its_tangent_has_no_noise():
 
 def test_x2_sin_x_at_pi_is_0():
     assert cli("eval", "x^2 sin x", "--at", "x=pi", "-o", "plain").stdout.startswith("f\t0\n")
+    out = cli("eval", "sin(x)", "--at", "x=pi/6", "--hessian", "-o", "plain").stdout
+    assert out == "f\t0.5\ndf/dx\t0.8660254037844386\nd2f/dx2\t-0.5\n"
+    out = cli("diff", "sin(x)", "--at", "x=pi/6", "--order", "2", "-o", "plain").stdout
+    assert out == "d2f/dx2\t-sin(x)\t-0.5\n"
 
 
 def test_sin_at_pi_over_6_is_one_half_in_json_and_plain():

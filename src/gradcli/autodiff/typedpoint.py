@@ -98,12 +98,16 @@ class TypedPoint:
         self.nodes = graph_nodes(graph.output)
 
     def run(self, mp) -> Results:
-        graph = self.graph
-        inputs, at = {}, {}
-        for name, leaf in graph.inputs.items():
+        at = {}
+        for name, leaf in self.graph.inputs.items():
             text = self.typed.get(name)
             at[name] = constant_value(text, mp) if text is not None else mp.mpf(leaf.data)
-            inputs[id(leaf)] = at[name]
+        return self.run_at(at, mp)
+
+    def run_at(self, at: dict, mp) -> Results:
+        """The value and the partials with the inputs at `at` (name -> mpmath number)."""
+        graph = self.graph
+        inputs = {id(leaf): at[name] for name, leaf in graph.inputs.items()}
         value, grad = run_graph_at(self.nodes, graph.output, inputs, mp)
         grads = {}
         for name in self.names:
@@ -174,6 +178,37 @@ def refine(result, typed: dict) -> bool:
         if g is not None:
             result.gradient[name] = g
     return None not in got
+
+
+def hessian(result) -> None:
+    """The second partials of `result` (an EvalResult refined at its typed point), each
+    correctly rounded where it settles: mpmath differentiates the exact partials
+    numerically at the working precision (its error falls with the digits as a
+    rounding error does, so two precisions agreeing settle it as for the rest)."""
+    point = getattr(result, "exact_point", None)
+    matrix = result.hessian
+    if point is None or not matrix:
+        return
+    names = [n for n in matrix if n in point.graph.inputs and type(matrix[n]) is dict]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i:]
+             if type(matrix[a].get(b)) is float]
+    if not pairs:
+        return
+    point = TypedPoint(point.graph, point.typed, names)
+
+    def derived(r):
+        import mpmath as mp
+        # r.scale is the point's; the shifted runs below must not replace it
+        scale = point.scale
+        out = [mp.diff(lambda t, a=a, b=b: point.run_at({**r.at, b: t}, mp).grad[a], r.at[b])
+               for a, b in pairs]
+        point.scale = scale
+        return out
+
+    got = point.settle(derived)
+    for (a, b), h in zip(pairs, got or ()):
+        if h is not None:
+            matrix[a][b] = matrix[b][a] = h
 
 
 def intercept(point: TypedPoint, names) -> float | None:

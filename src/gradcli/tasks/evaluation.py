@@ -58,8 +58,10 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
                        jacobian, kw)
     settled = False
     if typed and not exact and seed is None and not jacobian:
-        from ..autodiff.typedpoint import refine
+        from ..autodiff.typedpoint import hessian as exact_hessian, refine
         settled = refine(result, typed)
+        if hessian:
+            exact_hessian(result)
     if numerics and not exact and seed is None and not jacobian and not settled:
         from .precision import warning
         message = warning(result.graph, result.result_name, result.value, result.gradient,
