@@ -195,6 +195,22 @@ def test_taylor_at_a_typed_point_has_its_exact_coefficients():
     assert out.startswith("T3\t-(x - 1.5707963267948966) + (x - 1.5707963267948966)^3/6\n")
 
 
+def test_where_f_is_undefined_at_the_exact_point_a_warning_says_so():
+    for expr in ("tan(x)", "ln(cos(x))"):
+        run = cli("eval", expr, "--at", "x=pi/2", "-o", "plain")
+        assert ("warning: f is undefined or infinite at x = pi/2 exactly; the numbers shown "
+                "are at the nearest double, x = 1.5707963267948966") in run.stderr, expr
+    # a decimal point is the double it is: no such warning
+    assert "undefined" not in cli("eval", "tan(x)", "--at", "x=1.5707963267948966").stderr
+
+
+def test_an_exact_value_beside_an_infinite_partial():
+    run = cli("eval", "sqrt(1 - sin(x))", "--at", "x=pi/2", "-o", "plain")
+    assert run.stdout.startswith("f\t0\n") and "precision loss" not in run.stderr
+    run = cli("eval", "exp(-x^2)", "--at", "x=20pi", "-o", "plain")
+    assert run.stdout == "f\t0\ndf/dx\t0\n"
+
+
 def test_a_typed_direction_is_exact():
     # Stewart 14.6, example 2: D_u f(1, 2) = (13 - 3 sqrt(3))/2
     record = json.loads(cli("eval", "x^3 - 3x y + 4y^2", "--at", "x=1,y=2", "--direction",

@@ -57,11 +57,12 @@ def _real(x, mp):
     return x
 
 
-def run_graph(nodes, output, leaf, mp) -> tuple[dict, dict]:
+def run_graph(nodes, output, leaf, mp, backward: bool = True) -> tuple[dict, dict]:
     """The graph's values and gradients (id(node) -> mpf) at mpmath's working precision.
 
     `nodes` are graph_nodes(output), parents first; `leaf(node)` gives a leaf's exact
-    value (its double, or the closed form the user typed). Raises ArithmeticError,
+    value (its double, or the closed form the user typed); `backward=False`: values
+    only. Raises ArithmeticError,
     ValueError or DomainError where the graph is not real and defined there.
     """
     from .engine import numeric_d, topo_order
@@ -75,7 +76,7 @@ def run_graph(nodes, output, leaf, mp) -> tuple[dict, dict]:
             value[id(node)] = _real(node._op.value(B, *[value[id(p)] for p in node._parents]),
                                     mp)
     grad = {id(output): mp.mpf(1)}
-    if not output.requires_grad:
+    if not output.requires_grad or not backward:
         return value, grad
     for node in reversed(topo_order(output)):
         op = node._op

@@ -27,12 +27,6 @@ _NEAR_ZERO_DIGITS = 8
 _FALL = 1e-10
 
 
-def typed_texts(bindings) -> dict:
-    """{name: text} of the --at values written as closed forms (inputs.parse_bindings
-    keeps them); empty for decimals."""
-    return dict(getattr(bindings, "typed", None) or {})
-
-
 _CONSTANTS = {}
 
 
@@ -79,19 +73,22 @@ def leaves(graph, typed: dict):
 
 
 class Results:
-    """One precision's run: .value, .grad[name], .at[name] (mpmath numbers)."""
+    """One precision's run: .value, .grad[name], .at[name] (mpmath numbers), and .scale,
+    the largest magnitude in the graph (what a rounding error is relative to)."""
 
-    def __init__(self, value, grad, at):
+    def __init__(self, value, grad, at, scale):
         self.value = value
         self.grad = grad
         self.at = at
+        self.scale = scale
 
 
 class TypedPoint:
     """A lowered graph at the exact point the user typed, run at any precision."""
 
-    def __init__(self, graph, typed: dict, names):
+    def __init__(self, graph, typed: dict, names, backward: bool = True):
         from .engine import graph_nodes
+        self.backward = backward
         self.graph = graph
         self.typed = typed
         self.names = list(names)
@@ -108,28 +105,30 @@ class TypedPoint:
         """The value and the partials with the inputs at `at` (name -> mpmath number)."""
         graph = self.graph
         inputs = {id(leaf): at[name] for name, leaf in graph.inputs.items()}
-        value, grad = run_graph_at(self.nodes, graph.output, inputs, mp)
+        value, grad = run_graph_at(self.nodes, graph.output, inputs, mp, self.backward)
         grads = {}
         for name in self.names:
             node = graph.inputs.get(name)
             if node is None:
                 node = graph.intermediates.get(name)
             grads[name] = mp.mpf(1) if node is graph.output else grad.get(id(node), mp.mpf(0))
-        self.scale = max([mp.mpf(1)] + [abs(v) for v in value.values()])
-        return Results(value[id(graph.output)], grads, at)
+        scale = max([mp.mpf(1)] + [abs(v) for v in value.values()])
+        return Results(value[id(graph.output)], grads, at, scale)
 
     def settle(self, derived) -> list | None:
         """The correctly rounded doubles of `derived(results)` (a list of mpmath numbers),
         None for each one that does not settle; None in all where the graph cannot be run."""
         import mpmath as mp
         previous, done = None, None
+        self.growing = set()
         for digits in _DIGITS:
             with mp.workdps(digits):
                 try:
-                    got = [mp.mpf(x) for x in derived(self.run(mp))]
-                except (ArithmeticError, ValueError, TypeError, DomainError, LimitError):
-                    return None
-                scale = self.scale
+                    results = self.run(mp)
+                    got = [mp.mpf(x) for x in derived(results)]
+                except (ArithmeticError, ValueError, DomainError, LimitError):
+                    return None  # not real or not defined at the exact point: doubles stay
+                scale = results.scale
             if previous is not None:
                 done = [d if d is not None else _rounded(a, b, scale, digits // 2, mp)
                         for d, a, b in zip(done, previous, got)]
@@ -137,13 +136,16 @@ class TypedPoint:
                     return done
             else:
                 done = [None] * len(got)
-            previous = got
+            previous, before = got, previous
+        # what still grows tenfold per digit carried is a pole at the exact point
+        self.growing = {i for i, (a, b) in enumerate(zip(before or (), previous))
+                        if done[i] is None and abs(b) >= abs(a) * 10 ** (digits // 4)}
         return done
 
 
-def run_graph_at(nodes, output, inputs: dict, mp):
+def run_graph_at(nodes, output, inputs: dict, mp, backward: bool = True):
     from .precise import run_graph
-    return run_graph(nodes, output, lambda node: _leaf(node, inputs, mp), mp)
+    return run_graph(nodes, output, lambda node: _leaf(node, inputs, mp), mp, backward)
 
 
 def _rounded(a, b, scale, digits_a: int, mp):
@@ -154,30 +156,53 @@ def _rounded(a, b, scale, digits_a: int, mp):
                   and abs(b) <= abs(a) * _FALL):
         return 0.0
     fa, fb = float(a), float(b)
-    return fb if fa == fb and math.isfinite(fb) else None
+    return fb + 0.0 if fa == fb and math.isfinite(fb) else None  # + 0.0: no -0 from underflow
 
 
-def refine(result, typed: dict) -> bool:
+def refine(result, typed: dict) -> set:
     """Put the correctly rounded value and partials of the typed point into `result`
-    (an EvalResult); True when every one of them settled."""
+    (an EvalResult); the ones that settled (None for the value, else the input's name).
+
+    Where f itself is undefined or infinite at the exact point (ln(cos(x)) or tan(x) at
+    pi/2) the doubles stay, with a warning that they are the nearest double's."""
     graph = result.graph
     if graph is None or any(type(n.data) is not float
                             for n in graph.inputs.values()) or type(result.value) is not float:
-        return False
+        return set()
     names = [n for n, g in result.gradient.items() if type(g) is float]
     point = TypedPoint(graph, typed, names)
     if any(type(n.data) is not float for n in point.nodes):
-        return False
+        return set()
     got = point.settle(lambda r: [r.value] + [r.grad[n] for n in names])
-    if got is None:
-        return False
-    result.exact_point = point
-    if got[0] is not None:
-        result.value = got[0]
-    for name, g in zip(names, got[1:]):
-        if g is not None:
-            result.gradient[name] = g
-    return None not in got
+    if got is None:  # a partial undefined at the exact point (sqrt(x - 1/3) at 1/3)
+        point = TypedPoint(graph, typed, [], backward=False)
+        got = point.settle(lambda r: [r.value])
+        got = got and got + [None] * len(names)
+    if not got or (got[0] is None and 0 in point.growing) or (
+            got[0] is not None and not math.isfinite(got[0])):
+        result.warnings.append(_undefined(result, typed))
+        return set()
+    if point.backward:  # the tangent's intercept and --direction need the partials
+        result.exact_point = point
+    settled = set()
+    for key, new in zip([None] + names, got):
+        old = result.value if key is None else result.gradient[key]
+        if new is None or (not math.isfinite(new) and math.isfinite(old)):
+            continue
+        if key is None:
+            result.value = new
+        else:
+            result.gradient[key] = new
+        settled.add(key)
+    return settled
+
+
+def _undefined(result, typed: dict) -> str:
+    from ..numbers import format_number
+    exact = ", ".join(f"{name} = {text}" for name, text in typed.items())
+    near = ", ".join(f"{name} = {format_number(result.at[name])}" for name in typed)
+    return (f"{result.result_name} is undefined or infinite at {exact} exactly; the numbers "
+            f"shown are at the nearest double{'s' if len(typed) > 1 else ''}, {near}")
 
 
 def hessian(result) -> None:
@@ -198,12 +223,8 @@ def hessian(result) -> None:
 
     def derived(r):
         import mpmath as mp
-        # r.scale is the point's; the shifted runs below must not replace it
-        scale = point.scale
-        out = [mp.diff(lambda t, a=a, b=b: point.run_at({**r.at, b: t}, mp).grad[a], r.at[b])
-               for a, b in pairs]
-        point.scale = scale
-        return out
+        return [mp.diff(lambda t, a=a, b=b: point.run_at({**r.at, b: t}, mp).grad[a], r.at[b])
+                for a, b in pairs]
 
     got = point.settle(derived)
     for (a, b), h in zip(pairs, got or ()):

@@ -56,16 +56,17 @@ def evaluate(text, bindings=None, /, *, wrt=None, intermediates=False, exact=Fal
     typed = getattr(bindings, "typed", None)
     result = _evaluate(text, bindings, wrt, intermediates, exact, hessian, program, seed,
                        jacobian, kw)
-    settled = False
+    settled = set()
     if typed and not exact and seed is None and not jacobian:
         from ..autodiff.typedpoint import hessian as exact_hessian, refine
         settled = refine(result, typed)
         if hessian:
             exact_hessian(result)
-    if numerics and not exact and seed is None and not jacobian and not settled:
+    if numerics and not exact and seed is None and not jacobian:
         from .precision import warning
         message = warning(result.graph, result.result_name, result.value, result.gradient,
-                          result.at, result.inputs)
+                          result.at, [n for n in result.inputs if n not in settled],
+                          value_settled=None in settled)
         if message:
             result.warnings.append(message)
     return result

@@ -201,14 +201,20 @@ def _relative(error: float, value: float) -> float:
     return error / abs(value)
 
 
-def warning(graph, result_name: str, value, gradient: dict, at: dict, wanted) -> str | None:
-    """One warning for every value and partial whose digits rounding may have destroyed."""
+def warning(graph, result_name: str, value, gradient: dict, at: dict, wanted,
+            value_settled: bool = False) -> str | None:
+    """One warning for every value and partial whose digits rounding may have destroyed.
+
+    `value_settled`: the value is already the exact result's (a point typed as a closed
+    form, autodiff/typedpoint.py), and the partials left out of `wanted` are too."""
+    if value_settled and not wanted:
+        return None
     loss = analyse(graph, wanted)
     if loss is None:
         return None
     from ..numbers import format_number
     suspects = {}  # None for the value, else the input's name -> (ours, bound)
-    if _relative(loss.value_error, value) > THRESHOLD:
+    if not value_settled and _relative(loss.value_error, value) > THRESHOLD:
         suspects[None] = value
     for name in wanted:
         g = gradient.get(name)
