@@ -132,6 +132,17 @@ class TypedBindings(dict):
         return out
 
 
+def keep_typed(source, values: dict) -> dict:
+    """`values` (a new dict of the point) with the closed forms `source` was typed as."""
+    typed = getattr(source, "typed", None)
+    if not typed:
+        return values
+    for name in values:
+        if name in typed:
+            values = _typed(values, name, typed[name])
+    return values
+
+
 def _typed(bindings: dict, name: str, text: str) -> TypedBindings:
     if type(bindings) is not TypedBindings:
         bindings = TypedBindings(bindings)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 
+from ...inputs import is_decimal
 from ..evaluation import evaluate
-from ..tangent import direction_vector
+from ..tangent import direction_texts, direction_vector
 from ..tangent import directional as directional_of
 from .shared import Graded, scalar_point
 from .verdict import Answer, close, grade_number, grade_numeric, num, number_or_why
@@ -38,14 +39,17 @@ def _direction(direction: str, variables, at) -> tuple:
     computing."""
     order, parts, note = direction_vector(direction, variables, list(at))
     directional_of({n: 0.0 for n in order}, parts)
-    return order, parts, note
+    return order, parts, note, direction_texts(direction, order)
 
 
 def _grade_directional(text, at, answer, direction, rtol, atol, digits_rule) -> Answer:
-    order, parts, _ = direction
+    order, parts, _, texts = direction
     result = evaluate(text, at)
     grad = {n: result.gradient[n] for n in order}
     d = directional_of(grad, parts)
+    if result.exact_point or not all(map(is_decimal, texts)):
+        from ...autodiff.typedpoint import directional as exact_directional
+        exact_directional(result, d, order, texts)
     computed = number_or_why(answer, "--directional")
     shown = "[" + ", ".join(num(v) for v in d.given) + "]"
     a = Answer("directional", shown, answer.strip(), expected=d.derivative, computed=computed,

@@ -78,7 +78,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     """
     digits_rule, rtol, atol = tolerances(rtol, atol)
     context = Context(rtol, atol, digits_rule)
-    at = dict(at or {})
+    at = at.copy() if at else {}  # a closed-form point keeps its text (inputs.TypedBindings)
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
              "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots,

@@ -153,4 +153,5 @@ def scalar_point(at: dict, names, option: str) -> dict:
         if isinstance(v, bool) or not isinstance(v, (int, float, Fraction)):
             raise UsageError(f"{option} is checked at a point of numbers; '{n}' is not one")
         point[n] = float(v)
-    return point
+    from ...inputs import keep_typed
+    return keep_typed(at, point)
