@@ -241,3 +241,14 @@ def test_the_typed_path_does_not_import_sympy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_check_grades_against_the_exact_points_numbers():
+    out = cli("check", "tan(x)", "--at", "x=pi/4", "--tangent", "y = 2x + 1 - pi/2",
+              "-o", "plain").stdout
+    assert out == "tangent\tright\ty = 2x + 1 - pi/2\ty = 1 + 2*(x - 0.7853981633974483)\n"
+    out = cli("check", "sin(x)", "--at", "x=pi/6", "--value", "1/2", "-o", "plain").stdout
+    assert out == "f\tright\t1/2\t0.5\n"
+    out = cli("check", "x^3 - 3x y + 4y^2", "--at", "x=1,y=2", "--direction",
+              "cos(pi/6),sin(pi/6)", "--directional", "(13 - 3sqrt(3))/2", "-o", "plain").stdout
+    assert out == "D_u f\tright\t(13 - 3sqrt(3))/2\t3.901923788646684\n"
