@@ -239,15 +239,16 @@ def intercept(point: TypedPoint, names) -> float | None:
 
 
 def linear(point: TypedPoint, names, estimate: dict) -> float | None:
-    """f(a) + Σ f_i(a)·(b_i - a_i) at the estimate point b (doubles as given)."""
-    got = point.settle(lambda r: [r.value + sum(r.grad[n] * (_mpf(estimate[n]) - r.at[n])
-                                                for n in names)])
+    """f(a) + Σ f_i(a)·(b_i - a_i) at the estimate point b (as typed, where it was)."""
+    typed = getattr(estimate, "typed", None) or {}
+
+    def derived(r):
+        import mpmath as mp
+        b = {n: constant_value(typed[n], mp) if n in typed else mp.mpf(estimate[n])
+             for n in names}
+        return [r.value + sum(r.grad[n] * (b[n] - r.at[n]) for n in names)]
+    got = point.settle(derived)
     return got[0] if got else None
-
-
-def _mpf(x):
-    import mpmath as mp
-    return mp.mpf(x)
 
 
 def directional(result, along, order, texts) -> None:

@@ -125,9 +125,9 @@ def expanded_text(lhs: str, value, gradient: dict, at: dict, precision=None,
         intercept = value
         for name, g in gradient.items():
             intercept = intercept - g * at[name]
-    if isinstance(intercept, float) and abs(intercept) <= 1e-12 * max(
-            [abs(value)] + [abs(g * at[n]) for n, g in gradient.items()]):
-        intercept = 0.0  # cancellation noise: the plane passes through the origin
+        if isinstance(intercept, float) and abs(intercept) <= 1e-12 * max(
+                [abs(value)] + [abs(g * at[n]) for n, g in gradient.items()]):
+            intercept = 0.0  # cancellation noise: the plane passes through the origin
     parts = []
     for name, g in gradient.items():
         if g == 0:
