@@ -28,6 +28,7 @@ from . import newton as newton_grader
 from . import roots as roots_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
+from . import vectorcalc as vector_graders
 from .answers import check
 from .shared import Context, Question
 from .verdict import Verdict, tolerances
@@ -36,6 +37,7 @@ from .verdict import Verdict, tolerances
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
                                                 implicit_grader, newton_grader, roots_grader)}
+GRADERS.update({grader.OPTION: grader for grader in vector_graders.GRADERS})
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
@@ -47,6 +49,8 @@ _EXAMPLES = {
     "implicit": '--implicit "-x/y"',
     "newton": '--newton "1.3333333, 1.2638889" --at x=1',
     "roots": '--roots "-1.414, 1.414" --over x=-3:3',
+    "div": '--div "y + z + x"', "curl": '--curl "[-y, -z, -x]"',
+    "laplacian": '--laplacian "2y + 6z"', "jacobian_det": '--jacobian-det "r"',
 }
 
 
@@ -58,7 +62,9 @@ def wanted(**answers) -> bool:
 def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    derivatives=None, tangent=None, directional=None, direction=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
-                   wrt=None, of=None, newton=None, roots=None, rtol: float | None = None,
+                   wrt=None, of=None, newton=None, roots=None, div=None, curl=None,
+                   laplacian=None, jacobian_det=None, partial=None, field_wrt=None,
+                   rtol: float | None = None,
                    atol: float | None = None) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
 
@@ -75,7 +81,9 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     at = dict(at or {})
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
-             "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots}
+             "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots,
+             "div": div, "curl": curl, "laplacian": laplacian, "jacobian_det": jacobian_det,
+             "partial": partial or None, "field_wrt": field_wrt}
     for option, example in _EXAMPLES.items():
         answer = given[option]
         if isinstance(answer, str) and not answer.strip():
