@@ -71,6 +71,8 @@ class FieldGrader:
         if not a.ok and a.mistake is None:
             _name_mistake(a, self.kind, calc, roots, correct, student, variables, seed,
                           point if numeric else None)
+            if a.mistake is None and many and isinstance(student, list):
+                a.mistake = "curl-component"
         return Graded([a])
 
 
@@ -195,7 +197,7 @@ def _grade_values(a, student, correct, point, context) -> None:
     a.ok = all(oks)
     a.expected = expected if isinstance(correct, list) else expected[0]
     a.computed = None
-    a.note = "the value at the point"
+    a.note = "graded as the value at the point"
     if not a.ok:
         a.reason = "; ".join(reasons) or "wrong value"
 
@@ -223,13 +225,19 @@ def _matches(student, candidate, variables, seed, point, a) -> bool:
     if isinstance(student, list) != isinstance(candidate, list):
         return False
     if isinstance(student, list):
-        return len(student) == len(candidate) and all(
-            _matches(s, c, variables, seed, point, a) for s, c in zip(student, candidate))
+        texts = _component_texts(a.answer) if point is not None else [None] * len(student)
+        return len(student) == len(candidate) == len(texts) and all(
+            _matches_one(s, c, variables, seed, point, t)
+            for s, c, t in zip(student, candidate, texts))
+    return _matches_one(student, candidate, variables, seed, point, a.answer)
+
+
+def _matches_one(student, candidate, variables, seed, point, text) -> bool:
     if point is not None:
         want, got = decide.value(candidate, point), decide.value(student, point)
         if want is None or got is None:
             return False
-        graded = grade_number(a.answer if not isinstance(student, list) else "", got, want)
+        graded = grade_number(text, got, want)
         return graded["ok"] if graded else abs(got - want) <= 1e-9 * max(1.0, abs(want))
     return decide.same(student, candidate, variables, seed)
 
