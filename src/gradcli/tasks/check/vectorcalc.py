@@ -408,11 +408,16 @@ def _partial_candidates(calc, root, seq, variables, correct, seed):
                 yield ("mixed-order", label(perm), f"that is f_{label(perm)}: the letters "
                        f"are taken in the order written, f_{label(seq)} = ∂/∂{seq[-1]}(...) "
                        "of the earlier ones, and here the two differ", other)
+    short = tuple(seq[:-1])
     if len(seq) > 1:
-        short = tuple(seq[:-1])
         yield ("order-short", label(short), f"that is f_{label(short)}: one "
                f"differentiation (by {seq[-1]}) is missing", calc.d_seq(root, short))
     if len(variables) <= 3 and len(seq) <= 4:
+        for word in product(variables, repeat=len(seq) - 1):
+            if word and word != short:
+                yield ("order-short", label(word), f"that is f_{label(word)}, of order "
+                       f"{len(word)}; f_{label(seq)} is of order {len(seq)}",
+                       calc.d_seq(root, word))
         for word in product(variables, repeat=len(seq)):
             if sorted(word) != sorted(seq):
                 yield ("wrong-partial", label(word), f"that is f_{label(word)}, not "
