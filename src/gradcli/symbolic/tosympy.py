@@ -74,11 +74,12 @@ def to_sympy(root):
     return done[id(root)]
 
 
-def is_zero(difference) -> bool | None:
+def is_zero(difference, cheap: bool = False) -> bool | None:
     """True when SymPy proves the difference is 0, False when it proves it is not, else None.
 
-    The cheap rewrites first: most textbook differences vanish on expansion."""
-    for step in (sp.expand, sp.cancel, sp.simplify):
+    The cheap rewrites first: most textbook differences vanish on expansion; `cheap`
+    stops before simplify, which can take a tenth of a second."""
+    for step in (sp.expand, sp.cancel) + (() if cheap else (sp.simplify,)):
         try:
             d = step(difference)
         except Exception:  # SymPy raises many kinds on hard input; then it cannot decide

@@ -74,12 +74,12 @@ class Calculus:
             root = self.d(root, var)
         return root
 
-    def formula(self, root, inputs) -> Formula:
+    def formula(self, root, inputs, book: bool = True) -> Formula:
         from .. import ops
         avoid = self.avoid | set(ops.CONSTANTS) | set(ops.TABLE) | set(ops.function_names())
         prog = to_program(root, Namer({}, avoid, list(inputs)))
         text = program_source(prog)
-        shorter = book_form(root, len(prog.statements))
+        shorter = book_form(root, len(prog.statements)) if book else None
         if shorter is not None:
             prog, text = shorter
         return Formula(root, prog, text)

@@ -45,12 +45,12 @@ def sympy_of(root):
         return None
 
 
-def proven(a, b) -> bool | None:
+def proven(a, b, cheap: bool = False) -> bool | None:
     """SymPy's word on a == b (True, False) or None when it cannot say."""
     if a is None or b is None:
         return None
     from ...symbolic.tosympy import is_zero
-    return is_zero(a - b)
+    return is_zero(a - b, cheap)
 
 
 def sample(a_root, b_root, variables, seed, at=None) -> tuple:
@@ -77,12 +77,17 @@ def sample(a_root, b_root, variables, seed, at=None) -> tuple:
 def compare(student_root, correct_root, variables, seed, at=None) -> Comparison:
     """Comparison of the student's root with the correct one (see the module doc)."""
     s, c = sympy_of(student_root), sympy_of(correct_root)
-    word = proven(s, c)
+    word = proven(s, c, cheap=True)
     if word is True:
         return Comparison(True, "sympy")
     counter, compared = sample(student_root, correct_root, variables, seed, at)
     if counter is not None:
         return Comparison(False, "sympy+point" if word is False else "point", counter, compared)
+    if word is None:
+        # No point tells them apart: SymPy's full simplification decides where it can.
+        word = proven(s, c)
+        if word is True:
+            return Comparison(True, "sympy")
     if word is False:
         return Comparison(False, "sympy", None, compared)
     return Comparison(compared > 0, "sampling", None, compared)
@@ -91,11 +96,11 @@ def compare(student_root, correct_root, variables, seed, at=None) -> Comparison:
 def same(student_root, candidate_root, variables, seed) -> bool:
     """Whether the student's formula is this (wrong) candidate: SymPy's proof, or sampling
     where SymPy cannot say."""
-    word = proven(sympy_of(student_root), sympy_of(candidate_root))
-    if word is not None:
-        return word
     counter, compared = sample(student_root, candidate_root, variables, seed)
-    return counter is None and compared > 0
+    if counter is not None:
+        return False
+    word = proven(sympy_of(student_root), sympy_of(candidate_root))
+    return word if word is not None else compared > 0
 
 
 def how_text(c: Comparison) -> str:

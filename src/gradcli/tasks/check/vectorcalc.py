@@ -56,11 +56,9 @@ class FieldGrader:
     def grade(self, question, prepared, context) -> Graded:
         calc, roots, correct, student, variables, answer = prepared
         many = isinstance(correct, list)
-        shown = [calc.formula(r, variables).text for r in correct] if many \
-            else calc.formula(correct, variables).text
         a = Answer(self.kind, self.kind, answer.strip(), key=_KEYS[self.kind],
-                   expected=_shown(shown))
-        a.correct = _shown(shown)
+                   expected=_correct_text(calc, correct, variables, book=True))
+        a.correct = a.expected
         point = _point(question.at, variables)
         seed = (question.text, answer, self.kind)
         numeric = point is not None and _constant(student)
@@ -74,6 +72,12 @@ class FieldGrader:
             if a.mistake is None and many and isinstance(student, list):
                 a.mistake = "curl-component"
         return Graded([a])
+
+
+def _correct_text(calc, correct, variables, book: bool) -> str:
+    if isinstance(correct, list):
+        return _shown([calc.formula(r, variables, book=book).text for r in correct])
+    return _shown(calc.formula(correct, variables, book=book).text)
 
 
 def _shown(shown) -> str:
@@ -359,7 +363,8 @@ class PartialGrader:
             label = vc.partial_label(seq)
             f = "f"
             a = Answer("partial", label, formula.strip(), key=f"{f}_{label}")
-            a.correct = a.expected = calc.formula(correct, variables).text.replace("\n", "; ")
+            a.correct = a.expected = calc.formula(correct, variables,
+                                                  book=False).text.replace("\n", "; ")
             point = _point(question.at, variables)
             seed = (question.text, typed)
             numeric = point is not None and _constant(student)
