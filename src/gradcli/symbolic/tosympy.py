@@ -18,25 +18,56 @@ class NoSympyForm(Exception):
     """The formula uses an operation that has no SymPy meaning here."""
 
 
-def _log(x, b=None):
-    return sp.log(x) if b is None else sp.log(x) / sp.log(b)
-
-
-_OPS = {
+# The arithmetic operators; a function of the op table is SymPy's function of the same
+# name, or where the names or conventions differ, the `_op_<name>` function below.
+_ARITHMETIC = {
     "add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y,
     "div": lambda x, y: x / y, "neg": lambda x: -x, "pos": lambda x: x,
     "pow": lambda x, y: x ** y,
-    "exp": sp.exp, "log": _log, "log2": lambda x: sp.log(x) / sp.log(2),
-    "log10": lambda x: sp.log(x) / sp.log(10), "sqrt": sp.sqrt,
-    "cbrt": lambda x: sp.real_root(x, 3),
-    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "sec": sp.sec, "csc": sp.csc, "cot": sp.cot,
-    "asin": sp.asin, "acos": sp.acos, "atan": sp.atan, "atan2": sp.atan2,
-    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "asinh": sp.asinh, "acosh": sp.acosh,
-    "atanh": sp.atanh, "sigmoid": lambda x: 1 / (1 + sp.exp(-x)),
-    "asec": sp.asec, "acsc": sp.acsc, "acot": sp.acot,
-    "sech": sp.sech, "csch": sp.csch, "coth": sp.coth,
-    "abs": sp.Abs, "sign": sp.sign,
 }
+
+
+def _op_log(x, b=None):
+    return sp.log(x) if b is None else sp.log(x) / sp.log(b)
+
+
+def _op_log2(x):
+    return sp.log(x) / sp.log(2)
+
+
+def _op_log10(x):
+    return sp.log(x) / sp.log(10)
+
+
+def _op_sqrt(x):
+    return sp.sqrt(x)
+
+
+def _op_cbrt(x):
+    return sp.real_root(x, 3)
+
+
+def _op_sigmoid(x):
+    return 1 / (1 + sp.exp(-x))
+
+
+def _op_abs(x):
+    return sp.Abs(x)
+
+
+def _rule(op: str):
+    """The SymPy meaning of an op-table name, or None."""
+    from .. import ops
+    if op in _ARITHMETIC:
+        return _ARITHMETIC[op]
+    own = globals().get(f"_op_{op}")
+    if own is not None:
+        return own
+    if op not in ops.function_names():
+        return None
+    found = getattr(sp.functions, op, None)
+    return found if isinstance(found, type) and issubclass(found, sp.Function) else None
+
 
 
 def symbol(name: str):
@@ -62,7 +93,7 @@ def to_sympy(root):
                 raise NoSympyForm(node.id)
             value = sp.pi if node.id == "pi" else sp.E
         elif isinstance(node, Apply):
-            rule = _OPS.get(node.op)
+            rule = _rule(node.op)
             if rule is None:
                 raise NoSympyForm(node.op)
             value = rule(*[done[id(a)] for a in node.args])

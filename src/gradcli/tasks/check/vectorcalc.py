@@ -207,10 +207,10 @@ def _grade_values(a, student, correct, point, context) -> None:
 
 
 def _component_texts(answer: str) -> list:
-    from ... import api
+    from ...inputs import split_top_level
     text = answer.strip()
     m = _BRACKETS.match(text) or re.match(r"^\s*\[(.*)\]\s*$", text, re.S)
-    return [t.strip() for t in api.split_top_level(m.group(1) if m else text)]
+    return [t.strip() for t in split_top_level(m.group(1) if m else text)]
 
 
 # ------------------------------------------------------------------ the usual mistakes
@@ -317,11 +317,13 @@ def _candidates(kind, calc, roots, correct, variables):
         yield ("jacobian-sign", None, "the determinant with two rows or columns swapped "
                "(the variables taken in the other order): the sign flips", s(_neg(correct)))
         if len(m) == 2:
-            yield ("cross-term-sign", None, "the cross term is added; the determinant is "
-                   "u_x v_y - u_y v_x", s(Apply("add", (Apply("mul", (m[0][0], m[1][1])),
-                                                         Apply("mul", (m[0][1], m[1][0]))))))
-            yield ("missing-term", None, "the cross term u_y v_x is missing",
-                   s(Apply("mul", (m[0][0], m[1][1]))))
+            a, b = variables
+            det = f"x_{a} y_{b} - x_{b} y_{a} (x, y the two components)"
+            yield ("cross-term-sign", None, f"the cross term is added; the determinant is "
+                   f"{det}", s(Apply("add", (Apply("mul", (m[0][0], m[1][1])),
+                                               Apply("mul", (m[0][1], m[1][0]))))))
+            yield ("missing-term", None, f"the cross term x_{b} y_{a} is missing; the "
+                   f"determinant is {det}", s(Apply("mul", (m[0][0], m[1][1]))))
 
 
 # ------------------------------------------------------------------ partials
