@@ -88,6 +88,8 @@ class Calculus:
 def book_form(root, statements: int):
     """(program, text) of SymPy's simpler form where it is shorter (r for r cos²t + r sin²t)
     and reads back in gradcli as the same formula, else None."""
+    if statements > 1 or not _may_shorten(root):
+        return None
     from ..closedtext import _text
     from ..symbolic.tosympy import NoSympyForm, is_zero, to_sympy
     import sympy as sp
@@ -96,7 +98,7 @@ def book_form(root, statements: int):
         simpler = sp.simplify(mine)
     except (NoSympyForm, TypeError, ValueError, RecursionError):
         return None
-    if statements > 1 or sp.count_ops(simpler) > sp.count_ops(mine) - 2:
+    if sp.count_ops(simpler) > sp.count_ops(mine) - 2:
         return None
     text = _text(simpler)
     try:
@@ -296,6 +298,21 @@ def value_at(formula: Formula, bindings: dict, what: str):
     if not math.isfinite(number):
         raise DomainError(f"the {what.replace('_', ' ')} is undefined here")
     return number_text(number), number
+
+
+def _may_shorten(root) -> bool:
+    """Whether SymPy may find a shorter form than gradcli's simplifier: identities of the
+    circular and hyperbolic functions (sin² + cos²), and quotients that cancel. Sums of
+    products and powers gradcli already collects; SymPy is not loaded for them."""
+    from .. import ops
+    from ..language.expr import postorder
+    for node in postorder(root):
+        if isinstance(node, Apply):
+            op = ops.TABLE.get(node.op)
+            if node.op == "div" or (op is not None and op.category in ("trigonometric",
+                                                                       "hyperbolic")):
+                return True
+    return False
 
 
 # ------------------------------------------------------------ higher and mixed partials
