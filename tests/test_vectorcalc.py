@@ -167,6 +167,7 @@ def test_formats():
     (("check", "x y", "--partial", "xy"), "letters and the formula"),
     (("check", "x y", "--partial", "xz = 1"), "'z' is not a variable"),
     (("check", "[x y, y z, z x]", "--div", "q"), "'q'"),
+    (("check", "[x y, y z, z x]", "--div", "6", "--at", "x=1,y=2"), "no value for z"),
 ])
 def test_bad_input(args, words):
     assert words in bad(*args)

@@ -51,6 +51,7 @@ class FieldGrader:
             else [calc.simplified(p) for p in parts]
         correct = vc.combine(calc, self.kind, roots, variables)
         student = _read_answer(answer, question.program, variables, self.kind)
+        _point_for_number(question.at, variables, student, f"--{self.kind.replace('_', '-')}")
         return calc, roots, correct, student, variables, answer
 
     def grade(self, question, prepared, context) -> Graded:
@@ -106,6 +107,15 @@ def _constant(student) -> bool:
     from ...language.expr import Name, postorder
     roots = student if isinstance(student, list) else [student]
     return all(not isinstance(n, Name) for r in roots for n in postorder(r))
+
+
+def _point_for_number(at, variables, student, option) -> None:
+    """A number answer with --at is a value at the point: the point needs every variable."""
+    if at and _constant(student) and _point(at, variables) is None:
+        missing = [v for v in variables if v not in at]
+        raise UsageError(f"{option} is a number, the value at the point, but --at has no "
+                         f"value for {', '.join(missing)}",
+                         hint="give every variable: --at " + ",".join(f"{v}=…" for v in variables))
 
 
 def _point(at, variables):
@@ -354,6 +364,7 @@ class PartialGrader:
             if isinstance(student, list):
                 raise UsageError(f"the answer for f_{vc.partial_label(seq)} is a vector; a "
                                  "partial is one formula", source=typed)
+            _point_for_number(question.at, variables, student, "--partial")
             items.append((seq, typed, formula, student))
         return calc, root, variables, items
 
