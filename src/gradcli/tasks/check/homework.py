@@ -28,7 +28,11 @@ from . import newton as newton_grader
 from . import roots as roots_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
-from . import vectorcalc as vector_graders
+from . import curl as curl_grader
+from . import div as div_grader
+from . import jacobian_det as jacobian_det_grader
+from . import laplacian as laplacian_grader
+from . import partial as partial_grader
 from .answers import check
 from .shared import Context, Question
 from .verdict import Verdict, tolerances
@@ -37,7 +41,8 @@ from .verdict import Verdict, tolerances
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
                                                 implicit_grader, newton_grader, roots_grader)}
-GRADERS.update({grader.OPTION: grader for grader in vector_graders.GRADERS})
+GRADERS.update({grader.OPTION: grader for grader in (div_grader, curl_grader, laplacian_grader,
+                                                     jacobian_det_grader, partial_grader)})
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',

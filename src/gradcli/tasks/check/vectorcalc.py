@@ -33,10 +33,11 @@ _BRACKETS = re.compile(r"^\s*[<⟨(]\s*(.*?)\s*[>⟩)]\s*$", re.S)
 
 
 class FieldGrader:
-    """One of div, curl, laplacian, jacobian_det: prepare and grade as shared.py says."""
+    """One of div, curl, laplacian, jacobian_det: prepare and grade as shared.py says (each
+    option's module, div.py, curl.py, ..., is one of these)."""
 
     def __init__(self, kind: str):
-        self.kind = self.OPTION = kind
+        self.kind = kind
 
     def prepare(self, question, given, context):
         answer = given[self.kind]
@@ -339,9 +340,7 @@ def _candidates(kind, calc, roots, correct, variables):
 # ------------------------------------------------------------------ partials
 
 class PartialGrader:
-    """check --partial "xyy = 12xy" (repeatable)."""
-
-    OPTION = "partial"
+    """check --partial "xyy = 12xy" (repeatable); partial.py is one of these."""
 
     def prepare(self, question, given, context):
         answers = given["partial"]
@@ -441,6 +440,4 @@ def _partial_candidates(calc, root, seq, variables, correct, seed):
                 yield ("wrong-partial", label(word), f"that is f_{label(word)}, not "
                        f"f_{label(seq)}", calc.d_seq(root, word))
 
-
-GRADERS = [FieldGrader(k) for k in vc.KINDS] + [PartialGrader()]
 
