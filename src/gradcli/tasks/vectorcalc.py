@@ -28,6 +28,8 @@ from ..symbolic.simplify import Simplifier
 KINDS = ("div", "curl", "laplacian", "jacobian_det")
 SPACE = ("x", "y", "z")
 _GRAD = re.compile(r"^\s*grad\s*\((.*)\)\s*$", re.S)
+_NOUN = {"div": "divergence", "curl": "curl", "laplacian": "Laplacian",
+         "jacobian_det": "Jacobian determinant"}
 _WHAT = {"div": "--div", "curl": "--curl", "laplacian": "--laplacian",
          "jacobian_det": "--jacobian-det"}
 
@@ -261,7 +263,7 @@ def _values(result: FieldResult, bindings: dict, program) -> None:
     result.values, result.numbers = {}, {}
     for kind, formula in result.results.items():
         many = isinstance(formula, list)
-        pairs = [value_at(f, bindings, kind) for f in (formula if many else [formula])]
+        pairs = [value_at(f, bindings, _NOUN[kind]) for f in (formula if many else [formula])]
         result.values[kind] = [p[0] for p in pairs] if many else pairs[0][0]
         result.numbers[kind] = [p[1] for p in pairs] if many else pairs[0][1]
 
@@ -292,11 +294,11 @@ def value_at(formula: Formula, bindings: dict, what: str):
     try:
         number = float(lower(formula.program, used, wrt=set()).output.data)
     except DomainError as exc:
-        raise DomainError(f"the {what.replace('_', ' ')} is undefined here: {exc.message}",
+        raise DomainError(f"the {what} is undefined here: {exc.message}",
                           op=exc.op, args=exc.args_, reason=exc.reason,
                           overflow=exc.overflow) from None
     if not math.isfinite(number):
-        raise DomainError(f"the {what.replace('_', ' ')} is undefined here")
+        raise DomainError(f"the {what} is undefined here")
     return number_text(number), number
 
 

@@ -214,7 +214,11 @@ def _grade_values(a, student, correct, point, context) -> None:
     a.computed = None
     a.note = "graded as the value at the point"
     if not a.ok:
-        a.reason = "; ".join(reasons) or "wrong value"
+        if isinstance(correct, list):
+            digits = [r for r in reasons if "digits" in r]
+            a.reason = "; ".join([f"the correct value is {_value_words(expected)}"] + digits)
+        else:
+            a.reason = "; ".join(reasons) or "wrong value"
 
 
 def _component_texts(answer: str) -> list:
