@@ -221,6 +221,21 @@ def test_check_wrong_never_passes_a_near_miss():
     assert code == 1
 
 
+def test_check_closer_than_doubles_see_is_still_wrong():
+    # x + y + z times (1 + 10^-10): SymPy at 50 digits, never a tolerance, decides
+    code, rec = record("check", "[x y, y z, z x]", "--div", "(1 + 10^-10)*(x + y + z)")
+    assert code == 1 and rec["answers"][0]["mistake"] is None
+    code, _ = record("check", "[x y, y z, z x]", "--div", "1.000000001(x + y + z)")
+    assert code == 1
+
+
+def test_check_digits_rule_inside_a_formula():
+    code, rec = record("check", "[x^2/3, y, 0]", "--div", "0.667x + 1")
+    assert code == 0 and "digits rule" in rec["answers"][0]["note"]
+    code, _ = record("check", "[x^2/3, y, 0]", "--div", "0.666x + 1")
+    assert code == 1
+
+
 def test_check_with_wrt_for_jacobian():
     code, _ = record("check", "[u^2 - v^2, 2u v]", "--wrt", "u,v", "--jacobian-det",
                      "4(u^2 + v^2)")

@@ -20,6 +20,7 @@ from ...language.expr import Apply, Vector
 from .. import vectorcalc as vc
 from . import decide
 from .formula import parse_answer
+from .probes import rounded_literals
 from .shared import Graded
 from .verdict import Answer, grade_number, grade_numeric, num, number_or_why
 
@@ -51,12 +52,12 @@ class FieldGrader:
         roots = [calc.simplified(decide.root_of(program))] if parts is None \
             else [calc.simplified(p) for p in parts]
         correct = vc.combine(calc, self.kind, roots, variables)
-        student = _read_answer(answer, question.program, variables, self.kind)
+        student, literals = _read_answer(answer, question.program, variables, self.kind)
         _point_for_number(question.at, variables, student, f"--{self.kind.replace('_', '-')}")
-        return calc, roots, correct, student, variables, answer
+        return calc, roots, correct, (student, literals), variables, answer
 
     def grade(self, question, prepared, context) -> Graded:
-        calc, roots, correct, student, variables, answer = prepared
+        calc, roots, correct, (student, literals), variables, answer = prepared
         many = isinstance(correct, list)
         a = Answer(self.kind, self.kind, answer.strip(), key=_KEYS[self.kind],
                    expected=_correct_text(calc, correct, variables, book=True))
@@ -67,7 +68,7 @@ class FieldGrader:
         if numeric:
             _grade_values(a, student, correct, point, context)
         else:
-            _grade_formula(a, student, correct, variables, seed, question.at)
+            _grade_formula(a, student, correct, variables, seed, question.at, literals)
         if not a.ok and a.mistake is None:
             _name_mistake(a, self.kind, calc, roots, correct, student, variables, seed,
                           point if numeric else None)
@@ -88,7 +89,8 @@ def _shown(shown) -> str:
 
 
 def _read_answer(answer: str, program, variables, kind):
-    """The answer as a root, or a list of roots for a vector (⟨a, b, c⟩, (a, b, c) or [..])."""
+    """(the answer as a root, or a list of roots for a vector (⟨a, b, c⟩, (a, b, c) or
+    [..]), its rounded decimals for the digits rule)."""
     text = answer.strip()
     bracket = _BRACKETS.match(text)
     if bracket and "," in bracket.group(1):
@@ -97,11 +99,12 @@ def _read_answer(answer: str, program, variables, kind):
                      "jacobian_det": "Jacobian determinant", "partial": "partial"}[kind]
     prog = parse_answer(text, program, variables, what)
     root = decide.root_of(prog)
+    literals = rounded_literals(prog)
     if isinstance(root, Vector):
         if any(isinstance(i, Vector) for i in root.items):
             raise UsageError(f"the answer for {what} is a matrix", source=answer)
-        return list(root.items)
-    return root
+        return list(root.items), literals
+    return root, literals
 
 
 def _constant(student) -> bool:
@@ -125,7 +128,7 @@ def _point(at, variables):
     return {v: float(at[v]) for v in variables}
 
 
-def _grade_formula(a, student, correct, variables, seed, at) -> None:
+def _grade_formula(a, student, correct, variables, seed, at, literals=()) -> None:
     if isinstance(correct, list):
         if not isinstance(student, list):
             if len(correct) == 3 and decide.same(student, _zero(), variables, seed) and all(
@@ -139,7 +142,8 @@ def _grade_formula(a, student, correct, variables, seed, at) -> None:
             a.reason = f"your answer has {len(student)} components; the curl has 3"
             a.mistake = "components"
             return
-        results = [decide.compare(s, c, variables, seed, at) for s, c in zip(student, correct)]
+        results = [decide.compare(s, c, variables, seed, at, literals)
+                   for s, c in zip(student, correct)]
         a.ok = all(r.equal for r in results)
         bad = [i for i, r in enumerate(results) if not r.equal]
         shown = results if a.ok else [results[i] for i in bad]
@@ -157,7 +161,7 @@ def _grade_formula(a, student, correct, variables, seed, at) -> None:
     if isinstance(student, list):
         a.reason = f"the answer is a vector; this is one formula: {a.correct}"
         return
-    r = decide.compare(student, correct, variables, seed, at)
+    r = decide.compare(student, correct, variables, seed, at, literals)
     a.ok, a.note = r.equal, decide.how_text(r)
     if not a.ok:
         a.counterexample = r.counterexample
@@ -232,7 +236,8 @@ def _component_texts(answer: str) -> list:
 
 def _name_mistake(a, kind, calc, roots, correct, student, variables, seed, point) -> None:
     for mistake, detail, reason, candidate in _candidates(kind, calc, roots, correct, variables):
-        if _matches(student, candidate, variables, seed, point, a):
+        if _matches(student, candidate, variables, seed, point, a) and not _same_as_right(
+                candidate, correct, variables, seed):
             a.mistake, a.mistake_detail = mistake, detail
             correct = a.correct if point is None else _value_words(a.expected)
             a.reason = f"{reason}; the correct {_WORD[kind]} is {correct}" + (
@@ -249,6 +254,16 @@ def _matches(student, candidate, variables, seed, point, a) -> bool:
             _matches_one(s, c, variables, seed, point, t)
             for s, c, t in zip(student, candidate, texts))
     return _matches_one(student, candidate, variables, seed, point, a.answer)
+
+
+def _same_as_right(candidate, correct, variables, seed) -> bool:
+    """A slip that gives the right formula for this question (the curl of a field whose
+    components are the same in any order) is no mistake to name."""
+    if isinstance(candidate, list) != isinstance(correct, list):
+        return False
+    if isinstance(candidate, list):
+        return all(decide.same(c, r, variables, seed) for c, r in zip(candidate, correct))
+    return decide.same(candidate, correct, variables, seed)
 
 
 def _matches_one(student, candidate, variables, seed, point, text) -> bool:
@@ -363,18 +378,18 @@ class PartialGrader:
         items = []
         for typed in answers:
             seq, formula = _split_partial(typed, variables)
-            student = _read_answer(formula, question.program, variables, "partial")
+            student, literals = _read_answer(formula, question.program, variables, "partial")
             if isinstance(student, list):
                 raise UsageError(f"the answer for f_{vc.partial_label(seq)} is a vector; a "
                                  "partial is one formula", source=typed)
             _point_for_number(question.at, variables, student, "--partial")
-            items.append((seq, typed, formula, student))
+            items.append((seq, typed, formula, student, literals))
         return calc, root, variables, items
 
     def grade(self, question, prepared, context) -> Graded:
         calc, root, variables, items = prepared
         out = []
-        for seq, typed, formula, student in items:
+        for seq, typed, formula, student, literals in items:
             correct = calc.d_seq(root, seq)
             label = vc.partial_label(seq)
             f = "f"
@@ -387,13 +402,13 @@ class PartialGrader:
             if numeric:
                 _grade_values(a, student, correct, point, context)
             else:
-                _grade_formula(a, student, correct, variables, seed, question.at)
+                _grade_formula(a, student, correct, variables, seed, question.at, literals)
             if not a.ok and a.mistake is None:
                 for mistake, detail, reason, cand in _partial_candidates(calc, root, seq,
                                                                         variables, correct,
                                                                         seed):
-                    if _matches(student, cand, variables, seed,
-                                point if numeric else None, a):
+                    if _matches(student, cand, variables, seed, point if numeric else None,
+                                a) and not _same_as_right(cand, correct, variables, seed):
                         a.mistake, a.mistake_detail = mistake, detail
                         correct = a.correct if not numeric else _value_words(a.expected)
                         a.reason = f"{reason}; the correct f_{label} is {correct}" + (
