@@ -191,6 +191,23 @@ CHECK = (
     Option(("--normal",), "normal",
            "Your normal line to y = f(x) at --at: y = ..., x = a, or any linear equation.",
            metavar="EQUATION"),
+) + (
+    Option(("--div",), "div",
+           "Your divergence of the field [P, Q, R] (with --at: its value there).",
+           metavar="FORMULA"),
+    Option(("--curl",), "curl",
+           'Your curl: "[..., ..., ...]", or one formula for a field [P, Q].',
+           metavar="FORMULA"),
+    Option(("--laplacian",), "laplacian",
+           "Your Laplacian of EXPR (with --at: its value there).",
+           metavar="FORMULA"),
+    Option(("--jacobian-det",), "jacobian_det",
+           "Your Jacobian determinant of the map [u, v] (or 3 by 3).",
+           metavar="FORMULA"),
+    Option(("--partial",), "partial",
+           'Your higher or mixed partial: "xyy = 12xy" (repeatable; with --at a number '
+           "is its value there).",
+           multiple=True, metavar="LETTERS=FORMULA"),
 )
 
 
@@ -301,6 +318,23 @@ DIFF = (
     Option(("--output",), "output",
            OUTPUT_HELP,
            metavar="FILE"),
+) + (
+    Option(("--partial",), "partial",
+           "A higher or mixed partial, its letters in the order of differentiation as the "
+           "book's f_xyy (repeatable); longer names with commas: x1,x1,x2.",
+           multiple=True, metavar="LETTERS"),
+    Option(("--div",), "div",
+           "The divergence of the field [P, Q, R] (variables --wrt, else x, y, z).",
+           takes_value=False),
+    Option(("--curl",), "curl",
+           "The curl of the field [P, Q, R], or Q_x - P_y of [P, Q]; grad(f) is a field.",
+           takes_value=False),
+    Option(("--laplacian",), "laplacian",
+           "The Laplacian f_xx + f_yy (+ f_zz) of EXPR.",
+           takes_value=False),
+    Option(("--jacobian-det",), "jacobian_det",
+           "The Jacobian determinant of [x(u, v), y(u, v)] (or 3 by 3), variables --wrt.",
+           takes_value=False),
 )
 
 

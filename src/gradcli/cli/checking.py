@@ -17,7 +17,8 @@ from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, 
 @output_options("check", "check-points")
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,
-                  newton, roots, mvt, normal, fmt, precision, debug):
+                  newton, roots, mvt, normal, fmt, precision, debug, div=None, curl=None,
+                  laplacian=None, jacobian_det=None, partial=()):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -92,6 +93,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
       $ gradcli check "x^3 - 2x" --over x=-3:3 --roots "±1.414, 0"
       $ gradcli check "x^3 - 4x" --over x=-2:2 --mvt "c = ±2/√3"
       $ gradcli check "x^2" --at x=2 --normal "y = -(x - 2)/4 + 4"
+
+    \b
+    Div, curl, Laplacian, Jacobian determinant, higher partials (decided by SymPy):
+      $ gradcli check "[x*y, y*z, z*x]" --div "x + y + z" --curl "[-y, -z, -x]"
+      $ gradcli check "x^3 y^2" --partial "xyy = 6x^2" --partial "yx = 6x^2 y"
     """
     from .. import api
     from ..tasks.check import check, derivative_names
@@ -103,7 +109,14 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                 "critical": critical, "over": over, "taylor": taylor, "order": order,
                 "implicit": implicit, "of": of, "newton": newton, "roots": roots, "mvt": mvt,
                 "normal": normal}
+    homework.update(div=div, curl=curl, laplacian=laplacian, jacobian_det=jacobian_det,
+                    partial=list(partial) or None)
     given = {k: v for k, v in homework.items() if v is not None}
+    fields = [k for k in ("div", "curl", "laplacian", "jacobian_det") if k in given]
+    if fields and not derivative:
+        # A field's variables, in order: --wrt says them as diff --div reads them.
+        given["field_wrt"] = [n for spec in wrt for n in api.split_top_level(spec)] or None
+        wrt = ()
     if implicit is not None and derivative:
         raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "
                          "expression: check them in two runs")

@@ -15,9 +15,9 @@ from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, _points_
 @main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.DIFF)
-@output_options("diff-points", "diff", "steps")  # --points rows first: csv after json
+@output_options("diff-points", "diff", "steps", "field", "partials")  # --points: csv after json
 def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, fmt, precision,
-                 debug):
+                 debug, partial=(), div=False, curl=False, laplacian=False, jacobian_det=False):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
@@ -35,10 +35,22 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, 
       d2f/dy2 6*x^2*y 12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
       $ gradcli diff "x^2 sin x" --steps
+
+    \b
+    Higher partials in the book's order, div, curl, Laplacian, Jacobian determinant:
+      $ gradcli diff "x^3 y^2" --partial xyy --partial yx
+      $ gradcli diff "[x*y, y*z, z*x]" --div --curl
+      $ gradcli diff "[r cos(t), r sin(t)]" --jacobian-det --wrt r,t
     """
     from .. import api
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
+    kinds = [k for k, asked in (("div", div), ("curl", curl), ("laplacian", laplacian),
+                                ("jacobian_det", jacobian_det)) if asked]
+    if kinds or partial:
+        from .vectorcalc import diff_vectorcalc
+        return diff_vectorcalc(text, kinds, partial, wrt_names, order, at, points, steps,
+                               output, fmt, precision)
     if steps:
         return _diff_steps(text, wrt_names, order, at, points, output, fmt)
     bindings = api.parse_bindings(at) if at else None

@@ -94,6 +94,12 @@ for _kind in ("tangent", "taylor", "implicit", "critical"):
     WRITERS[(_kind, "markdown")] = (f"homework.{_kind}_markdown", "text")
     if _kind != "critical":  # a list of points and their kinds: no LaTeX write-up
         WRITERS[(_kind, "latex")] = (f"homework.{_kind}_latex", "text")
+for _kind in ("field", "partials"):
+    WRITERS[(_kind, "table")] = (f"vectorcalc.{_kind}_rows", "rows-table")
+    WRITERS[(_kind, "plain")] = (f"vectorcalc.{_kind}_rows", "rows")
+    WRITERS[(_kind, "json")] = (f"vectorcalc.{_kind}_record", "json")
+    WRITERS[(_kind, "markdown")] = (f"vectorcalc.{_kind}_markdown", "text")
+    WRITERS[(_kind, "latex")] = (f"vectorcalc.{_kind}_latex", "text")
 for _kind, _module in (("newton", "newton.newton"), ("newton-roots", "newton.roots")):
     WRITERS[(_kind, "table")] = (f"{_module}_table", "text")
     WRITERS[(_kind, "plain")] = (f"{_module}_rows", "rows")

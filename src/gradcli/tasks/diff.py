@@ -15,7 +15,7 @@ from ..language.printer import read_as
 from ..symbolic.derivative import check_order, differentiate as symbolic_diff, inline, program_source
 
 
-def diff(text: str, wrt=None, order: int = 1, bindings=None):
+def diff(text: str, wrt=None, order: int = 1, bindings=None, sequences=None):
     """Every partial derivative of `order` (over `wrt`, default all) and, with bindings, values.
 
     First-order values come from the engine, so they are exactly `evaluate`'s;
@@ -28,7 +28,7 @@ def diff(text: str, wrt=None, order: int = 1, bindings=None):
         for name in inputs_of(program):
             if name not in bindings:
                 raise missing_input(name, program, first_span(program, name), bound=bindings)
-    result = symbolic_diff(text, wrt, order, program=program)
+    result = symbolic_diff(text, wrt, order, sequences=sequences, program=program)
     program = result.program
     result.read_as = read_as(program)
     result.warnings = list(program.warnings)

@@ -30,6 +30,11 @@ from . import mvt as mvt_grader
 from . import normal as normal_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
+from . import curl as curl_grader
+from . import div as div_grader
+from . import jacobian_det as jacobian_det_grader
+from . import laplacian as laplacian_grader
+from . import partial as partial_grader
 from .answers import check
 from .shared import Context, Question
 from .verdict import Verdict, tolerances
@@ -39,6 +44,8 @@ GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grad
                                                 critical_grader, taylor_grader,
                                                 implicit_grader, newton_grader, roots_grader,
                                                 mvt_grader, normal_grader)}
+GRADERS.update({grader.OPTION: grader for grader in (div_grader, curl_grader, laplacian_grader,
+                                                     jacobian_det_grader, partial_grader)})
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
@@ -52,6 +59,8 @@ _EXAMPLES = {
     "roots": '--roots "-1.414, 1.414" --over x=-3:3',
     "mvt": '--over x=0:2 --mvt "c = 1"',
     "normal": '--at x=2 --normal "y = 4 - (x - 2)/4"',
+    "div": '--div "y + z + x"', "curl": '--curl "[-y, -z, -x]"',
+    "laplacian": '--laplacian "2y + 6z"', "jacobian_det": '--jacobian-det "r"',
 }
 
 
@@ -64,6 +73,8 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    derivatives=None, tangent=None, directional=None, direction=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
                    wrt=None, of=None, newton=None, roots=None, mvt=None, normal=None,
+                   div=None, curl=None, laplacian=None, jacobian_det=None, partial=None,
+                   field_wrt=None,
                    rtol: float | None = None,
                    atol: float | None = None) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
@@ -82,7 +93,9 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
              "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots,
-             "mvt": mvt, "normal": normal}
+             "mvt": mvt, "normal": normal,
+             "div": div, "curl": curl, "laplacian": laplacian, "jacobian_det": jacobian_det,
+             "partial": partial or None, "field_wrt": field_wrt}
     for option, example in _EXAMPLES.items():
         answer = given[option]
         if isinstance(answer, str) and not answer.strip():
