@@ -178,6 +178,19 @@ CHECK = (
     Option(("--of",), "of",
            "With --implicit: the dependent variable (default: the other one).",
            metavar="Y"),
+    *(Option((f"--{name}",), name.replace("-", "_"), f"Your {what} (as gradcli analyze "
+             "computes it, on --over's open interval if given); 'none' for none.",
+             metavar=metavar)
+      for name, what, metavar in (
+          ("increasing", "intervals where f increases: \"(-inf, -1) U (1, inf)\"",
+           "INTERVALS"),
+          ("decreasing", "intervals where f decreases", "INTERVALS"),
+          ("relative-max", "relative maxima: \"x = -1\", \"-1 and 2\" or \"(-1, 2)\"",
+           "POINTS"),
+          ("relative-min", "relative minima", "POINTS"),
+          ("concave-up", "intervals where f is concave up", "INTERVALS"),
+          ("concave-down", "intervals where f is concave down", "INTERVALS"),
+          ("inflection", "inflection points: \"x = 0\"", "POINTS"))),
 )
 
 
@@ -213,6 +226,25 @@ CRITICAL = (
     at("Values for parameters that are not searched."),
 )
 
+
+
+ANALYZE = (
+    Option(("--over",), "over",
+           "Study f on the open interval A < x < B (default: its whole domain); "
+           "-inf and inf allowed.", metavar="x=A:B"),
+    Option(("--steps",), "steps",
+           "Show the method: f' with its zeros and undefined points, the sign charts of "
+           "f' and f'', the tests' conclusions.", takes_value=False),
+)
+
+
+EXTREMA = (
+    Option(("--over",), "over",
+           "The closed interval A <= x <= B.", metavar="x=A:B", required=True),
+    Option(("--steps",), "steps",
+           "Show the method: the critical numbers inside and the table of candidates.",
+           takes_value=False),
+)
 
 IMPLICIT = (
     Option(("--wrt",), "wrt",

@@ -17,7 +17,7 @@ from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, 
 @output_options("check", "check-points")
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,
-                  fmt, precision, debug):
+                  fmt, precision, debug, **one_variable):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -89,7 +89,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     grads = parse_answers(grad)
     homework = {"tangent": tangent, "directional": directional, "direction": direction,
                 "critical": critical, "over": over, "taylor": taylor, "order": order,
-                "implicit": implicit, "of": of}
+                "implicit": implicit, "of": of, **one_variable}
     given = {k: v for k, v in homework.items() if v is not None}
     if implicit is not None and derivative:
         raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "

@@ -94,6 +94,12 @@ for _kind in ("tangent", "taylor", "implicit", "critical"):
     WRITERS[(_kind, "markdown")] = (f"homework.{_kind}_markdown", "text")
     if _kind != "critical":  # a list of points and their kinds: no LaTeX write-up
         WRITERS[(_kind, "latex")] = (f"homework.{_kind}_latex", "text")
+for _kind in ("analyze", "extrema"):
+    WRITERS[(_kind, "table")] = (f"analysis.{_kind}_rows", "rows-table")
+    WRITERS[(_kind, "plain")] = (f"analysis.{_kind}_rows", "rows")
+    WRITERS[(_kind, "json")] = (f"analysis.{_kind}_record", "json")
+    WRITERS[(_kind, "markdown")] = (f"analysis.{_kind}_markdown", "text")
+    WRITERS[(_kind, "latex")] = (f"analysis.{_kind}_latex", "text")
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
                         ("diff-points", ("table", "plain", "json", "csv")),

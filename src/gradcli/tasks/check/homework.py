@@ -22,6 +22,7 @@ from ...language.printer import read_as
 from ...reading import given_names, read_program
 from ...limits import MAX_TAYLOR_ORDER
 from . import critical as critical_grader
+from . import analyze as curve_grader
 from . import directional as directional_grader
 from . import implicit as implicit_grader
 from . import tangent as tangent_grader
@@ -33,7 +34,7 @@ from .verdict import Verdict, tolerances
 # In the order the answers are read and graded, and their answers listed.
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
-                                                implicit_grader)}
+                                                implicit_grader, curve_grader)}
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
@@ -43,6 +44,7 @@ _EXAMPLES = {
     "over": "--over x=-3:3,y=-3:3",
     "taylor": '--taylor "1 + x + x^2/2" --order 2',
     "implicit": '--implicit "-x/y"',
+    **{k: f'{o} "none"' for k, o in curve_grader.ANSWERS.items()},
 }
 
 
@@ -55,13 +57,15 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    derivatives=None, tangent=None, directional=None, direction=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
                    wrt=None, of=None, rtol: float | None = None,
-                   atol: float | None = None) -> Verdict:
+                   atol: float | None = None, **one_variable) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
 
     `tangent`: the equation (or its right-hand side); `directional` a number with
     `direction` ("3,4"); `critical`: "(0,0) saddle; (1,1) min" with `over`
     ("x=-3:3,y=-3:3"); `taylor`: the polynomial, with `order`; `implicit`: dy/dx
     for the equation `text`, `wrt` the independent variable and `of` the other.
+    `one_variable`: a curve analysis's answers (increasing="(-inf, -1) U (1, inf)",
+    relative_max="x = -1", ...; curve.ANSWERS), with `over` ("x=-2:2") optional.
 
     >>> check_homework("x^2 y", {"x": 1, "y": 2}, tangent="z = 2 + 4(x - 1) + (y - 2)").ok
     True
@@ -71,14 +75,20 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     at = dict(at or {})
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
-             "implicit": implicit, "wrt": wrt, "of": of}
+             "implicit": implicit, "wrt": wrt, "of": of, **one_variable}
+    unknown = [k for k in one_variable if k not in curve_grader.ANSWERS]
+    if unknown:
+        raise TypeError(f"check_homework() got an unexpected keyword argument '{unknown[0]}'")
+    curve = {k: v for k, v in one_variable.items() if v is not None}
+    given["analyze"] = curve or None
     for option, example in _EXAMPLES.items():
-        answer = given[option]
+        answer = given.get(option)
         if isinstance(answer, str) and not answer.strip():
-            raise UsageError(f"--{option} is empty", hint=f"for example: {example}")
+            raise UsageError(f"--{option.replace('_', '-')} is empty",
+                             hint=f"for example: {example}")
     _pairing(directional, direction, "--directional", "--direction",
              "--directional 4.4 --direction 3,4")
-    _pairing(critical, over, "--critical", "--over",
+    _pairing(critical, None if curve else over, "--critical", "--over",
              '--critical "(0,0) saddle" --over x=-3:3,y=-3:3')
     _pairing(taylor, order, "--taylor", "--order", '--taylor "1 + x + x^2/2" --order 2')
     if of is not None and implicit is None:
