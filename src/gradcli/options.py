@@ -163,7 +163,8 @@ CHECK = (
            '(1,1) min" (coordinates in the order of --over; or "none").',
            metavar="POINTS"),
     Option(("--over",), "over",
-           "The box gradcli searches for the critical points of --critical.",
+           "The box gradcli searches for the critical points of --critical; the interval "
+           "of a curve analysis (open) or of --abs-max/--abs-min (closed).",
            metavar="NAME=LOW:HIGH,..."),
     Option(("--taylor",), "taylor",
            "Your Taylor polynomial about --at, of degree --order.",
@@ -191,6 +192,13 @@ CHECK = (
           ("concave-up", "intervals where f is concave up", "INTERVALS"),
           ("concave-down", "intervals where f is concave down", "INTERVALS"),
           ("inflection", "inflection points: \"x = 0\"", "POINTS"))),
+    Option(("--abs-max",), "abs_max",
+           "Your absolute maximum on the closed interval --over x=A:B: \"5 at x = 3\" "
+           "(the value, the point or both; several points joined by 'and').",
+           metavar="ANSWER"),
+    Option(("--abs-min",), "abs_min",
+           "Your absolute minimum on --over x=A:B: \"-4 at x = 1\".",
+           metavar="ANSWER"),
 )
 
 

@@ -30,3 +30,23 @@ def analyze_command(expr, file, over, steps, fmt, precision, debug):
     from ..tasks.analyze import analyze
     text = read_source(expr, file)
     write_warned("analyze", analyze(text, over), fmt, precision, steps=steps)
+
+
+@main.command("extrema", cls=GradcliCommand, context_settings=CONTEXT)
+@expression_options
+@click_options(options.EXTREMA)
+@output_options("extrema")
+def extrema_command(expr, file, over, steps, fmt, precision, debug):
+    """The absolute maximum and minimum of f on a closed interval, exactly, with every
+    point where each is attained (the closed interval method).
+
+    \b
+    Example (Stewart 4.1, example 8: f(x) = x^3 - 3x^2 + 1 on [-1/2, 4]):
+      $ gradcli extrema "x^3 - 3x^2 + 1" --over x=-1/2:4 -o plain
+      on      -1/2 ≤ x ≤ 4
+      absolute max    17 at x = 4
+      absolute min    -3 at x = 2
+    """
+    from ..tasks.extrema import extrema
+    text = read_source(expr, file)
+    write_warned("extrema", extrema(text, over), fmt, precision, steps=steps)

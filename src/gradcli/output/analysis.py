@@ -146,3 +146,72 @@ def analyze_latex(a, precision=None, steps=False) -> str:
         rf"&\text{{concave down on }} {_latex_interval_union(a.concave_down)}\\",
         rf"&\text{{inflection at }} {pts(a.inflection)}",
         r"\end{aligned}"]) + "\n"
+
+
+# ---------------------------------------------------------------- extrema
+
+def _at_text(at: dict) -> str:
+    return ", ".join(f"{k} = {point_text(v)}" for k, v in at.items())
+
+
+def _extremum_record(e) -> dict:
+    return {"value": point_text(e.value), "value_value": double(e.value),
+            "at": [{k: point_text(v) for k, v in at.items()} for at in e.at],
+            "at_value": [{k: double(v) for k, v in at.items()} for at in e.at]}
+
+
+def extrema_record(r, precision=None, steps=False) -> dict:
+    record = {"expression": r.expression, "read_as": r.read_as,
+              "over": {k: [point_text(lo), point_text(hi)] for k, (lo, hi) in r.region.items()},
+              "derivative": r.derivative,
+              "candidates": [{"at": {k: point_text(v) for k, v in c.at.items()},
+                              "at_value": {k: double(v) for k, v in c.at.items()},
+                              "value": point_text(c.value), "value_value": double(c.value),
+                              "from": c.source} for c in r.candidates],
+              "max": _extremum_record(r.max), "min": _extremum_record(r.min),
+              "complete": r.complete}
+    if r.warnings:
+        record["warnings"] = list(r.warnings)
+    return record
+
+
+def _extremum_text(e) -> str:
+    return f"{point_text(e.value)} at " + " and ".join(_at_text(at) for at in e.at)
+
+
+def extrema_rows(r, precision=None, steps=False) -> list:
+    rows = [("on", ", ".join(f"{point_text(lo)} ≤ {k} ≤ {point_text(hi)}"
+                             for k, (lo, hi) in r.region.items()))]
+    if steps:
+        rows.append(("f'", r.derivative))
+        inside = [c for c in r.candidates if c.source == "interior"]
+        rows.append(("critical numbers inside",
+                     "; ".join(_at_text(c.at) for c in inside) or "none"))
+        rows += [(f"f({', '.join(point_text(v) for v in c.at.values())})",
+                  f"{point_text(c.value)}\t{c.source}") for c in r.candidates]
+    rows += [("absolute max", _extremum_text(r.max)), ("absolute min", _extremum_text(r.min))]
+    return rows
+
+
+def extrema_markdown(r, precision=None, steps=False) -> str:
+    names = list(r.region)
+    lines = [f"**Absolute extrema** of `{r.read_as}` on "
+             + ", ".join(f"{point_text(lo)} ≤ {k} ≤ {point_text(hi)}"
+                         for k, (lo, hi) in r.region.items()), "",
+             "| " + " | ".join(names) + " | f | from |",
+             "|" + "---|" * (len(names) + 2)]
+    for c in r.candidates:
+        lines.append("| " + " | ".join(point_text(c.at[n]) for n in names)
+                     + f" | {point_text(c.value)} | {c.source} |")
+    lines += ["", f"absolute max {_extremum_text(r.max)}; absolute min {_extremum_text(r.min)}"]
+    return "\n".join(lines) + "\n"
+
+
+def extrema_latex(r, precision=None, steps=False) -> str:
+    def ext(e):
+        return (_latex_point(e.value) + r"\text{ at }" + r"\text{ and }".join(
+            ", ".join(f"{k} = {_latex_point(v)}" for k, v in at.items()) for at in e.at))
+    return "\n".join([r"\begin{aligned}",
+                      rf"&\text{{absolute maximum }} {ext(r.max)}\\",
+                      rf"&\text{{absolute minimum }} {ext(r.min)}",
+                      r"\end{aligned}"]) + "\n"

@@ -24,6 +24,7 @@ from ...limits import MAX_TAYLOR_ORDER
 from . import critical as critical_grader
 from . import analyze as curve_grader
 from . import directional as directional_grader
+from . import extrema as extrema_grader
 from . import implicit as implicit_grader
 from . import tangent as tangent_grader
 from . import taylor as taylor_grader
@@ -34,7 +35,8 @@ from .verdict import Verdict, tolerances
 # In the order the answers are read and graded, and their answers listed.
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
-                                                implicit_grader, curve_grader)}
+                                                implicit_grader, curve_grader,
+                                                extrema_grader)}
 OPTIONS = tuple(GRADERS)
 _EXAMPLES = {
     "tangent": '--tangent "z = 3 + 4*(x - 1) + 2*(y - 1)"',
@@ -45,7 +47,11 @@ _EXAMPLES = {
     "taylor": '--taylor "1 + x + x^2/2" --order 2',
     "implicit": '--implicit "-x/y"',
     **{k: f'{o} "none"' for k, o in curve_grader.ANSWERS.items()},
+    **{k: f'{o} "5 at x = 3"' for k, o in extrema_grader.ANSWERS.items()},
 }
+# The one-variable answers, each graded by the grader of its kind.
+_ONE_VARIABLE = {**{k: "analyze" for k in curve_grader.ANSWERS},
+                 **{k: "extrema" for k in extrema_grader.ANSWERS}}
 
 
 def wanted(**answers) -> bool:
@@ -65,7 +71,8 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     ("x=-3:3,y=-3:3"); `taylor`: the polynomial, with `order`; `implicit`: dy/dx
     for the equation `text`, `wrt` the independent variable and `of` the other.
     `one_variable`: a curve analysis's answers (increasing="(-inf, -1) U (1, inf)",
-    relative_max="x = -1", ...; curve.ANSWERS), with `over` ("x=-2:2") optional.
+    relative_max="x = -1", ...; analyze.ANSWERS), with `over` ("x=-2:2") optional;
+    absolute extrema (abs_max="5 at x = 3", abs_min=...) with `over` required.
 
     >>> check_homework("x^2 y", {"x": 1, "y": 2}, tangent="z = 2 + 4(x - 1) + (y - 2)").ok
     True
@@ -76,11 +83,12 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
              "implicit": implicit, "wrt": wrt, "of": of, **one_variable}
-    unknown = [k for k in one_variable if k not in curve_grader.ANSWERS]
+    unknown = [k for k in one_variable if k not in _ONE_VARIABLE]
     if unknown:
         raise TypeError(f"check_homework() got an unexpected keyword argument '{unknown[0]}'")
     curve = {k: v for k, v in one_variable.items() if v is not None}
-    given["analyze"] = curve or None
+    for kind in ("analyze", "extrema"):
+        given[kind] = {k: v for k, v in curve.items() if _ONE_VARIABLE[k] == kind} or None
     for option, example in _EXAMPLES.items():
         answer = given.get(option)
         if isinstance(answer, str) and not answer.strip():
