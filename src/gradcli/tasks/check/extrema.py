@@ -42,6 +42,9 @@ def _read(text: str, option: str, variable: str):
                          "absolute maximum and minimum (the extreme value theorem)",
                          hint=f'for example {option} "5 at x = 3"')
     t = _WORDS.sub("", text.strip())
+    called = re.fullmatch(r"\s*[a-zA-Z]\w*\s*\((.+)\)\s*=\s*(.+)", t)
+    if called:  # f(4) = 17, as Stewart prints an extreme value
+        t = f"{called.group(2)} at {called.group(1)}"
     value_text, at, where = t.partition(" at ")
     if not at:
         if re.match(rf"^\s*(\(|{re.escape(variable)}\s*=)", t):
@@ -109,7 +112,8 @@ def _grade_one(r, name, truth, other, value, points, answer, key):
         if not any(same_number(p, w) for w in where):
             attained_other = any(same_number(p, at[name]) for at in other.at)
             endpoint_forgotten = all(c.source == "endpoint" for c in r.candidates
-                                     if c.at[name] in where)
+                                     if c.at[name] in where) and any(
+                same_number(p, c.at[name]) for c in r.candidates if c.source == "interior")
             answer.mistake = ("swapped" if attained_other else
                               "endpoint-forgotten" if endpoint_forgotten else "not-attained")
             answer.reason = (f"f({p.text}) is not the absolute {word}; it is {_text(truth)}")
