@@ -175,7 +175,7 @@ def extrema_record(r, precision=None, steps=False) -> dict:
     return record
 
 
-def _extremum_text(e) -> str:
+def _abs_text(e) -> str:
     return f"{point_text(e.value)} at " + " and ".join(_at_text(at) for at in e.at)
 
 
@@ -189,7 +189,7 @@ def extrema_rows(r, precision=None, steps=False) -> list:
                      "; ".join(_at_text(c.at) for c in inside) or "none"))
         rows += [(f"f({', '.join(point_text(v) for v in c.at.values())})",
                   f"{point_text(c.value)}\t{c.source}") for c in r.candidates]
-    rows += [("absolute max", _extremum_text(r.max)), ("absolute min", _extremum_text(r.min))]
+    rows += [("absolute max", _abs_text(r.max)), ("absolute min", _abs_text(r.min))]
     return rows
 
 
@@ -203,7 +203,7 @@ def extrema_markdown(r, precision=None, steps=False) -> str:
     for c in r.candidates:
         lines.append("| " + " | ".join(point_text(c.at[n]) for n in names)
                      + f" | {point_text(c.value)} | {c.source} |")
-    lines += ["", f"absolute max {_extremum_text(r.max)}; absolute min {_extremum_text(r.min)}"]
+    lines += ["", f"absolute max {_abs_text(r.max)}; absolute min {_abs_text(r.min)}"]
     return "\n".join(lines) + "\n"
 
 
