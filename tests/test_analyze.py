@@ -66,6 +66,7 @@ def test_steps_show_the_sign_chart():
     out = run("analyze", "x^3 - 3x", "--steps", "-o", "plain")
     assert out.exit_code == 0, out.output
     assert "f'\t3*x^2 - 3" in out.output
+    assert "f''\t6*x" in out.output
     assert "f' on (-inf, -1)\t+\tf increasing" in out.output
     assert "first-derivative test\tmax at x = -1 (f' + to -); min at x = 1 (f' - to +)" \
         in out.output

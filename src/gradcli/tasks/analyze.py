@@ -109,8 +109,8 @@ def analyze(text: str, over: str | None = None) -> Analysis:
     with_values = (lambda cs: [(c, st.value(c)) for c in cs])
     return Analysis(
         expression=text, read_as=read, variable=x_name, over=(lo, hi) if over else None,
-        study=st, derivative=differentiate_text(text, [x_name]),
-        second_derivative=differentiate_text(text, [x_name], order=2),
+        study=st, derivative=differentiate_text(text, x_name, program=program),
+        second_derivative=differentiate_text(text, x_name, order=2, program=program),
         critical=with_values(st.critical),
         increasing=merged(st.first, 1, st.joins_first),
         decreasing=merged(st.first, -1, st.joins_first),

@@ -84,9 +84,9 @@ def extrema(text: str, over: str | None) -> Extrema:
         ends.append(Candidate({name: end}, st.value(end), "endpoint"))
     inside = [Candidate({name: c}, st.value(c), "interior") for c in st.critical]
     candidates = sorted(inside + ends, key=lambda c: float(c.at[name].evalf(30)))
-    return Extrema(text, read, {name: (lo, hi)}, differentiate_text(text, [name]), candidates,
-                   _extreme(candidates, max), _extreme(candidates, min), st.complete,
-                   list(program.warnings) + list(st.notes))
+    return Extrema(text, read, {name: (lo, hi)}, differentiate_text(text, name, program=program),
+                   candidates, _extreme(candidates, max), _extreme(candidates, min),
+                   st.complete, list(program.warnings) + list(st.notes))
 
 
 def _t(v) -> str:
