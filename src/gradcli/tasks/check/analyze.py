@@ -99,8 +99,9 @@ def _grade_intervals(a, key, typed, answer):
     pairs.sort(key=lambda p: float(p[0].evalf(30)) if p[0].is_finite else -float("inf"))
     joined = []
     for lo, hi in pairs:
-        if joined and joined[-1][1] == lo and joinable(lo):
-            joined[-1] = (joined[-1][0], hi)
+        # Overlapping intervals are their union, as sets: "[3, 4] U (3, inf)" is (3, inf).
+        if joined and (bool(lo < joined[-1][1]) or joined[-1][1] == lo and joinable(lo)):
+            joined[-1] = (joined[-1][0], hi if bool(hi > joined[-1][1]) else joined[-1][1])
         else:
             joined.append((lo, hi))
     if joined == list(truth):
