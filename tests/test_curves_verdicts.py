@@ -57,6 +57,34 @@ def rational(rng):
     return 1 / (X - a) ** 2
 
 
+def real_root_family(rng):
+    """x^(a/3)(x - b) as gradcli reads it (the real cube root), and g(t) = f(t^3) =
+    t^a (t^3 - b), a polynomial: x = t^3 is increasing, so f increases where g does and
+    has its extrema at the cubes of g's (the judge of this family)."""
+    a = rng.choice((1, 2, 4, 5))
+    b = rng.choice((-3, -2, -1, 1, 2, 3))
+    T = sp.Symbol("t", real=True)
+    text = f"x^({a}/3)(x - {b})" if b > 0 else f"x^({a}/3)(x + {-b})"
+    return text, T ** a * (T ** 3 - b), T
+
+
+def root_truth(g, T):
+    d = sp.diff(g, T)
+
+    def where(positive):
+        s = sp.solve_univariate_inequality(d > 0 if positive else d < 0, T, relational=False)
+        return sp.Union(*[sp.Interval.open(p[0] ** 3, p[1] ** 3) for p in components(s)])
+    pts = sorted(set(sp.real_roots(sp.Poly(d, T))))
+    h = sp.Rational(1, 10 ** 6)
+    signs = {c: (sp.sign(d.subs(T, c - h)), sp.sign(d.subs(T, c + h))) for c in pts}
+    f_of = (lambda x: g.subs(T, sp.real_root(x, 3)))
+    return {"domain": sp.S.Reals, "f": None, "f_of": f_of,
+            "increasing": where(True), "decreasing": where(False),
+            "relative_max": [c ** 3 for c, s in signs.items() if s == (1, -1)],
+            "relative_min": [c ** 3 for c, s in signs.items() if s == (-1, 1)],
+            "critical": [c ** 3 for c in pts]}
+
+
 # ---------------------------------------------------------------- the judge
 
 def truth(f):
@@ -111,7 +139,8 @@ def judge_points(t, key, typed):
     xs = [x for x, _ in typed]
     if sorted(xs, key=float) != sorted(t[key], key=float) or len(set(xs)) != len(xs):
         return False
-    return all(v is None or sp.simplify(t["f"].subs(X, x) - v) == 0 for x, v in typed)
+    f_of = t.get("f_of") or (lambda x: t["f"].subs(X, x))
+    return all(v is None or sp.simplify(f_of(x) - v) == 0 for x, v in typed)
 
 
 # ---------------------------------------------------------------- answers
@@ -195,15 +224,15 @@ def write_points(rng, typed, key):
 
 def point_variants(rng, t, key):
     pts = t[key]
-    f = t["f"]
-    right = [[(c, None) for c in pts], [(c, sp.simplify(f.subs(X, c))) for c in pts]]
+    f_of = t.get("f_of") or (lambda x: t["f"].subs(X, x))
+    right = [[(c, None) for c in pts], [(c, sp.simplify(f_of(c))) for c in pts]]
     wrong = []
     other = {"relative_max": "relative_min", "relative_min": "relative_max"}.get(key)
     if other and t[other]:
         wrong.append([(c, None) for c in t[other]])
     if pts:
         wrong.append([(c, None) for c in pts[1:]])
-        wrong.append([(pts[0], sp.simplify(f.subs(X, pts[0])) + 1)] +
+        wrong.append([(pts[0], sp.simplify(f_of(pts[0])) + 1)] +
                      [(c, None) for c in pts[1:]])
     flat = [c for c in t["critical"] if c not in pts]
     if flat:
@@ -222,12 +251,19 @@ def analyze_cases(seed, count):
     rng = random.Random(seed)
     tally = {"right": 0, "wrong": 0, "bad": []}
     for _ in range(count):
-        f = polynomial(rng) if rng.random() < 0.7 else rational(rng)
-        t = truth(f)
+        draw = rng.random()
+        if draw < 0.25:  # real odd roots: increasing, decreasing and extrema
+            ftext, g, T = real_root_family(rng)
+            t = root_truth(g, T)
+            keys = KEYS[:2] + KEYS[4:6]
+        else:
+            f = polynomial(rng) if draw < 0.75 else rational(rng)
+            t = truth(f)
+            keys = KEYS
+            ftext = str(f).replace("**", "^")
         variants = {k: (interval_variants(rng, t, k) if k in KEYS[:4] else
-                        point_variants(rng, t, k)) for k in KEYS}
+                        point_variants(rng, t, k)) for k in keys}
         rounds = max(len(v) for v in variants.values())
-        ftext = str(f).replace("**", "^")
         for r in range(rounds):
             asked = {k: v[r] for k, v in variants.items() if r < len(v)}
             args = ["check", ftext, "-o", "json"]
@@ -244,12 +280,21 @@ def analyze_cases(seed, count):
 
 # ---------------------------------------------------------------- extrema
 
-def extrema_truth(f, a, b):
-    d = sp.diff(f, X)
-    inside = [r for r in sp.real_roots(sp.Poly(d, X)) if a < r < b] if sp.degree(d, X) > 0 \
-        else []
+def extrema_truth(f, a, b, g=None, T=None):
+    """The closed interval method by SymPy; for the real-root family f(x) = g(x^(1/3)),
+    the critical numbers are the cubes of g's (and 0, where f' may be infinite)."""
+    if g is not None:
+        d = sp.diff(g, T)
+        inside = [r ** 3 for r in sp.real_roots(sp.Poly(d, T)) if a < r ** 3 < b]
+        inside += [sp.Integer(0)] if a < 0 < b else []
+        value_of = (lambda c: sp.simplify(g.subs(T, sp.real_root(c, 3))))
+    else:
+        d = sp.diff(f, X)
+        inside = [r for r in sp.real_roots(sp.Poly(d, X)) if a < r < b] \
+            if sp.degree(d, X) > 0 else []
+        value_of = (lambda c: sp.nsimplify(sp.expand(f.subs(X, c))))
     cands = sorted(set(inside) | {a, b}, key=float)
-    values = {c: sp.nsimplify(sp.expand(f.subs(X, c))) for c in cands}
+    values = {c: value_of(c) for c in cands}
     hi = max(values.values(), key=float)
     lo = min(values.values(), key=float)
     return {"max": (hi, [c for c in cands if sp.simplify(values[c] - hi) == 0]),
@@ -298,17 +343,26 @@ def extrema_cases(seed, count):
     rng = random.Random(seed)
     tally = {"right": 0, "wrong": 0, "bad": []}
     for _ in range(count):
-        if rng.random() < 0.3:  # even: ties at ±c
+        draw = rng.random()
+        g = T = None
+        if draw < 0.25:  # even: ties at ±c
             f = sp.expand(rng.choice((1, -1)) * (X ** 4 - 2 * rng.choice((1, 2, 4)) * X ** 2))
             b = rng.choice((1, 2, 3))
             a = -b
+        elif draw < 0.45:  # real odd roots: cubes as ends, so the values stay simple
+            ftext, g, T = real_root_family(rng)
+            a = -rng.choice((1, 8, 27))
+            b = rng.choice((1, 8, 27))
         else:
             f = polynomial(rng)
             a = rng.randint(-4, 1)
             b = a + rng.randint(1, 5)
         a, b = sp.Integer(a), sp.Integer(b)
-        t = extrema_truth(f, a, b)
-        ftext = str(f).replace("**", "^")
+        if g is None:
+            t = extrema_truth(f, a, b)
+            ftext = str(f).replace("**", "^")
+        else:
+            t = extrema_truth(None, a, b, g, T)
         variants = {k: extrema_variants(rng, t, k) for k in ("max", "min")}
         for r in range(max(len(v) for v in variants.values())):
             asked = {k: v[r] for k, v in variants.items() if r < len(v)}
