@@ -64,6 +64,12 @@ class Study:
     no_derivative: set = field(default_factory=set)  # f' undefined there (f defined)
     complete: bool = True
     notes: list = field(default_factory=list)
+    domain: object = None            # where f is continuous, before (lo, hi) restricts it
+
+    def defined(self, c) -> bool:
+        """f is defined (and continuous) at c, inside (lo, hi) or at its ends."""
+        return bool(c.is_finite) and bool(c in (self.domain if self.domain is not None
+                                                 else S.Union(*self.components)))
 
     def value(self, c):
         """f(c) exactly."""
@@ -207,6 +213,7 @@ def study(f, x, lo=-S.oo, hi=S.oo) -> Study:
     dom = S.EmptySet
     for (a, b), fp in zip(pieces, forms):
         dom = dom | _domain(fp, x, S.Interval(a, b))
+    whole = dom
     dom = dom & S.Interval.open(lo, hi)
     components = _components(dom)
     if not components:
@@ -258,7 +265,7 @@ def study(f, x, lo=-S.oo, hi=S.oo) -> Study:
     second_cuts = set(cuts) | undefined1 | zeros2 | undefined2
     second = _chart(components, second_cuts, form_at, x, 2)
     return Study(f, x, lo, hi, components, critical, sorted(undefined1, key=_num), first,
-                 second, set(undefined1), complete, notes)
+                 second, set(undefined1), complete, notes, whole)
 
 
 def _defined(d, x, p) -> bool:

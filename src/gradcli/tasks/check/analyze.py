@@ -90,7 +90,7 @@ def _grade_intervals(a, key, typed, answer):
     for open_a, ta, tb, open_b in typed:
         lo, hi = _snap(ta, marks), _snap(tb, marks)
         for is_open, end in ((open_a, lo), (open_b, hi)):
-            if not is_open and (not end.is_finite or not st.in_domain(end)):
+            if not is_open and not st.defined(end):
                 answer.mistake = "not-in-domain"
                 answer.reason = (f"f is not defined at {a.variable} = {_text(end)}: that "
                                  f"end of an interval is open, '(' or ')'")
