@@ -196,3 +196,24 @@ def test_bad_answers_exit_2(args, words):
     out = run("check", *args)
     assert out.exit_code == 2, out.output
     assert words in out.output and "Traceback" not in out.output
+
+
+def test_brackets_at_the_ends_of_over_where_f_is_defined():
+    got = answers("x + 2 sin x", "--over", "x=0:2pi", "--increasing", "[0, 2π/3) U (4π/3, 2π]")
+    assert got["increasing"]["ok"]
+    got = answers("ln(x)", "--increasing", "[0, inf)")
+    assert got["increasing"]["mistake"] == "not-in-domain"
+
+
+def test_decimals_by_the_digits_rule():
+    assert answers("x^5 - 5x^3", "--relative-max", "x = -1.732")["relative-max"]["ok"]
+    got = answers("x^5 - 5x^3", "--relative-max", "x = -1.733")["relative-max"]
+    assert not got["ok"] and got["mistake"] == "not-critical"
+
+
+def test_the_library_grades_the_one_variable_answers():
+    from gradcli import api
+    v = api.check("x^3 - 3x", increasing="(-inf, -1) U (1, inf)", relative_min="x = 1")
+    assert v.ok and [a.name for a in v.answers] == ["increasing", "relative-min"]
+    v = api.check("x^2", over="x=-1:2", abs_max="4 at x = 2", abs_min="1 at x = -1")
+    assert not v.ok and v.answers[1].mistake == "wrong-value"

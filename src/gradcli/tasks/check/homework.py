@@ -56,7 +56,7 @@ _ONE_VARIABLE = {**{k: "analyze" for k in curve_grader.ANSWERS},
 
 def wanted(**answers) -> bool:
     """Whether any homework answer is among the keyword arguments given to check."""
-    return any(answers.get(k) is not None for k in OPTIONS)
+    return any(answers.get(k) is not None for k in OPTIONS + tuple(_ONE_VARIABLE))
 
 
 def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
