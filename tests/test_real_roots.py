@@ -71,8 +71,9 @@ def test_second_derivative_matches_sympy():
 def test_symbolic_derivative_agrees_with_sympy(text, at):
     e = _expr(text)
     symbols = {}
-    reference = sp.diff(to_sympy(e, symbols), symbols["x"]).subs(symbols["x"], sp.Rational(repr(at)))
-    ours = to_sympy(derivative(e, "x"), symbols).subs(symbols["x"], sp.Rational(repr(at)))
+    point = sp.Rational(repr(at))
+    reference = sp.diff(to_sympy(e, symbols), symbols["x"]).subs(symbols["x"], point)
+    ours = to_sympy(derivative(e, "x"), symbols).subs(symbols["x"], point)
     assert number(ours) == pytest.approx(number(reference), rel=1e-12)
     out = run("diff", text, "--at", f"x={at}")
     assert out.exit_code == 0, out.output

@@ -125,7 +125,7 @@ _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
                       "a negative base needs an integer exponent", (0, 1)),
                 Check(_zero_base_positive_exponent,
                       "zero cannot be raised to a negative power", (0, 1))),
-        domain_text="x > 0, or y an integer (x ≠ 0 if y < 0)",
+        domain_text="x > 0, or y an integer or a written fraction p/q, q odd (x ≠ 0 if y < 0)",
         kinks=(Kink(lambda B, x, y: x < 0,
                     "the derivative with respect to the exponent needs log of the "
                     "negative base {x}: it is undefined (nan)", wrt=1),
