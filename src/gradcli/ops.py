@@ -146,11 +146,26 @@ _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
 # pow, and its derivative y*x^(y-1) has an exponent of odd denominator again.
 
 def _abs_power(B, x, y):
+    if B.name == "math":
+        return _root_then_power(abs(x), y)
     return B.pow(B.abs(x), y)
 
 
 def _odd_power(B, x, y):
-    return B.sign(x) * B.pow(B.abs(x), y)
+    return B.sign(x) * _abs_power(B, x, y)
+
+
+def _root_then_power(a: float, y: float) -> float:
+    """a^(p/q) for a >= 0, to 34 digits and then rounded once: (-8)^(2/3) is 4, not the
+    3.9999999999999996 that pow(8, 0.666...) gives (the double 2/3 is not 2/3)."""
+    from decimal import Decimal, localcontext
+    from fractions import Fraction
+    f = Fraction(y).limit_denominator(999)
+    if float(f) != y or not 0.0 < a < float("inf"):
+        return a ** y
+    with localcontext() as ctx:
+        ctx.prec = 34
+        return float(Decimal(a) ** (Decimal(f.numerator) / Decimal(f.denominator)))
 
 
 def _real_root_power(even: bool) -> Op:
