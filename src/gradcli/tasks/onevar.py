@@ -194,8 +194,9 @@ def _components(dom) -> list:
                   key=lambda p: _num(p.start) if p.start != -S.oo else -float("inf"))
 
 
-def study(f, x, lo=-S.oo, hi=S.oo) -> Study:
-    """The domain, critical numbers and sign charts of f on the open interval (lo, hi)."""
+def study(f, x, lo=-S.oo, hi=S.oo, concavity: bool = True) -> Study:
+    """The domain, critical numbers and sign charts of f on the open interval (lo, hi);
+    without `concavity`, no chart of f'' (the closed interval method needs none)."""
     notes: list = []
     complete = True
     cuts = set()
@@ -233,9 +234,10 @@ def study(f, x, lo=-S.oo, hi=S.oo) -> Study:
         for a, b in zip(ends, ends[1:]):
             fp = form_at(between(a, b))
             d1 = S.diff(fp, x)
-            d2 = S.diff(d1, x)
-            for d, zeros, undefined, what in ((d1, zeros1, undefined1, "zeros of f'"),
-                                             (d2, zeros2, undefined2, "zeros of f''")):
+            orders = [(d1, zeros1, undefined1, "zeros of f'")]
+            if concavity:
+                orders.append((S.diff(d1, x), zeros2, undefined2, "zeros of f''"))
+            for d, zeros, undefined, what in orders:
                 found, ok = _finite_set(S.solveset(S.numer(S.together(d)), x,
                                                    S.Interval.open(a, b)),
                                         what, x, d, a, b, notes)
@@ -252,6 +254,8 @@ def study(f, x, lo=-S.oo, hi=S.oo) -> Study:
             if all(v.is_finite for v in one_sided) and S.simplify(one_sided[0] - one_sided[1]) == 0:
                 if S.simplify(one_sided[0]) == 0:
                     zeros1.add(c)
+                if not concavity:
+                    continue
                 two = [S.limit(S.diff(left, x, 2), x, c, "-"),
                        S.limit(S.diff(right, x, 2), x, c, "+")]
                 if not (all(v.is_finite for v in two) and S.simplify(two[0] - two[1]) == 0):
@@ -263,7 +267,7 @@ def study(f, x, lo=-S.oo, hi=S.oo) -> Study:
     critical = sorted(zeros1 | undefined1, key=_num)
     first = _chart(components, set(critical) | set(cuts), form_at, x, 1)
     second_cuts = set(cuts) | undefined1 | zeros2 | undefined2
-    second = _chart(components, second_cuts, form_at, x, 2)
+    second = _chart(components, second_cuts, form_at, x, 2) if concavity else []
     return Study(f, x, lo, hi, components, critical, sorted(undefined1, key=_num), first,
                  second, set(undefined1), complete, notes, whole)
 
