@@ -52,7 +52,6 @@ class Extrema:
 
 def extrema(text: str, over: str | None) -> Extrema:
     """The absolute max and min of the expression `text` on the closed interval --over."""
-
     from ..symbolic.derivative import differentiate_text
     from .onevar import NotExact, study
     from .sympyform import to_sympy
