@@ -217,3 +217,27 @@ def test_the_library_grades_the_one_variable_answers():
     assert v.ok and [a.name for a in v.answers] == ["increasing", "relative-min"]
     v = api.check("x^2", over="x=-1:2", abs_max="4 at x = 2", abs_min="1 at x = -1")
     assert not v.ok and v.answers[1].mistake == "wrong-value"
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (["tan(x)"], 3, "infinitely many pieces"),
+    (["sqrt(-1 - x^2)"], 2, "defined at no interval"),
+])
+def test_domains_that_cannot_be_charted(args, code, words):
+    out = run("analyze", *args)
+    assert out.exit_code == code, out.output
+    assert words in out.output
+
+
+def test_a_line_and_a_corner_have_no_concavity():
+    r = record("analyze", "x")
+    assert r["increasing"] == ["(-inf, inf)"] and r["concave_up"] == r["concave_down"] == []
+    r = record("analyze", "abs(x)")
+    assert r["critical"] == ["0"] and [p["x"] for p in r["relative_min"]] == ["0"]
+    assert r["concave_up"] == r["concave_down"] == []
+
+
+def test_an_asymptote_inside_over():
+    r = record("analyze", "sec(x)", "--over", "x=0:2pi")
+    assert r["increasing"] == ["(0, π/2)", "(π/2, π)"]
+    assert [p["x"] for p in r["relative_max"]] == ["π"]

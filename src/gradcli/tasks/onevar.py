@@ -131,6 +131,8 @@ def sign_at(expr, x, t) -> int:
 def _finite_set(found, what: str, x, expr, a, b, notes):
     """The points of a solveset answer; decimals by bisection where SymPy has no closed
     form (a bounded interval only), said in `notes`. Returns (points, complete)."""
+    if found == S.Interval.open(a, b) or S.simplify(expr) == 0:
+        return [], True  # zero on the whole interval: no sign, no isolated zero
     if isinstance(found, S.FiniteSet):
         points = [p for p in found if p.is_real]
         return [p for p in points if _checked(expr, x, p)], True
@@ -217,8 +219,19 @@ def study(f, x, lo=-S.oo, hi=S.oo, concavity: bool = True) -> Study:
     whole = dom
     dom = dom & S.Interval.open(lo, hi)
     components = _components(dom)
+    if not components and (dom == S.EmptySet or isinstance(dom, S.FiniteSet)):
+        from ..intervals import interval_text
+        raise UsageError(f"f is defined at no interval of {interval_text((lo, hi))}",
+                         hint="check the expression, or --over")
+    if not isinstance(dom, (S.Interval, S.Union)) or any(
+            not isinstance(p, (S.Interval, S.FiniteSet)) for p in
+            (dom.args if isinstance(dom, S.Union) else ())):
+        from ..intervals import interval_text
+        raise NotExact(f"the domain of f on {interval_text((lo, hi))} has infinitely many "
+                       "pieces", hint="give a bounded interval with --over x=A:B")
     if not components:
-        raise UsageError(f"f is defined at no interval of ({lo}, {hi})",
+        from ..intervals import interval_text
+        raise UsageError(f"f is defined at no interval of {interval_text((lo, hi))}",
                          hint="check the expression, or --over")
 
     def form_at(t):
