@@ -73,7 +73,7 @@ COMMAND_KINDS = {
     "trace": ("trace",), "graph": ("graph",), "check": ("check", "check-points"),
     "tangent": ("tangent",), "taylor": ("taylor",), "critical": ("critical",),
     "implicit": ("implicit",), "functions": ("functions",), "descend": ("descend",),
-    "plot": ("plot", "plot2d"),
+    "plot": ("plot", "plot2d"), "analyze": ("analyze",), "extrema": ("extrema",),
 }
 
 
