@@ -22,6 +22,28 @@ class Cbrt(sp.Function):
         return 1 / (3 * Cbrt(self.args[0]) ** 2)
 
 
+class RealPow(sp.Function):
+    """x^(p/q) with q odd, the real root for x < 0: sign(x)^p*|x|^(p/q)."""
+
+    @classmethod
+    def eval(cls, x, y):
+        if x.is_number:
+            v = x.evalf(40)
+            return sp.sign(v) ** y.p * sp.Abs(v) ** y
+        return None
+
+    def fdiff(self, argindex=1):
+        x, y = self.args
+        return y * _pow(x, y - 1)
+
+
+def _pow(x, y):
+    """The language's power: a rational exponent of odd denominator is a real root."""
+    if isinstance(y, sp.Rational) and y.q != 1 and y.q % 2 == 1:
+        return RealPow(x, y)
+    return x ** y
+
+
 class Step(sp.Function):
     """1 for x > 0, else 0; derivative 0 (the convention of the op table)."""
 
@@ -74,7 +96,7 @@ def _log(x, b=None):
 SYMPY = {
     "add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y,
     "div": lambda x, y: x / y, "neg": lambda x: -x, "pos": lambda x: x,
-    "pow": lambda x, y: x ** y,
+    "pow": _pow,
     "exp": sp.exp, "log": _log, "log2": lambda x: sp.log(x) / sp.log(2),
     "log10": lambda x: sp.log(x) / sp.log(10), "sqrt": sp.sqrt,
     "cbrt": Cbrt,

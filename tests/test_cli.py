@@ -74,7 +74,7 @@ COMMAND_KINDS = {
     "tangent": ("tangent", "normal"), "taylor": ("taylor",), "critical": ("critical",),
     "implicit": ("implicit",), "functions": ("functions",), "descend": ("descend",),
     "plot": ("plot", "plot2d"), "newton": ("newton", "newton-roots"),
-    "mvt": ("mvt",),
+    "mvt": ("mvt",), "analyze": ("analyze",), "extrema": ("extrema",),
 }
 
 

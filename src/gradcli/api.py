@@ -41,7 +41,8 @@ def check(text: str, at: dict | None = None, **answers):
     """Grade answers (value=, grad=, derivatives=) for `text` at `at`; see gradcli.tasks.check.check.
 
     The homework answers (tangent=, directional= with direction=, critical= with over=,
-    taylor= with order=, implicit=) go to gradcli.tasks.check.check_homework.
+    taylor= with order=, implicit=, and one variable's increasing=, relative_max=, ...,
+    abs_max= with over=) go to gradcli.tasks.check.check_homework.
     """
     from .tasks.check import check_homework, wanted
     if wanted(**answers) or any(answers.get(k) is not None

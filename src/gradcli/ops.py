@@ -119,12 +119,13 @@ _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
         # d/dx x**y = y*x**(y-1) ; d/dy x**y = x**y*log(x)
         # (D.pow, not **, so that exact mode keeps its size limits and exact roots)
         (lambda D, out, x, y: _pow_base_partial(D, x, y), lambda D, out, x, y: out * D.log(x)),
-        "arithmetic", "power (also written ^)",
+        "arithmetic", "power (also written ^); x^(p/q) with q odd is the real root "
+        "(x^(2/3) = 4 at x = -8)",
         domain=(Check(_nonneg_base_or_integer_exponent,
                       "a negative base needs an integer exponent", (0, 1)),
                 Check(_zero_base_positive_exponent,
                       "zero cannot be raised to a negative power", (0, 1))),
-        domain_text="x > 0, or y an integer (x ≠ 0 if y < 0)",
+        domain_text="x > 0, or y an integer or a written fraction p/q, q odd (x ≠ 0 if y < 0)",
         kinks=(Kink(lambda B, x, y: x < 0,
                     "the derivative with respect to the exponent needs log of the "
                     "negative base {x}: it is undefined (nan)", wrt=1),
@@ -136,6 +137,54 @@ _add(Op("pow", 2, lambda B, x, y: B.pow(x, y),
         symbol="**", prec=POWER, extra={"call_name": "pow"},
         rule={(True, False): "power", (False, True): "exponential",
               (True, True): "general power"}))
+
+
+# A power whose exponent is written as a fraction p/q with q odd (x^(2/3), x^(1/3)) is
+# the real root for a negative base, as a book's graph of x^(2/3) shows (SPEC §3.11):
+# |x|^y for p even, sign(x)*|x|^y for p odd. Only the text knows p/q (the double 2/3
+# does not), so lowering picks one of these two records from the AST; the formula stays
+# pow, and its derivative y*x^(y-1) has an exponent of odd denominator again.
+
+def _abs_power(B, x, y):
+    if B.name == "math":
+        return _root_then_power(abs(x), y)
+    return B.pow(B.abs(x), y)
+
+
+def _odd_power(B, x, y):
+    return B.sign(x) * _abs_power(B, x, y)
+
+
+def _root_then_power(a: float, y: float) -> float:
+    """a^(p/q) for a >= 0, to 34 digits and then rounded once: (-8)^(2/3) is 4, not the
+    3.9999999999999996 that pow(8, 0.666...) gives (the double 2/3 is not 2/3)."""
+    from decimal import Decimal, localcontext
+    from fractions import Fraction
+    f = Fraction(y).limit_denominator(999)
+    if float(f) != y or not 0.0 < a < float("inf"):
+        return a ** y
+    with localcontext() as ctx:
+        ctx.prec = 34
+        return float(Decimal(a) ** (Decimal(f.numerator) / Decimal(f.denominator)))
+
+
+def _real_root_power(even: bool) -> Op:
+    pow_op = TABLE["pow"]
+    # d/dx |x|^y = y*sign(x)*|x|^(y-1) ; d/dx sign(x)*|x|^y = y*|x|^(y-1)
+    base = ((lambda D, out, x, y: y * D.sign(x) * D.pow(D.abs(x), y - 1)) if even else
+            (lambda D, out, x, y: y * D.pow(D.abs(x), y - 1)))
+    return Op("pow", 2, _abs_power if even else _odd_power,
+              (base, lambda D, out, x, y: out * D.log(x)),
+              "arithmetic", pow_op.doc,
+              domain=(pow_op.domain[1],),
+              domain_text="x ≠ 0 if y < 0",
+              kinks=(pow_op.kinks[1],),
+              symbol="**", prec=POWER, extra={"call_name": "pow", "real_root": True},
+              rule=pow_op.rule)
+
+
+# By the parity of the numerator p: True for |x|^(p/q), False for sign(x)*|x|^(p/q).
+REAL_ROOT_POWERS = {True: _real_root_power(True), False: _real_root_power(False)}
 
 # ---------------------------------------------------------------- functions
 

@@ -163,7 +163,8 @@ CHECK = (
            '(1,1) min" (coordinates in the order of --over; or "none").',
            metavar="POINTS"),
     Option(("--over",), "over",
-           "The box gradcli searches for the critical points of --critical.",
+           "The box gradcli searches for the critical points of --critical; the interval "
+           "of a curve analysis (open) or of --abs-max/--abs-min (closed).",
            metavar="NAME=LOW:HIGH,..."),
     Option(("--taylor",), "taylor",
            "Your Taylor polynomial about --at, of degree --order.",
@@ -208,6 +209,26 @@ CHECK = (
            'Your higher or mixed partial: "xyy = 12xy" (repeatable; with --at a number '
            "is its value there).",
            multiple=True, metavar="LETTERS=FORMULA"),
+    *(Option((f"--{name}",), name.replace("-", "_"), f"Your {what} (as gradcli analyze "
+             "computes it, on --over's open interval if given); 'none' for none.",
+             metavar=metavar)
+      for name, what, metavar in (
+          ("increasing", "intervals where f increases: \"(-inf, -1) U (1, inf)\"",
+           "INTERVALS"),
+          ("decreasing", "intervals where f decreases", "INTERVALS"),
+          ("relative-max", "relative maxima: \"x = -1\", \"-1 and 2\" or \"(-1, 2)\"",
+           "POINTS"),
+          ("relative-min", "relative minima", "POINTS"),
+          ("concave-up", "intervals where f is concave up", "INTERVALS"),
+          ("concave-down", "intervals where f is concave down", "INTERVALS"),
+          ("inflection", "inflection points: \"x = 0\"", "POINTS"))),
+    Option(("--abs-max",), "abs_max",
+           "Your absolute maximum on the closed interval --over x=A:B: \"5 at x = 3\" "
+           "(the value, the point or both; several points joined by 'and').",
+           metavar="ANSWER"),
+    Option(("--abs-min",), "abs_min",
+           "Your absolute minimum on --over x=A:B: \"-4 at x = 1\".",
+           metavar="ANSWER"),
 )
 
 
@@ -246,6 +267,25 @@ CRITICAL = (
     at("Values for parameters that are not searched."),
 )
 
+
+
+ANALYZE = (
+    Option(("--over",), "over",
+           "Study f on the open interval A < x < B (default: its whole domain); "
+           "-inf and inf allowed.", metavar="x=A:B"),
+    Option(("--steps",), "steps",
+           "Show the method: f' with its zeros and undefined points, the sign charts of "
+           "f' and f'', the tests' conclusions.", takes_value=False),
+)
+
+
+EXTREMA = (
+    Option(("--over",), "over",
+           "The closed interval A <= x <= B.", metavar="x=A:B", required=True),
+    Option(("--steps",), "steps",
+           "Show the method: the critical numbers inside and the table of candidates.",
+           takes_value=False),
+)
 
 IMPLICIT = (
     Option(("--wrt",), "wrt",

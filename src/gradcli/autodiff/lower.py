@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .. import ops
 from ..errors import DomainError, InexactError, ShapeError, UnknownName, UsageError
-from ..language.expr import Apply, Const, Name, Num, Program, Vector, free_names
+from ..language.expr import (Apply, Const, Name, Num, Program, Vector, free_names,
+                             odd_root_exponent)
 from ..language.printer import quoted
 from ..numbers import format_number
 from .engine import BINARY, UNARY, Value, apply
@@ -71,8 +72,14 @@ def _lower(program, bindings, wrt, keep_exprs, make_vector, exact) -> Graph:
                         if len(args) == 2:
                             b = vpop()
                             a = vpop()
-                            forward = BINARY.get(name)
-                            value = forward(a, b) if forward else apply(ops.TABLE[name], a, b)
+                            root = odd_root_exponent(args[1]) if name == "pow" else None
+                            if root is not None:
+                                value = apply(ops.REAL_ROOT_POWERS[root.numerator % 2 == 0],
+                                              a, b)
+                            else:
+                                forward = BINARY.get(name)
+                                value = forward(a, b) if forward else apply(ops.TABLE[name],
+                                                                            a, b)
                         elif len(args) == 1:
                             a = vpop()
                             forward = UNARY.get(name)

@@ -18,7 +18,7 @@ from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, 
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,
                   newton, roots, mvt, normal, fmt, precision, debug, div=None, curl=None,
-                  laplacian=None, jacobian_det=None, partial=()):
+                  laplacian=None, jacobian_det=None, partial=(), **one_variable):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -108,7 +108,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     homework = {"tangent": tangent, "directional": directional, "direction": direction,
                 "critical": critical, "over": over, "taylor": taylor, "order": order,
                 "implicit": implicit, "of": of, "newton": newton, "roots": roots, "mvt": mvt,
-                "normal": normal}
+                "normal": normal, **one_variable}
     homework.update(div=div, curl=curl, laplacian=laplacian, jacobian_det=jacobian_det,
                     partial=list(partial) or None)
     given = {k: v for k, v in homework.items() if v is not None}

@@ -450,3 +450,48 @@ class _Builder:
 
 
 BUILD = _Builder()
+
+
+_RATIONAL_OPS = {"add", "sub", "mul", "div", "neg", "pos"}
+_RATIONAL_LIMIT = 64  # an exponent written as a fraction is a few nodes, never a program
+
+
+def odd_root_exponent(node: Expr) -> Fraction | None:
+    """p/q when `node` is a fraction of integers written out (2/3, -1/3, 1/3 - 1) with q
+    odd and not 1: the exponent of a real root (SPEC §3.11); None for anything else,
+    a decimal such as 0.5 included. Iterative, and it gives up on a large tree."""
+    values: list = []
+    stack: list = [node]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > 2 * _RATIONAL_LIMIT:
+            return None
+        if isinstance(item, tuple):  # (op,): its arguments' values are on `values`
+            op = item[0]
+            if op == "neg":
+                values[-1] = -values[-1]
+            elif op != "pos":
+                b = values.pop()
+                a = values.pop()
+                if op == "div":
+                    if b == 0:
+                        return None
+                    values.append(a / b)
+                else:
+                    values.append(a + b if op == "add" else a - b if op == "sub" else a * b)
+        elif type(item) is Num:
+            v = item.value
+            if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+                return None
+            values.append(Fraction(v))
+        elif type(item) is Apply and item.op in _RATIONAL_OPS and len(item.args) <= 2:
+            stack.append((item.op,))
+            stack.extend(reversed(item.args))
+        else:
+            return None
+    y = values[-1] if len(values) == 1 else None
+    if y is None or y.denominator == 1 or y.denominator % 2 == 0:
+        return None
+    return y

@@ -115,6 +115,12 @@ for _fmt, _how in (("table", "rows-table"), ("plain", "rows"), ("json", "json"),
                    ("markdown", "text"), ("latex", "text")):
     WRITERS[("normal", _fmt)] = (f"normal.normal_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
     WRITERS[("implicit2", _fmt)] = (f"implicit2.implicit2_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
+for _kind in ("analyze", "extrema"):
+    WRITERS[(_kind, "table")] = (f"analysis.{_kind}_rows", "rows-table")
+    WRITERS[(_kind, "plain")] = (f"analysis.{_kind}_rows", "rows")
+    WRITERS[(_kind, "json")] = (f"analysis.{_kind}_record", "json")
+    WRITERS[(_kind, "markdown")] = (f"analysis.{_kind}_markdown", "text")
+    WRITERS[(_kind, "latex")] = (f"analysis.{_kind}_latex", "text")
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
                         ("diff-points", ("table", "plain", "json", "csv")),

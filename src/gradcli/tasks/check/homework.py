@@ -22,7 +22,9 @@ from ...language.printer import read_as
 from ...reading import given_names, read_program
 from ...limits import MAX_TAYLOR_ORDER
 from . import critical as critical_grader
+from . import analyze as curve_grader
 from . import directional as directional_grader
+from . import extrema as extrema_grader
 from . import implicit as implicit_grader
 from . import newton as newton_grader
 from . import roots as roots_grader
@@ -43,7 +45,8 @@ from .verdict import Verdict, tolerances
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
                                                 implicit_grader, newton_grader, roots_grader,
-                                                mvt_grader, normal_grader)}
+                                                mvt_grader, normal_grader, curve_grader,
+                                                extrema_grader)}
 GRADERS.update({grader.OPTION: grader for grader in (div_grader, curl_grader, laplacian_grader,
                                                      jacobian_det_grader, partial_grader)})
 OPTIONS = tuple(GRADERS)
@@ -61,12 +64,17 @@ _EXAMPLES = {
     "normal": '--at x=2 --normal "y = 4 - (x - 2)/4"',
     "div": '--div "y + z + x"', "curl": '--curl "[-y, -z, -x]"',
     "laplacian": '--laplacian "2y + 6z"', "jacobian_det": '--jacobian-det "r"',
+    **{k: f'{o} "none"' for k, o in curve_grader.ANSWERS.items()},
+    **{k: f'{o} "5 at x = 3"' for k, o in extrema_grader.ANSWERS.items()},
 }
+# The one-variable answers, each graded by the grader of its kind.
+_ONE_VARIABLE = {**{k: "analyze" for k in curve_grader.ANSWERS},
+                 **{k: "extrema" for k in extrema_grader.ANSWERS}}
 
 
 def wanted(**answers) -> bool:
     """Whether any homework answer is among the keyword arguments given to check."""
-    return any(answers.get(k) is not None for k in OPTIONS)
+    return any(answers.get(k) is not None for k in OPTIONS + tuple(_ONE_VARIABLE))
 
 
 def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
@@ -76,13 +84,16 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    div=None, curl=None, laplacian=None, jacobian_det=None, partial=None,
                    field_wrt=None,
                    rtol: float | None = None,
-                   atol: float | None = None) -> Verdict:
+                   atol: float | None = None, **one_variable) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
 
     `tangent`: the equation (or its right-hand side); `directional` a number with
     `direction` ("3,4"); `critical`: "(0,0) saddle; (1,1) min" with `over`
     ("x=-3:3,y=-3:3"); `taylor`: the polynomial, with `order`; `implicit`: dy/dx
     for the equation `text`, `wrt` the independent variable and `of` the other.
+    `one_variable`: a curve analysis's answers (increasing="(-inf, -1) U (1, inf)",
+    relative_max="x = -1", ...; analyze.ANSWERS), with `over` ("x=-2:2") optional;
+    absolute extrema (abs_max="5 at x = 3", abs_min=...) with `over` required.
 
     >>> check_homework("x^2 y", {"x": 1, "y": 2}, tangent="z = 2 + 4(x - 1) + (y - 2)").ok
     True
@@ -96,19 +107,28 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
              "mvt": mvt, "normal": normal,
              "div": div, "curl": curl, "laplacian": laplacian, "jacobian_det": jacobian_det,
              "partial": partial or None, "field_wrt": field_wrt}
+    unknown = [k for k in one_variable if k not in _ONE_VARIABLE]
+    if unknown:
+        raise TypeError(f"check_homework() got an unexpected keyword argument '{unknown[0]}'")
+    curve = {k: v for k, v in one_variable.items() if v is not None}
+    for kind in ("analyze", "extrema"):
+        given[kind] = {k: v for k, v in curve.items() if _ONE_VARIABLE[k] == kind} or None
     for option, example in _EXAMPLES.items():
-        answer = given[option]
+        answer = given.get(option)
         if isinstance(answer, str) and not answer.strip():
-            raise UsageError(f"--{option} is empty", hint=f"for example: {example}")
+            raise UsageError(f"--{option.replace('_', '-')} is empty",
+                             hint=f"for example: {example}")
     _pairing(directional, direction, "--directional", "--direction",
              "--directional 4.4 --direction 3,4")
-    # --over is the range of --roots, the interval of --mvt, else the box of --critical
-    users = [(o, v) for o, v in (("--critical", critical), ("--roots", roots), ("--mvt", mvt))
+    # --over is the range of --roots, the interval of --mvt and of the curve's answers,
+    # else the box of --critical
+    users = [(o, v) for o, v in (("--critical", critical), ("--roots", roots), ("--mvt", mvt),
+                                 ("--" + next(iter(curve), "").replace("_", "-"), curve or None))
              if v is not None]
     if len(users) > 1:
         raise UsageError(f"{users[0][0]} and {users[1][0]} each read --over as their own range: "
                          "check them in two runs")
-    if mvt is None:
+    if mvt is None and not curve:
         _pairing(critical if roots is None else roots, over,
                  "--critical" if roots is None else "--roots", "--over",
                  '--critical "(0,0) saddle" --over x=-3:3,y=-3:3' if roots is None
