@@ -106,7 +106,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
              "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots,
              "mvt": mvt, "normal": normal,
              "div": div, "curl": curl, "laplacian": laplacian, "jacobian_det": jacobian_det,
-             "partial": partial or None, "field_wrt": field_wrt}
+             "partial": partial or None, "field_wrt": field_wrt, **one_variable}
     unknown = [k for k in one_variable if k not in _ONE_VARIABLE]
     if unknown:
         raise TypeError(f"check_homework() got an unexpected keyword argument '{unknown[0]}'")
