@@ -449,12 +449,11 @@ def _named_slip(program, answer_program, name, rows, rtol, atol):
     nodes = list(postorder(root))
     if len(nodes) > MAX_DIAGNOSE_NODES or any(isinstance(n, Vector) for n in nodes):
         return None
-    truth = derivative(root, name)
     for count, slip in enumerate(table_mistakes.slips(root, name)):
         if count >= MAX_DIAGNOSE_CANDIDATES:
             return None
         if _agrees(Program((Statement(None, slip.expr),)), rows, rtol, atol, telling=3) \
-                and table_mistakes.proved(answer_program, slip.expr, truth):
+                and table_mistakes.proved(answer_program, slip.expr):
             return slip.key, slip.detail, slip.sentence()
     # The answer's own derivative is the question: numerically at every row, then by SymPy.
     question = Program((Statement(None, root),))
@@ -466,7 +465,7 @@ def _named_slip(program, answer_program, name, rows, rtol, atol):
             return None
         if own is None or abs(own[0] - f) > atol + rtol * max(abs(f), own[1]):
             return None
-    if table_mistakes.proved_antiderivative(answer_program, root, name, truth):
+    if table_mistakes.proved_antiderivative(answer_program, root, name):
         return ("antiderivative", _whole(program), "an antiderivative, not the derivative: "
                 f"the derivative of your answer is {_whole(program)}; differentiate, "
                 "do not integrate")
