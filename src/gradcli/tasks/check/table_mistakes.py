@@ -103,8 +103,35 @@ def _constant_value(e: Expr):
     return None
 
 
+def _e_to(u: Expr) -> str:
+    """e^u as a book writes it (gradcli reads e^u as exp(u))."""
+    return f"e^{_text(u)}" if isinstance(u, (Name, Num)) else f"e^({_text(u)})"
+
+
 def _book(op: str) -> str:
     return _BOOK_NAME.get(op, op)
+
+
+def _reciprocal_powers(root, wrt, d, applies) -> Iterator[Slip]:
+    """c/x^n read as c*x^(-n) and then the exponent raised: 1/x^2 -> -2*x^(-1).
+
+    Offered before the slips inside x^n, whose exponent raised inside the quotient
+    rule can give the same formula with a sentence about the wrong power."""
+    for node in applies:
+        if node.op != "div" or d[id(node.args[0])] is not None or d[id(node.args[1])] is None:
+            continue
+        v = node.args[1]
+        base, power = (v.args[0], _constant_value(v.args[1])) \
+            if isinstance(v, Apply) and v.op == "pow" else (v, 1)
+        if power is None or d[id(base)] is None or (base is not v and d[id(v.args[1])]
+                                                     is not None):
+            continue
+        yield Slip("exponent-raised", _text(node),
+                   derivative(root, wrt, {id(node): lambda n, da, b=base, p=power: _times(
+                       n.args[0] * -p * b ** (1 - p), d[id(b)])}),
+                   lambda p=power: f"the exponent was raised, not lowered: x^(-n) has the "
+                   f"derivative -n*x^(-n-1), so here the power is {_shown(Num(-p - 1))}, "
+                   f"not {_shown(Num(1 - p))}")
 
 
 def slips(root: Expr, wrt: str) -> Iterator[Slip]:
@@ -116,6 +143,8 @@ def slips(root: Expr, wrt: str) -> Iterator[Slip]:
     def at(node, rule):
         return derivative(root, wrt, {id(node): rule})
 
+    yield from _reciprocal_powers(root, wrt, d, applies)
+
     for node in applies:
         op, args = node.op, node.args
         dargs = [d[id(a)] for a in args]
@@ -124,8 +153,8 @@ def slips(root: Expr, wrt: str) -> Iterator[Slip]:
         if op == "exp" and du is not None:
             yield Slip("exp-power-rule", _text(node),
                        at(node, lambda n, da: _times(n.args[0] * BUILD.exp(n.args[0] - 1), da[0])),
-                       lambda u=u: f"the power rule was used on e^({_text(u)}), whose exponent "
-                       f"varies: d/dx e^u = e^u*u', not u*e^(u-1)")
+                       lambda u=u: f"the power rule was used on {_e_to(u)}, whose "
+                       f"exponent varies: d/dx e^u = e^u*u', not u*e^(u-1)")
         if op == "pow" and dargs[0] is None and dargs[1] is not None:
             base = args[0]
             yield Slip("exponential-ln-lost", _text(node),
@@ -174,17 +203,6 @@ def slips(root: Expr, wrt: str) -> Iterator[Slip]:
                        at(node, lambda n, da: n.args[0] / da[1]),
                        lambda v=v: f"the derivative of 1/v is not 1/v': (1/v)' = -v'/v^2, "
                        f"with v = {_text(v)}")
-            base, power = (v.args[0], _constant_value(v.args[1])) \
-                if isinstance(v, Apply) and v.op == "pow" else (v, 1)
-            if power is not None and d[id(base)] is not None and \
-                    (base is v or d[id(v.args[1])] is None):
-                # 1/x^n read as x^(-n) and then the exponent raised: 1/x^2 -> -2*x^(-1)
-                yield Slip("exponent-raised", _text(node),
-                           at(node, lambda n, da, b=base, p=power: _times(
-                               n.args[0] * -p * b ** (1 - p), d[id(b)])),
-                           lambda p=power: f"the exponent was raised, not lowered: x^(-n) "
-                           f"has the derivative -n*x^(-n-1), so here the power is "
-                           f"{_shown(Num(-p - 1))}, not {_shown(Num(1 - p))}")
         inner = op in _FUNCTIONS and len(args) == 1 or \
             op == "pow" and dargs[1] is None and dargs[0] is not None
         if inner and du is not None and not _is_num(du, 1) and not _is_num(du, -1):
@@ -209,15 +227,22 @@ def _pretend(node: Apply) -> Expr | None:
         return power * base ** (power - 1)
     if node.op == "exp" and isinstance(node.args[0], (Const, Num)):
         power = node.args[0]
-        return power * BUILD.exp(power - 1)
+        return power * Const("e") ** (power - 1)
     return None
+
+
+def _constant_text(node: Apply) -> str:
+    """e^2 as a book writes it (the parser reads e^2 as exp(2))."""
+    if node.op == "exp" and isinstance(node.args[0], Num):
+        return _e_to(node.args[0])
+    return _text(node)
 
 
 def _constants_differentiated(root, wrt, d, applies) -> Iterator[Slip]:
     """pi^2 -> 2*pi, e^2 -> 2*e: a constant term differentiated as if it were x^2."""
     def slip(node, wrong_expr, fake):
         return Slip("constant-differentiated", _text(node), wrong_expr,
-                    lambda node=node, w=fake: f"{_text(node)} is a constant, so its "
+                    lambda node=node, w=fake: f"{_constant_text(node)} is a constant, so its "
                     f"derivative is 0, not {_shown(w)}")
 
     for node in applies:
