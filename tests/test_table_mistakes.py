@@ -134,3 +134,67 @@ def test_the_mistake_is_named_and_the_right_answer_is_not(key, question, wrong, 
     assert a.mistake_detail and a.note
     r = _one(question, right)
     assert r.ok and r.mistake is None, (question, right, r.note)
+
+
+# ------------------------------------------------ the published exercises of tests/textbook
+
+import json  # noqa: E402
+import os  # noqa: E402
+
+from gradcli.language.parser import parse  # noqa: E402
+from gradcli.language.printer import to_text  # noqa: E402
+from gradcli.tasks.check.table_mistakes import slips  # noqa: E402
+
+_HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "textbook")
+with open(os.path.join(_HERE, "exercises.json"), encoding="utf-8") as _f:
+    _BOOK = [e for e in json.load(_f) if len(e["variables"]) == 1 and e["id"] not in
+             ("paul-c1-3.6-3", "openstax-c1-3.9-343", "openstax-c1-3.9-347",
+              "activecalc-2.6.3-b")]   # base-10 log and ')[' (tests/test_textbook.py)
+
+
+def _differ(difference, t) -> bool:
+    """Whether a difference is far from 0 at one of three points of (0.3, 1.7)."""
+    for p in ("0.37", "0.81", "1.43"):
+        value = complex(difference.evalf(30, subs={t: sp.Rational(p)}))
+        if abs(value) > 1e-6:
+            return True
+    return False
+
+
+def _book_cases():
+    """(id, function as printed, variable, printed answer, a slip's formula, its key)."""
+    out = []
+    for e in _BOOK:
+        (v,) = e["variables"]
+        t = sp.Symbol(v)
+        right = sp.sympify(e["sympy"]["answers"][v], locals={v: t})
+        for slip in slips(parse(e["function"]).result, v):
+            wrong_text = to_text(slip.expr)
+            wrong = sp.sympify(wrong_text.replace("^", "**"), locals={
+                v: t, "e": sp.E, "ln": sp.log, "log2": lambda u: sp.log(u, 2),
+                "log10": lambda u: sp.log(u, 10)})
+            if _differ(wrong - right, t):   # a slip that changes nothing is no slip
+                out.append((e["id"], e["function"], v, e["answers"][v], wrong_text, slip.key))
+    return out
+
+
+BOOK_CASES = _book_cases()
+
+
+def test_the_book_gives_slips_of_every_kind():
+    kinds = {case[-1] for case in BOOK_CASES}
+    assert len(BOOK_CASES) >= 100 and len(kinds) >= 8, (len(BOOK_CASES), kinds)
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=f"{c[0]}-{c[-1]}-{i}",
+                                               marks=() if i % 10 == 0 else pytest.mark.slow)
+                                  for i, c in enumerate(BOOK_CASES)])
+def test_a_slip_in_a_published_exercise_is_named_and_the_printed_answer_is_right(case):
+    """Each slip of the table made in a book's exercise is wrong with a mistake named (this
+    one, or one tried before it that also fits); the book's printed answer is right, with
+    no mistake named."""
+    _, function, v, printed, wrong, key = case
+    (a,) = check(function, None, derivatives=[(v, wrong)]).answers
+    assert not a.ok and a.mistake is not None, (function, wrong, key, a.note)
+    (r,) = check(function, None, derivatives=[(v, printed)]).answers
+    assert r.ok and r.mistake is None, (function, printed, r.note)
