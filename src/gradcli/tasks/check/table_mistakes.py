@@ -33,23 +33,22 @@ KEYS = ("exp-power-rule", "exponential-ln-lost", "log-base-lost", "trig-square-l
         "chain-factor-divided", "derivative-inside", "constant-differentiated",
         "antiderivative")
 
-# The functions whose argument is an "inside" a student may mishandle.
-_FUNCTIONS = {"exp", "log", "log2", "log10", "sqrt", "cbrt", "sin", "cos", "tan", "sec",
-              "csc", "cot", "asin", "acos", "atan", "sinh", "cosh", "tanh"}
+# Inverse-trig formulas confused with one another: (op, wrong local derivative of u, its
+# text, the right one's text).
+_INVERSE_TRIG = (
+    ("asin", lambda u: 1 / BUILD.sqrt(1 + u ** 2), "1/sqrt(1 + u^2)", "1/sqrt(1 - u^2)"),
+    ("asin", lambda u: 1 / (1 + u ** 2), "1/(1 + u^2)", "1/sqrt(1 - u^2)"),
+    ("acos", lambda u: -1 / BUILD.sqrt(1 + u ** 2), "-1/sqrt(1 + u^2)", "-1/sqrt(1 - u^2)"),
+    ("acos", lambda u: -1 / (1 + u ** 2), "-1/(1 + u^2)", "-1/sqrt(1 - u^2)"),
+    ("atan", lambda u: 1 / BUILD.sqrt(1 - u ** 2), "1/sqrt(1 - u^2)", "1/(1 + u^2)"),
+    ("atan", lambda u: 1 / BUILD.sqrt(1 + u ** 2), "1/sqrt(1 + u^2)", "1/(1 + u^2)"),
+    ("atan", lambda u: 1 / (1 - u ** 2), "1/(1 - u^2)", "1/(1 + u^2)"),
+)
 
-# Inverse-trig formulas confused with one another: op -> (wrong local derivative of u, text).
-_INVERSE_TRIG = {
-    "asin": ((lambda u: 1 / BUILD.sqrt(1 + u ** 2), "1/sqrt(1 + u^2)"),
-             (lambda u: 1 / (1 + u ** 2), "1/(1 + u^2)")),
-    "acos": ((lambda u: -1 / BUILD.sqrt(1 + u ** 2), "-1/sqrt(1 + u^2)"),
-             (lambda u: -1 / (1 + u ** 2), "-1/(1 + u^2)")),
-    "atan": ((lambda u: 1 / BUILD.sqrt(1 - u ** 2), "1/sqrt(1 - u^2)"),
-             (lambda u: 1 / BUILD.sqrt(1 + u ** 2), "1/sqrt(1 + u^2)"),
-             (lambda u: 1 / (1 - u ** 2), "1/(1 - u^2)")),
-}
-_INVERSE_TRIG_RIGHT = {"asin": "1/sqrt(1 - u^2)", "acos": "-1/sqrt(1 - u^2)",
-                       "atan": "1/(1 + u^2)"}
-_BOOK_NAME = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "log": "ln"}
+
+def _is_function(node: Apply) -> bool:
+    """A function of one argument (sin, exp, ...), not an arithmetic operator."""
+    return len(node.args) == 1 and node.op not in ("neg", "pos")
 
 
 @dataclass
@@ -109,7 +108,10 @@ def _e_to(u: Expr) -> str:
 
 
 def _book(op: str) -> str:
-    return _BOOK_NAME.get(op, op)
+    """asin as a book writes it: arcsin; log: ln."""
+    if op == "log":
+        return "ln"
+    return "arc" + op[1:] if op.startswith("a") and op[1:] in ops.TABLE else op
 
 
 def _reciprocal_powers(root, wrt, d, applies) -> Iterator[Slip]:
@@ -176,13 +178,13 @@ def slips(root: Expr, wrt: str) -> Iterator[Slip]:
             yield Slip("trig-square-lost", _text(node), at(node, wrong),
                        lambda op=op, square=square: f"the square is missing: d/dx {op}(u) = "
                        f"{square}(u)*u'")
-        if op in _INVERSE_TRIG and du is not None:
-            for make, wrong_text in _INVERSE_TRIG[op]:
-                yield Slip("inverse-trig-formula", _text(node),
-                           at(node, lambda n, da, make=make: _times(make(n.args[0]), da[0])),
-                           lambda op=op, w=wrong_text: f"the wrong formula for "
-                           f"{_book(op)}: d/du {_book(op)}(u) = {_INVERSE_TRIG_RIGHT[op]}, "
-                           f"not {w}")
+        for inverse, make, wrong_text, right_text in _INVERSE_TRIG:
+            if op != inverse or du is None:
+                continue
+            yield Slip("inverse-trig-formula", _text(node),
+                       at(node, lambda n, da, make=make: _times(make(n.args[0]), da[0])),
+                       lambda op=op, w=wrong_text, r=right_text: f"the wrong formula for "
+                       f"{_book(op)}: d/du {_book(op)}(u) = {r}, not {w}")
         half = op == "pow" and dargs[1] is None and _constant_value(args[1]) == Fraction(1, 2)
         if (op == "sqrt" or half) and du is not None:
             yield Slip("sqrt-half-lost", _text(node),
@@ -203,7 +205,7 @@ def slips(root: Expr, wrt: str) -> Iterator[Slip]:
                        at(node, lambda n, da: n.args[0] / da[1]),
                        lambda v=v: f"the derivative of 1/v is not 1/v': (1/v)' = -v'/v^2, "
                        f"with v = {_text(v)}")
-        inner = op in _FUNCTIONS and len(args) == 1 or \
+        inner = _is_function(node) or \
             op == "pow" and dargs[1] is None and dargs[0] is not None
         if inner and du is not None and not _is_num(du, 1) and not _is_num(du, -1):
             yield Slip("chain-factor-divided", _text(node),
@@ -265,13 +267,6 @@ def _constants_differentiated(root, wrt, d, applies) -> Iterator[Slip]:
 
 # ------------------------------------------------------------ the proof
 
-_UNARY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin", "cos": "cos", "tan": "tan",
-          "sec": "sec", "csc": "csc", "cot": "cot", "asin": "asin", "acos": "acos",
-          "atan": "atan", "acot": "acot", "asec": "asec", "acsc": "acsc", "sinh": "sinh",
-          "cosh": "cosh", "tanh": "tanh", "coth": "coth", "sech": "sech", "csch": "csch",
-          "asinh": "asinh", "acosh": "acosh", "atanh": "atanh", "abs": "Abs"}
-
-
 def to_sympy(root: Expr, sp):
     """An expression as SymPy (real symbols), or None when an operator has no plain meaning."""
     done: dict = {}
@@ -300,8 +295,15 @@ def to_sympy(root: Expr, sp):
                 value = sp.log(a[0]) / sp.log(a[1])
             elif op in ("log2", "log10"):
                 value = sp.log(a[0]) / sp.log(2 if op == "log2" else 10)
-            elif op in _UNARY and len(a) == 1:
-                value = getattr(sp, _UNARY[op])(a[0])
+            elif op == "abs":
+                value = sp.Abs(a[0])
+            elif op == "sqrt":
+                value = sp.sqrt(a[0])
+            elif len(a) == 1 and op != "cbrt" and isinstance(getattr(sp, op, None),
+                                                             sp.FunctionClass):
+                # SymPy's function of the same name (sin, asinh, sec, ...); cbrt is
+                # SymPy's principal root, not the real one
+                value = getattr(sp, op)(a[0])
             else:
                 return None
         else:
