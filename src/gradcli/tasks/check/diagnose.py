@@ -26,6 +26,10 @@ people. The keys, in the order candidates are offered:
   subtraction reversed (offered last, and only after testing whether the whole
   answer is minus the derivative).
 
+After these, the slips of the derivative table that textbook lists of common
+errors show (table_mistakes.py: e^x by the power rule, tan -> sec, the 1/2 of
+sqrt lost, an antiderivative given, ...), each named only when SymPy proves it.
+
 Global mistakes need no tree: the whole answer minus, off by a constant or a
 factor, or right on part of the domain only (docs/check.md, "How a verdict is
 reached"). Nothing here prints.
