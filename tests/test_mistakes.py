@@ -170,8 +170,9 @@ def test_power_rule_near_miss():
     assert diagnosis("x^3", "3*x^2").ok
     assert diagnosis("x^3", "3*x*x").ok
     assert diagnosis("2^x", "2^x*ln(2)").ok
-    # 3*x^4 is not the exponent kept (3*x^3)
-    assert named("x^3", "3*x^4") is None
+    # 3*x^4 is not the exponent kept (3*x^3): it is the exponent raised, n*x^(n+1)
+    assert named("x^3", "3*x^4") == "exponent-raised"
+    assert named("x^3", "3*x^5") is None
     # the exponent left out as a factor is a constant factor off, as it always was
     assert named("x^3", "x^2") == "constant-factor"
 

@@ -36,8 +36,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     where both are defined; a point where both are 0 within the tolerance is
     not counted. A wrong formula gets its mistake named: chain-rule,
     product-rule, quotient-rule, power-rule, sign, constant-kept,
-    wrong-variable, constant-offset, constant-factor or partial-domain (JSON
-    "mistake", with "mistake_detail"). Exit 0 when every answer is right, 1
+    wrong-variable, exp-power-rule, exponential-ln-lost, log-base-lost,
+    trig-square-lost, inverse-trig-formula, sqrt-half-lost, exponent-raised,
+    reciprocal-rule, chain-factor-divided, derivative-inside,
+    constant-differentiated, antiderivative, constant-offset, constant-factor
+    or partial-domain (JSON "mistake", with "mistake_detail"). Exit 0 when every answer is right, 1
     when any is wrong, 2 for bad input.
 
     \b

@@ -26,6 +26,10 @@ people. The keys, in the order candidates are offered:
   subtraction reversed (offered last, and only after testing whether the whole
   answer is minus the derivative).
 
+After these, the slips of the derivative table that textbook lists of common
+errors show (table_mistakes.py: e^x by the power rule, tan -> sec, the 1/2 of
+sqrt lost, an antiderivative given, ...), each named only when SymPy proves it.
+
 Global mistakes need no tree: the whole answer minus, off by a constant or a
 factor, or right on part of the domain only (docs/check.md, "How a verdict is
 reached"). Nothing here prints.
@@ -45,6 +49,7 @@ from ...language.printer import read_as, to_text
 from ...limits import MAX_DIAGNOSE_CANDIDATES, MAX_DIAGNOSE_NODES
 from ...symbolic.derivative import chain_rule, derivative, inline, node_derivatives
 from ...symbolic.simplify import Simplifier
+from . import table_mistakes
 from .sampling import answer_value, true_derivative
 from .verdict import magnitude, num
 
@@ -303,6 +308,8 @@ def diagnose(program, answer_program, name, variables, rows, rtol, atol):
         if found is None:
             found = _named_mistake(program, name, variables, rows, rtol, atol,
                                    lambda key: key == "sign")
+        if found is None:
+            found = _named_slip(program, answer_program, name, rows, rtol, atol)
     except Exception:  # noqa: BLE001 - naming the mistake is an extra; it never costs the verdict
         found = None
     if found is not None:
@@ -404,23 +411,66 @@ def _named_mistake(program, name, variables, rows, rtol, atol, wanted=lambda key
         return None
     root, _ = inline(program)
     for cand in candidates(root, name, variables):
-        if not wanted(cand.key):
-            continue
-        mistaken = Program((Statement(None, cand.expr),))
-        for r in rows:
-            try:
-                g = lower(mistaken, r.point, wrt=set())
-                c = float(g.output.data)
-            except (GradcliError, TypeError, ValueError, ArithmeticError):
-                break
-            if not math.isfinite(c):
-                break
-            scale = max(abs(r.yours), abs(c), r.mag, magnitude(g.output))
-            tol = atol + rtol * scale
-            # Where the answer is wrong, the candidate must tell it from the derivative:
-            # a match within a tolerance as wide as the error itself explains nothing.
-            if abs(r.yours - c) > tol or (not r.ok and 4 * tol > abs(r.yours - r.correct)):
-                break
-        else:
+        if wanted(cand.key) and _agrees(Program((Statement(None, cand.expr),)), rows, rtol,
+                                        atol):
             return cand.key, cand.detail, cand.sentence()
+    return None
+
+
+def _agrees(mistaken, rows, rtol, atol, telling=None) -> bool:
+    """Whether the program `mistaken` is the answer at every row, and tells it from the
+    derivative where the answer is wrong: at every such row, or (a proof follows) at
+    `telling` rows at least."""
+    told = 0
+    for r in rows:
+        try:
+            g = lower(mistaken, r.point, wrt=set())
+            c = float(g.output.data)
+        except (GradcliError, TypeError, ValueError, ArithmeticError):
+            return False
+        if not math.isfinite(c):
+            return False
+        scale = max(abs(r.yours), abs(c), r.mag, magnitude(g.output))
+        tol = atol + rtol * scale
+        # Where the answer is wrong, the candidate must tell it from the derivative:
+        # a match within a tolerance as wide as the error itself explains nothing.
+        if abs(r.yours - c) > tol:
+            return False
+        if not r.ok and 4 * tol > abs(r.yours - r.correct):
+            if telling is None:
+                return False
+        elif not r.ok:
+            told += 1
+    return telling is None or told >= telling
+
+
+def _named_slip(program, answer_program, name, rows, rtol, atol):
+    """A table mistake of table_mistakes.py that is the answer at every row and that SymPy
+    proves is the answer; else an antiderivative given for the derivative, proved alike."""
+    if len(rows) < 3:
+        return None
+    root, _ = inline(program)
+    nodes = list(postorder(root))
+    if len(nodes) > MAX_DIAGNOSE_NODES or any(isinstance(n, Vector) for n in nodes):
+        return None
+    for count, slip in enumerate(table_mistakes.slips(root, name)):
+        if count >= MAX_DIAGNOSE_CANDIDATES:
+            return None
+        if _agrees(Program((Statement(None, slip.expr),)), rows, rtol, atol, telling=3) \
+                and table_mistakes.proved(answer_program, slip.expr):
+            return slip.key, slip.detail, slip.sentence()
+    # The answer's own derivative is the question: numerically at every row, then by SymPy.
+    question = Program((Statement(None, root),))
+    for r in rows:
+        own = true_derivative(answer_program, r.point, name)
+        try:
+            f = float(lower(question, r.point, wrt=set()).output.data)
+        except (GradcliError, TypeError, ValueError, ArithmeticError):
+            return None
+        if own is None or abs(own[0] - f) > atol + rtol * max(abs(f), own[1]):
+            return None
+    if table_mistakes.proved_antiderivative(answer_program, root, name):
+        return ("antiderivative", _whole(program), "an antiderivative, not the derivative: "
+                f"the derivative of your answer is {_whole(program)}; differentiate, "
+                "do not integrate")
     return None
