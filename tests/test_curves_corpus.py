@@ -45,11 +45,17 @@ def test_the_corpus_has_ten_exercises_of_each_kind_from_named_books():
     assert len({e["id"] for e in CORPUS}) == len(CORPUS)
 
 
+# SymPy alone on the test data: the data does not change between Pythons or commits
+# of the product, so this runs once per CI run, in the slow job.
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", CORPUS, ids=_ids(CORPUS))
 def test_sympy_confirms_every_printed_answer(entry):
     assert verify_curves.verify(entry) == []
 
 
+# SymPy alone on the test data: the data does not change between Pythons or commits
+# of the product, so this runs once per CI run, in the slow job.
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", CORPUS, ids=_ids(CORPUS))
 def test_sympy_refutes_the_wrong_answer(entry):
     wrong = copy.deepcopy(entry)

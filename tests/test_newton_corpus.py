@@ -36,6 +36,9 @@ def test_the_corpus_has_ten_iteration_tables_and_root_lists_from_named_sources()
     assert all(e["source"] and e["notes"] and e["wrong"]["mistake"] for e in CORPUS)
 
 
+# SymPy alone on the test data: the data does not change between Pythons or commits
+# of the product, so this runs once per CI run, in the slow job.
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", CORPUS, ids=[e["id"] for e in CORPUS])
 def test_sympy_confirms_the_printed_answer_and_refutes_the_perturbed_one(entry):
     assert verify_newton.check(entry) == []

@@ -35,6 +35,9 @@ def test_the_corpus_has_ten_published_exercises_of_each_kind():
     assert len({e["id"] for e in ENTRIES}) == len(ENTRIES)
 
 
+# SymPy alone on the test data: the data does not change between Pythons or commits
+# of the product, so this runs once per CI run, in the slow job.
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["id"] for e in ENTRIES])
 def test_sympy_confirms_the_printed_answer_and_refutes_the_wrong_one(entry):
     assert verify_theorems.verify(entry) == (True, True)
