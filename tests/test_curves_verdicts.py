@@ -382,8 +382,8 @@ def extrema_cases(seed, count):
 # ---------------------------------------------------------------- the tests
 
 def test_analyze_verdicts_agree_with_sympy_fast():
-    tally = analyze_cases(7, 5)
-    assert tally["right"] >= 20 and tally["wrong"] >= 20, tally
+    tally = analyze_cases(7, 3)
+    assert tally["right"] >= 10 and tally["wrong"] >= 10, tally
     assert tally["bad"] == []
 
 
