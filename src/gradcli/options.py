@@ -189,8 +189,14 @@ CHECK = (
            '"c = ±2/sqrt(3)", or "does not apply".',
            metavar="ANSWER"),
     Option(("--normal",), "normal",
-           "Your normal line to y = f(x) at --at: y = ..., x = a, or any linear equation.",
+           "Your normal line to y = f(x) at --at: y = ..., x = a, or any linear equation; "
+           'to a surface: "(x, y, z) = (1, 2, 5) + t(2, 4, -1)", the symmetric '
+           "equations, or the direction alone.",
            metavar="EQUATION"),
+    Option(("--with",), "with_",
+           'With --derivative: the chain rule, "x = s cos t, y = s sin t"; your '
+           "derivative in the parameters or in the book's mixed form.",
+           metavar="NAME=FORMULA,..."),
 )
 
 
@@ -301,6 +307,10 @@ DIFF = (
     Option(("--output",), "output",
            OUTPUT_HELP,
            metavar="FILE"),
+    Option(("--with",), "with_",
+           'The chain rule: the variables of EXPR as functions of parameters, '
+           '"x = s cos t, y = s sin t"; --wrt names parameters, --at gives their values.',
+           metavar="NAME=FORMULA,..."),
 )
 
 

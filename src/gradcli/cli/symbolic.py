@@ -16,8 +16,8 @@ from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, _points_
 @expression_options
 @click_options(options.DIFF)
 @output_options("diff-points", "diff", "steps")  # --points rows first: csv after json
-def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, fmt, precision,
-                 debug):
+def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, with_, fmt,
+                 precision, debug):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
@@ -35,10 +35,18 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, 
       d2f/dy2 6*x^2*y 12
       $ gradcli diff "x**2*y**3" --order 2 --points points.csv -o csv
       $ gradcli diff "x^2 sin x" --steps
+
+    \b
+    The chain rule (Stewart 14.5, example 3: z = e^x sin y, x = st^2, y = s^2 t):
+      $ gradcli diff "e^x sin y" --with "x = s t^2, y = s^2 t" -o plain
     """
     from .. import api
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
+    if with_ is not None:
+        from .chainrule import diff_with
+        return diff_with(text, with_, wrt_names, order, at, points, output, steps, fmt,
+                         precision)
     if steps:
         return _diff_steps(text, wrt_names, order, at, points, output, fmt)
     bindings = api.parse_bindings(at) if at else None

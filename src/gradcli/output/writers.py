@@ -109,6 +109,13 @@ for _fmt, _how in (("table", "rows-table"), ("plain", "rows"), ("json", "json"),
                    ("markdown", "text"), ("latex", "text")):
     WRITERS[("normal", _fmt)] = (f"normal.normal_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
     WRITERS[("implicit2", _fmt)] = (f"implicit2.implicit2_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}", _how)
+# diff --with: the multivariable chain rule; tangent on a surface with --normal
+for _kind in ("chainrule", "surface"):
+    WRITERS[(_kind, "table")] = (f"{_kind}.{_kind}_rows", "rows-table")
+    WRITERS[(_kind, "plain")] = (f"{_kind}.{_kind}_rows", "rows")
+    WRITERS[(_kind, "json")] = (f"{_kind}.{_kind}_record", "json")
+    WRITERS[(_kind, "markdown")] = (f"{_kind}.{_kind}_markdown", "text")
+    WRITERS[(_kind, "latex")] = (f"{_kind}.{_kind}_latex", "text")
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
                         ("diff-points", ("table", "plain", "json", "csv")),
