@@ -17,7 +17,7 @@ from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, 
 @output_options("check", "check-points")
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,
-                  newton, roots, mvt, normal, fmt, precision, debug):
+                  newton, roots, mvt, normal, with_, fmt, precision, debug):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -92,6 +92,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
       $ gradcli check "x^3 - 2x" --over x=-3:3 --roots "±1.414, 0"
       $ gradcli check "x^3 - 4x" --over x=-2:2 --mvt "c = ±2/√3"
       $ gradcli check "x^2" --at x=2 --normal "y = -(x - 2)/4 + 4"
+
+    \b
+    The chain rule (--with; the mixed or the substituted form):
+      $ gradcli check "x^2 + y^2" --with "x = s cos t, y = s sin t" \\
+          --derivative "2x cos t + 2y sin t" --wrt s
     """
     from .. import api
     from ..tasks.check import check, derivative_names
@@ -104,6 +109,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
                 "implicit": implicit, "of": of, "newton": newton, "roots": roots, "mvt": mvt,
                 "normal": normal}
     given = {k: v for k, v in homework.items() if v is not None}
+    if with_ is not None:
+        from .chainrule import check_with
+        return check_with(text, at, bindings, with_, derivative, wrt, given, points,
+                          {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None},
+                          fmt, precision)
     if implicit is not None and derivative:
         raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "
                          "expression: check them in two runs")
