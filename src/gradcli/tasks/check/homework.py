@@ -112,6 +112,14 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     if with_ is not None:
         return _chain_rule(text, at, with_, derivatives, wrt, exact_at, value, grad, given,
                            context, rtol, atol, digits_rule)
+    if normal is not None and top_equals(text):
+        # a level surface: an equation has no expression of its own, as for --implicit
+        question = Question(text, at)
+        grader = GRADERS["normal"]
+        graded = grader.grade(question, grader.prepare(question, given, context), context)
+        return Verdict(expression=text, read_as=text, at=at, answers=graded.answers,
+                       rtol=rtol, atol=atol, warnings=graded.warnings,
+                       digits_rule=digits_rule)
     if implicit is not None:
         others = [n for n, v in (("--value", value), ("--grad", grad),
                                  ("--derivative", derivatives), ("--tangent", tangent),
