@@ -48,9 +48,9 @@ def _d(r, top, p) -> str:
 def _link(r, v, p) -> str:
     """∂z/∂x·∂x/∂s, or ∂z/∂t alone for the parameter f names itself."""
     if v == p:
-        return f"∂z/∂{p}"
+        return f"∂{r.z}/∂{p}"
     inner = f"d{v}/d{p}" if r.total else f"∂{v}/∂{p}"
-    return f"∂z/∂{v}·{inner}"
+    return f"∂{r.z}/∂{v}·{inner}"
 
 
 def _factor(text: str) -> str:
@@ -59,21 +59,21 @@ def _factor(text: str) -> str:
 
 def step_lines(r, p) -> list:
     """The book's worked example for one parameter: the rule, its factors, the sum."""
-    lines = [f"{_d(r, 'z', p)} = " + " + ".join(_link(r, v, p) for v, _, _ in r.terms(p))]
+    lines = [f"{_d(r, r.z, p)} = " + " + ".join(_link(r, v, p) for v, _, _ in r.terms(p))]
     for v, fv, dv in r.terms(p):
-        part = f"∂z/∂{v} = {_book(fv)}"
+        part = f"∂{r.z}/∂{v} = {_book(fv)}"
         if v != p:
             part += f",  {('d' if r.total else '∂') + v}/{('d' if r.total else '∂') + p} = " \
                     f"{_book(dv)}"
         lines.append(part)
-    lines.append(f"{_d(r, 'z', p)} = " + " + ".join(
+    lines.append(f"{_d(r, r.z, p)} = " + " + ".join(
         f"{_factor(_book(fv))}·{_factor(_book(dv))}" if v != p else _factor(_book(fv))
         for v, fv, dv in r.terms(p)))
     lines.append(f"    = {mixed_text(r, p)}")
     subs = ", ".join(f"{v} = {r.inner_text[v]}" for v in r.inner)
     lines.append(f"    = {_book(r.derivatives[p])}   (with {subs})")
     if r.at is not None:
-        lines.append(f"at {_at(r)}: {_d(r, 'z', p)} = {_book(r.values[p])}")
+        lines.append(f"at {_at(r)}: {_d(r, r.z, p)} = {_book(r.values[p])}")
     return lines
 
 
@@ -104,7 +104,7 @@ def chainrule_rows(r, precision=None, steps=False) -> list:
     for p in r.wrt:
         if steps:
             rows += [("steps" if i == 0 else "", line) for i, line in enumerate(step_lines(r, p))]
-        rows.append((_d(r, "z", p), _book(r.derivatives[p])))
+        rows.append((_d(r, r.z, p), _book(r.derivatives[p])))
         rows.append(("mixed", mixed_text(r, p)))
         if r.at is not None:
             rows.append((f"at {_at(r)}", _book(r.values[p])))
@@ -113,14 +113,14 @@ def chainrule_rows(r, precision=None, steps=False) -> list:
 
 def chainrule_markdown(r, precision=None, steps=False) -> str:
     subs = ", ".join(f"`{v} = {t}`" for v, t in r.inner_text.items())
-    lines = [f"**Chain rule** for `z = {r.read_as}` with {subs}:", ""]
+    lines = [f"**Chain rule** for `{r.z} = {r.read_as}` with {subs}:", ""]
     for p in r.wrt:
         if steps:
             lines += [f"    {line}" for line in step_lines(r, p)] + [""]
-        lines.append(f"- {_d(r, 'z', p)} = `{_book(r.derivatives[p])}` "
+        lines.append(f"- {_d(r, r.z, p)} = `{_book(r.derivatives[p])}` "
                      f"(mixed form: `{mixed_text(r, p)}`)")
         if r.at is not None:
-            lines.append(f"- at {_at(r)}: {_d(r, 'z', p)} = `{_book(r.values[p])}`")
+            lines.append(f"- at {_at(r)}: {_d(r, r.z, p)} = `{_book(r.values[p])}`")
     return "\n".join(lines) + "\n"
 
 
@@ -128,7 +128,7 @@ def chainrule_latex(r, precision=None, steps=False) -> str:
     import sympy as S
     lines = []
     for p in r.wrt:
-        d = (r"\frac{dz}{d%s}" if r.total else r"\frac{\partial z}{\partial %s}") % p
+        d = (r"\frac{d%s}{d%s}" if r.total else r"\frac{\partial %s}{\partial %s}") % (r.z, p)
         mixed = " + ".join(S.latex(fv * dv) for _, fv, dv in r.terms(p)).replace("+ -", "- ")
         line = f"\\[ {d} = {mixed} = {S.latex(r.derivatives[p])}"
         if r.at is not None:

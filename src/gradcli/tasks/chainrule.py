@@ -47,6 +47,12 @@ class ChainRule:
     warnings: list = field(default_factory=list)
 
     @property
+    def z(self) -> str:
+        """The dependent variable's letter: z, or w or u where z is one of the variables."""
+        return next(n for n in ("z", "w", "u", "f") if n not in self.outer
+                    and n not in self.params)
+
+    @property
     def total(self) -> bool:
         """One parameter: the derivative is the total dz/dt, printed with d not ∂."""
         return len(self.params) == 1

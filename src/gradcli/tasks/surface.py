@@ -135,7 +135,10 @@ def surface(text: str, at: dict) -> Surface:
         left, right = split_equation(text)
         lhs, lvars, program = read_sympy(left)
         rhs, rvars, _ = read_sympy(right)
-        variables = _order(list(dict.fromkeys(lvars + rvars)))
+        variables = list(dict.fromkeys(lvars + rvars))
+        if len(variables) < 3 and len(at) == 3 and set(variables) <= set(at):
+            variables += [v for v in at if v not in variables]  # a cylinder: 2z - x^2 = 0
+        variables = _order(variables)
         if len(variables) != 3:
             raise UsageError(f"a level surface F(x, y, z) = k has three variables; this "
                              f"equation has {len(variables)} ({', '.join(variables)})",

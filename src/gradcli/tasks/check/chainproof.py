@@ -120,7 +120,7 @@ def same(a, b, symbols, seed) -> tuple:
         if abs(va - vb) > 1e-9 * max(1.0, abs(va), abs(vb)):
             return False, point
     d = S.simplify(a - b)
-    if d == 0 or d.equals(0) is True:
+    if d == 0 or S.simplify(S.expand_trig(d)) == 0 or d.equals(0) is True:
         return True, "proven equal by algebra"
     if compared == 0:
         return False, None
@@ -140,7 +140,7 @@ def _mistake(rule, p, sub, symbols) -> tuple:
         for i, (v, fv, dv) in enumerate(terms):
             rest = S.Add(*[f * d for j, (_, f, d) in enumerate(terms) if j != i])
             if close(rest):
-                link = f"∂z/∂{v}·∂{v}/∂{p}" if v != p else f"∂z/∂{p}"
+                link = f"∂{rule.z}/∂{v}·∂{v}/∂{p}" if v != p else f"∂{rule.z}/∂{p}"
                 return ("chain-term-dropped", v,
                         f"the term {link} of the chain rule is missing")
     links = [(v, fv, dv) for v, fv, dv in terms if v != p]
@@ -150,11 +150,11 @@ def _mistake(rule, p, sub, symbols) -> tuple:
         extra = [f * d for v, f, d in terms if v == p]
         if close(S.Add(*[f * d for f, d in swapped], *extra)):
             return ("inner-derivatives-swapped", f"{a[0]},{b[0]}",
-                    f"∂{a[0]}/∂{p} and ∂{b[0]}/∂{p} are swapped: ∂z/∂{a[0]} goes with "
+                    f"∂{a[0]}/∂{p} and ∂{b[0]}/∂{p} are swapped: ∂{rule.z}/∂{a[0]} goes with "
                     f"∂{a[0]}/∂{p}")
     for q in rule.params:
         if q != p and q in rule.derivatives and close(rule.derivatives[q]):
-            return ("wrong-parameter", q, f"this is ∂z/∂{q}, not ∂z/∂{p}")
+            return ("wrong-parameter", q, f"this is ∂{rule.z}/∂{q}, not ∂{rule.z}/∂{p}")
     return None, None, None
 
 
@@ -164,7 +164,7 @@ def grade(question, prepared, context) -> Graded:
     out = []
     for p, typed, expr in answers:
         d = "d" if rule.total else "∂"
-        a = Answer("chain", p, typed.strip(), key=f"{d}z/{d}{p}")
+        a = Answer("chain", p, typed.strip(), key=f"{d}{rule.z}/{d}{p}")
         correct = rule.derivatives[p]
         a.correct = printed_text(correct)
         a.expected = a.correct
@@ -180,10 +180,10 @@ def grade(question, prepared, context) -> Graded:
         else:
             key, detail, why = _mistake(rule, p, sub, symbols)
             a.mistake, a.mistake_detail = key or "chain-rule", detail
-            a.reason = why or f"{d}z/{d}{p} is {a.correct} (mixed form: " \
+            a.reason = why or f"{d}{rule.z}/{d}{p} is {a.correct} (mixed form: " \
                               f"{_mixed(rule, p)})"
             if why:
-                a.reason += f"; {d}z/{d}{p} is {a.correct}"
+                a.reason += f"; {d}{rule.z}/{d}{p} is {a.correct}"
             if isinstance(info, dict):
                 a.reason += " (they differ at " + ", ".join(
                     f"{k} = {v}" for k, v in info.items()) + ")"

@@ -190,5 +190,5 @@ def _chain_rule(text, at, with_, derivatives, wrt, exact_at, value, grad, given,
                                             "wrt": wrt, "exact_at": exact_at}, context)
     graded = chainrule_grader.grade(question, state, context)
     return Verdict(expression=text, read_as=state[0].read_as, at=dict(at), answers=graded.answers,
-                   rtol=rtol, atol=atol, result_name="z", warnings=graded.warnings,
+                   rtol=rtol, atol=atol, result_name=state[0].z, warnings=graded.warnings,
                    digits_rule=digits_rule)
