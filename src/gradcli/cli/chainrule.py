@@ -19,17 +19,12 @@ def diff_with(text, with_text, wrt_names, order, at, points, output, steps, fmt,
     write_warned("chainrule", result, fmt, precision, steps=steps)
 
 
-def check_with(text, at, bindings, with_text, derivative, wrt, given, points, tolerances, fmt,
-               precision):
-    """check --with: the --derivative answers graded as the chain rule's."""
-    import click
+def check_with(text, at, bindings, with_text, derivative, wrt, given, points, tolerances):
+    """check --with: the --derivative answers graded as the chain rule's (the Verdict)."""
     if points is not None:
         raise UsageError("--with grades formulas in the parameters; it does not take --points")
     from ..tasks.check import check_homework
     from ..tasks.mvt import exact_point
     exact = exact_point(at) if at else None
-    verdict = check_homework(text, bindings, derivatives=list(derivative), wrt=list(wrt),
-                             with_=with_text, exact_at=exact, **given, **tolerances)
-    write_warned("check", verdict, fmt, precision)
-    if not verdict.ok:
-        click.get_current_context().exit(1)
+    return check_homework(text, bindings, derivatives=list(derivative), wrt=list(wrt),
+                          with_=with_text, exact_at=exact, **given, **tolerances)

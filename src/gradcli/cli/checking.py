@@ -111,9 +111,13 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     given = {k: v for k, v in homework.items() if v is not None}
     if with_ is not None:
         from .chainrule import check_with
-        return check_with(text, at, bindings, with_, derivative, wrt, given, points,
-                          {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None},
-                          fmt, precision)
+        verdict = check_with(text, at, bindings, with_, derivative, wrt, given, points,
+                             {k: v for k, v in (("rtol", rtol), ("atol", atol))
+                              if v is not None})
+        write_warned("check", verdict, fmt, precision)
+        if not verdict.ok:
+            click.get_current_context().exit(1)
+        return
     if implicit is not None and derivative:
         raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "
                          "expression: check them in two runs")

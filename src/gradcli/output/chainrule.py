@@ -9,6 +9,7 @@ and each factor. The human formats print the book's form (√, π).
 from __future__ import annotations
 
 from ..numbers import json_number
+from ..tasks.chainrule import mixed_text
 
 
 def _book(v) -> str:
@@ -19,26 +20,6 @@ def _book(v) -> str:
 def _json(v) -> str:
     from ..symbolic.realforms import json_text
     return json_text(v)
-
-
-def _sum(pieces) -> str:
-    """Printed terms joined as a book does: 'a + b - c', never '+ -c'."""
-    out = ""
-    for piece in pieces:
-        if piece == "0":
-            continue
-        if not out:
-            out = piece
-        elif piece.startswith("-"):
-            out += " - " + piece[1:]
-        else:
-            out += " + " + piece
-    return out or "0"
-
-
-def mixed_text(r, p, printer=_book) -> str:
-    """The mixed form in the order of the chain's links: 2x cos(t) + 2y sin(t)."""
-    return _sum([printer(fv * dv) for _, fv, dv in r.terms(p)])
 
 
 def _d(r, top, p) -> str:

@@ -179,3 +179,26 @@ def tidy(expr):
     if out.is_number:
         out = S.nsimplify(S.radsimp(out)) if out.has(S.Float) else S.radsimp(out)
     return out
+
+
+def _sum(pieces) -> str:
+    """Printed terms joined as a book does: 'a + b - c', never '+ -c'."""
+    out = ""
+    for piece in pieces:
+        if piece == "0":
+            continue
+        if not out:
+            out = piece
+        elif piece.startswith("-"):
+            out += " - " + piece[1:]
+        else:
+            out += " + " + piece
+    return out or "0"
+
+
+def mixed_text(r, p, printer=None) -> str:
+    """The mixed form in the order of the chain's links: 2x cos(t) + 2y sin(t); `printer`
+    turns a SymPy term into text (the book's print by default)."""
+    if printer is None:
+        from ..closedtext import printed_text as printer
+    return _sum([printer(fv * dv) for _, fv, dv in r.terms(p)])

@@ -192,7 +192,7 @@ def grade(question, prepared, context) -> Graded:
 
 
 def _mixed(rule, p) -> str:
-    from ...output.chainrule import mixed_text
+    from ..chainrule import mixed_text
     return mixed_text(rule, p)
 
 
