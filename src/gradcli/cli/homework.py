@@ -13,7 +13,7 @@ from .app import (CONTEXT, GradcliCommand, _exactly, click_options, expression_o
 @main.command("tangent", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.TANGENT)
-@output_options("tangent", "normal")
+@output_options("tangent", "normal", "surface")
 def tangent_command(expr, file, at, estimate, exact, normal, fmt, precision, debug):
     """The tangent line or plane of EXPR at a point, and the linear approximation.
 

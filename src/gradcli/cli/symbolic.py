@@ -15,7 +15,7 @@ from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, _points_
 @main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.DIFF)
-@output_options("diff-points", "diff", "steps")  # --points rows first: csv after json
+@output_options("diff-points", "diff", "steps", "chainrule")  # --points rows first: csv after json
 def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, with_, fmt,
                  precision, debug):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
