@@ -111,7 +111,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     given = {k: v for k, v in homework.items() if v is not None}
     if with_ is not None:
         from .chainrule import check_with
-        verdict = check_with(text, at, bindings, with_, derivative, wrt, given, points,
+        verdict = check_with(text, at, bindings, with_, derivative, wrt,
+                             dict(given, value=value, grad=grads), points,
                              {k: v for k, v in (("rtol", rtol), ("atol", atol))
                               if v is not None})
         write_warned("check", verdict, fmt, precision)
