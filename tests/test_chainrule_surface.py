@@ -141,7 +141,7 @@ def test_surface_every_format(fmt):
     (("x^2 + y^2 - z^2 = 0", "--at", "x=0,y=0,z=0"), 3, "∇F is 0"),
     (("x^2 + y^2 + z^2 = 14", "--at", "x=1,y=2"), 2, "--at gives the point"),
     (("x^2 + y^2 + z^2 = 14",), 2, "give it with --at"),
-    (("x^2 + y^2 = 25", "--at", "x=3,y=4"), 2, "three variables"),
+    (("x^2 + y^2 + z^2 = 25", "--at", "x=3,y=4"), 2, "--at gives the point"),
     (("x^2 + y^2 + z^2 = 14", "--at", "x=1,y=2,z=3", "--estimate", "x=1"), 2, "--estimate"),
 ])
 def test_surface_bad_input(args, code, words):

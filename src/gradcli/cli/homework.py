@@ -42,8 +42,8 @@ def tangent_command(expr, file, at, estimate, exact, normal, fmt, precision, deb
     from .. import api
     from ..tasks.tangent import tangent
     text = read_source(expr, file)
-    from ..tasks.implicit import top_equals
-    if top_equals(text) or (normal and _two_variables(text)):
+    from ..tasks.surfaceinput import is_level_surface
+    if is_level_surface(text, _at_names(at)) or (normal and _two_variables(text)):
         from .surfaces import tangent_surface
         return tangent_surface(text, at, estimate, fmt, precision)
     if normal:
@@ -61,6 +61,11 @@ def tangent_command(expr, file, at, estimate, exact, normal, fmt, precision, deb
         near = api.parse_bindings([estimate], exact=mode) if estimate else None
         return tangent(text, bindings, exact=mode, estimate=near, evaluate=api.evaluate)
     write_warned("tangent", _exactly(compute, exact), fmt, precision)
+
+
+def _at_names(at) -> list:
+    from ..inputs import split_top_level
+    return [item.partition("=")[0].strip() for spec in at or () for item in split_top_level(spec)]
 
 
 def _two_variables(text) -> bool:

@@ -24,7 +24,8 @@ import sympy as S
 
 from ..errors import DomainError, UsageError
 from .exactinput import read_sympy
-from .implicit import split_equation, top_equals
+from .implicit import split_equation
+from .surfaceinput import is_level_surface
 
 
 @dataclass
@@ -49,16 +50,6 @@ class Surface:
     @property
     def symmetric(self) -> str:
         return symmetric_text(self.names, self.point, self.direction)
-
-
-def is_surface(text: str, at: dict | None = None) -> bool:
-    """Whether the tangent task is a surface's: an equation (a level surface), or a function
-    of two variables at a point (z = f(x, y))."""
-    if top_equals(text):
-        return True
-    from ..inputs import inputs_of
-    from ..reading import read_program
-    return len(inputs_of(read_program(text, list(at or ())))) == 2
 
 
 def _order(variables) -> list:
@@ -131,7 +122,7 @@ def surface(text: str, at: dict) -> Surface:
     """The tangent plane and normal line of the surface `text` at the exact point `at`."""
     from ..language.printer import read_as
     from ..symbolic.realforms import as_real, symbol
-    if top_equals(text):
+    if is_level_surface(text, at):
         left, right = split_equation(text)
         lhs, lvars, program = read_sympy(left)
         rhs, rvars, _ = read_sympy(right)

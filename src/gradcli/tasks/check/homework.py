@@ -112,7 +112,8 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     if with_ is not None:
         return _chain_rule(text, at, with_, derivatives, wrt, exact_at, value, grad, given,
                            context, rtol, atol, digits_rule)
-    if normal is not None and top_equals(text):
+    from ..surfaceinput import is_level_surface
+    if normal is not None and is_level_surface(text, at):
         # a level surface: an equation has no expression of its own, as for --implicit
         question = Question(text, at)
         grader = GRADERS["normal"]
