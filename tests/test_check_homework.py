@@ -522,7 +522,7 @@ def test_answers_may_carry_their_left_hand_side():
 def test_every_homework_grader_has_the_one_interface_and_is_in_the_table():
     from gradcli.tasks.check import OPTIONS, homework
     assert OPTIONS == ("tangent", "directional", "critical", "taylor", "implicit", "newton",
-                       "roots", "mvt", "normal")
+                       "roots", "mvt", "normal", "chainrule")
     for option, grader in homework.GRADERS.items():
         assert grader.OPTION == option
         assert callable(grader.prepare) and callable(grader.grade)

@@ -5,7 +5,7 @@ that check's start-up stays lean.
 """
 from __future__ import annotations
 
-OPTION = "with_"
+OPTION = "chainrule"  # the answers are --derivative with --with
 
 
 def prepare(question, given, context):

@@ -83,7 +83,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
              "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots,
-             "mvt": mvt, "normal": normal, "with_": with_}
+             "mvt": mvt, "normal": normal, "chainrule": with_}
     for option, example in _EXAMPLES.items():
         answer = given[option]
         if isinstance(answer, str) and not answer.strip():
@@ -182,7 +182,7 @@ def _chain_rule(text, at, with_, derivatives, wrt, exact_at, value, grad, given,
                 rtol, atol, digits_rule) -> Verdict:
     """--with: the --derivative answers are the chain rule's, graded by tasks/check/chainrule."""
     others = [n for n, v in (("--value", value), ("--grad", grad))
-              + tuple((f"--{k}", given[k]) for k in OPTIONS if k != "with_") if v]
+              + tuple((f"--{k}", given[k]) for k in OPTIONS if k != "chainrule") if v]
     if others:
         raise UsageError(f"--with grades the chain rule's --derivative answers; {others[0]} "
                          "is about the expression itself: check it in another run")
