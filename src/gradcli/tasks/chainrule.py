@@ -174,8 +174,12 @@ def chain_rule(text: str, with_text: str, wrt=None, at: dict | None = None) -> C
 
 
 def tidy(expr):
-    """The book's simplified form: SymPy's simplify, with roots out of denominators."""
-    out = S.simplify(expr)
+    """The book's simplified form, roots out of denominators: the shortest of the factored
+    form and, with trigonometric functions, trigsimp's (SymPy's simplify costs seconds)."""
+    forms = [S.factor(S.cancel(expr))]
+    if expr.has(S.sin, S.cos, S.tan, S.cot, S.sec, S.csc):
+        forms.append(S.trigsimp(expr))
+    out = min(forms, key=S.count_ops)
     if out.is_number:
         out = S.nsimplify(S.radsimp(out)) if out.has(S.Float) else S.radsimp(out)
     return out
