@@ -89,19 +89,15 @@ def parse_with(text: str) -> list:
     return pairs
 
 
-def _read(text: str, what: str):
-    expr, variables, program = read_sympy(text)
-    return expr, variables, program
-
-
 def _partial(text: str, program, v: str):
     """∂f/∂v by gradcli's differentiator, as SymPy; SymPy's own where the text has a form
     only gradcli's printer knows."""
     from ..symbolic.derivative import differentiate_text
     from ..symbolic.realforms import symbol
+    from ..errors import GradcliError
     try:
         return read_sympy(differentiate_text(text, [v], 1, program))[0]
-    except Exception:  # noqa: BLE001 - SymPy is the proof either way, and it reads the same f
+    except GradcliError:  # a form only gradcli's printer knows (sign, step): SymPy's own
         return S.diff(read_sympy(text)[0], symbol(v))
 
 
@@ -109,7 +105,7 @@ def chain_rule(text: str, with_text: str, wrt=None, at: dict | None = None) -> C
     """The chain rule for the expression `text` with --with's inner functions."""
     from ..language.printer import read_as
     from ..symbolic.realforms import symbol
-    f, outer, program = _read(text, "the expression")
+    f, outer, program = read_sympy(text)
     pairs = parse_with(with_text)
     unknown = [n for n, _ in pairs if n not in outer]
     if unknown:
@@ -119,7 +115,7 @@ def chain_rule(text: str, with_text: str, wrt=None, at: dict | None = None) -> C
                          hint=f"for example {EXAMPLE}")
     inner, inner_text, params = {}, {}, []
     for name, formula in pairs:
-        expr, variables, _ = _read(formula, f"--with {name}")
+        expr, variables, _ = read_sympy(formula)
         clash = [v for v in variables if v in dict(pairs)]
         if clash:
             raise UsageError(f"--with {name} = {formula}: the inner functions are written in "
