@@ -115,6 +115,11 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     from ..surfaceinput import is_level_surface
     if normal is not None and is_level_surface(text, at):
         # a level surface: an equation has no expression of its own, as for --implicit
+        others = [f"--{k}" for k in OPTIONS if k != "normal" and given[k] is not None]
+        if others or value is not None or grad or derivatives:
+            raise UsageError(f"--normal on a level surface is graded alone; "
+                             f"{(others or ['--value/--grad/--derivative'])[0]} needs an "
+                             "expression: check it in another run")
         question = Question(text, at)
         grader = GRADERS["normal"]
         graded = grader.grade(question, grader.prepare(question, given, context), context)
