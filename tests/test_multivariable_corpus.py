@@ -1,7 +1,7 @@
 """The multivariable corpus (tests/textbook/multivariable.json) through gradcli: the chain
 rule (diff --with) and level surfaces' tangent planes and normal lines, from published books.
 
-For every entry: SymPy proves the printed answer (verify_multivariable.py); gradcli
+For every entry (the solving and checking of all but four per kind marked slow): SymPy proves the printed answer (verify_multivariable.py); gradcli
 solves the question and agrees with SymPy; `gradcli check` accepts the printed answer
 (exit 0) and refuses the entry's plausible wrong answer (exit 1) with its mistake named.
 """
@@ -22,6 +22,14 @@ import verify_multivariable as V  # noqa: E402
 
 ENTRIES = json.load(open(os.path.join(HERE, "multivariable.json"), encoding="utf-8"))
 IDS = [e["id"] for e in ENTRIES]
+FAST = 4  # entries per kind solved and checked in the default run; the rest are marked slow
+
+
+def _of_kind(kind):
+    """The entries of a kind as pytest params, all but the first FAST marked slow."""
+    chosen = [e for e in ENTRIES if e["kind"] == kind]
+    return [pytest.param(e, id=e["id"], marks=() if i < FAST else pytest.mark.slow)
+            for i, e in enumerate(chosen)]
 
 
 def run(args):
@@ -60,8 +68,7 @@ def _chain_args(entry):
     return [entry["question"], "--with", entry["with"], "--wrt", entry["wrt"]]
 
 
-@pytest.mark.parametrize("entry", [e for e in ENTRIES if e["kind"] == "chain-rule"],
-                         ids=[e["id"] for e in ENTRIES if e["kind"] == "chain-rule"])
+@pytest.mark.parametrize("entry", _of_kind("chain-rule"))
 def test_chain_rule_solved_accepted_and_the_wrong_answer_named(entry):
     direct, _ = V.truth(entry)
     at = ["--at", entry["at"]] if "at" in entry else []
@@ -85,8 +92,7 @@ def test_chain_rule_solved_accepted_and_the_wrong_answer_named(entry):
     assert rec["answers"][0]["mistake"] == entry["wrong"]["mistake"], rec
 
 
-@pytest.mark.parametrize("entry", [e for e in ENTRIES if e["kind"] == "surface-normal"],
-                         ids=[e["id"] for e in ENTRIES if e["kind"] == "surface-normal"])
+@pytest.mark.parametrize("entry", _of_kind("surface-normal"))
 def test_surface_solved_accepted_and_the_wrong_answer_named(entry):
     s = entry["sympy"]
     code, rec = record(["tangent", entry["question"], "--at", entry["at"]])
