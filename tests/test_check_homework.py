@@ -522,8 +522,8 @@ def test_answers_may_carry_their_left_hand_side():
 def test_every_homework_grader_has_the_one_interface_and_is_in_the_table():
     from gradcli.tasks.check import OPTIONS, homework
     assert OPTIONS == ("tangent", "directional", "critical", "taylor", "implicit", "newton",
-                       "roots", "mvt", "normal", "analyze", "extrema", "div", "curl",
-                       "laplacian", "jacobian_det", "partial")
+                       "roots", "mvt", "normal", "chainrule", "analyze", "extrema", "div",
+                       "curl", "laplacian", "jacobian_det", "partial")
     for option, grader in homework.GRADERS.items():
         assert grader.OPTION == option
         assert callable(grader.prepare) and callable(grader.grade)

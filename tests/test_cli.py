@@ -69,9 +69,10 @@ def test_json_nan_and_inf_are_strings_and_warnings_are_listed():
 # Each command's -o: exactly the formats output/writers.py has a writer for, for the kinds
 # of result the command prints (with what the command itself draws: plot's picture).
 COMMAND_KINDS = {
-    "eval": ("eval", "eval-direction", "eval-points"), "diff": ("diff", "steps", "diff-points"),
+    "eval": ("eval", "eval-direction", "eval-points"),
+    "diff": ("diff", "steps", "diff-points", "chainrule"),
     "trace": ("trace",), "graph": ("graph",), "check": ("check", "check-points"),
-    "tangent": ("tangent", "normal"), "taylor": ("taylor",), "critical": ("critical",),
+    "tangent": ("tangent", "normal", "surface"), "taylor": ("taylor",), "critical": ("critical",),
     "implicit": ("implicit",), "functions": ("functions",), "descend": ("descend",),
     "plot": ("plot", "plot2d"), "newton": ("newton", "newton-roots"),
     "mvt": ("mvt",), "analyze": ("analyze",), "extrema": ("extrema",),

@@ -190,7 +190,9 @@ CHECK = (
            '"c = ±2/sqrt(3)", or "does not apply".',
            metavar="ANSWER"),
     Option(("--normal",), "normal",
-           "Your normal line to y = f(x) at --at: y = ..., x = a, or any linear equation.",
+           "Your normal line to y = f(x) at --at: y = ..., x = a, or any linear equation; "
+           'to a surface: "(x, y, z) = (1, 2, 5) + t(2, 4, -1)", the symmetric '
+           "equations, or the direction alone.",
            metavar="EQUATION"),
 ) + (
     Option(("--div",), "div",
@@ -229,6 +231,10 @@ CHECK = (
     Option(("--abs-min",), "abs_min",
            "Your absolute minimum on --over x=A:B: \"-4 at x = 1\".",
            metavar="ANSWER"),
+    Option(("--with",), "with_",
+           'With --derivative: the chain rule, "x = s cos t, y = s sin t"; your '
+           "derivative in the parameters or in the book's mixed form.",
+           metavar="NAME=FORMULA,..."),
 )
 
 
@@ -375,6 +381,10 @@ DIFF = (
     Option(("--jacobian-det",), "jacobian_det",
            "The Jacobian determinant of [x(u, v), y(u, v)] (or 3 by 3), variables --wrt.",
            takes_value=False),
+    Option(("--with",), "with_",
+           'The chain rule: the variables of EXPR as functions of parameters, '
+           '"x = s cos t, y = s sin t"; --wrt names parameters, --at gives their values.',
+           metavar="NAME=FORMULA,..."),
 )
 
 

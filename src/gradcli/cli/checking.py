@@ -17,8 +17,8 @@ from .app import (CONTEXT, GradcliCommand, _exit, _points_guard, click_options, 
 @output_options("check", "check-points")
 def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, points, chunk_rows,
                   tangent, directional, direction, critical, over, taylor, order, implicit, of,
-                  newton, roots, mvt, normal, fmt, precision, debug, div=None, curl=None,
-                  laplacian=None, jacobian_det=None, partial=(), **one_variable):
+                  newton, roots, mvt, normal, with_, fmt, precision, debug, div=None,
+                  curl=None, laplacian=None, jacobian_det=None, partial=(), **one_variable):
     """Check your answers: value, partial derivatives, symbolic derivatives.
 
     Each answer is marked right or wrong; a wrong one shows the correct value
@@ -101,6 +101,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     Div, curl, Laplacian, Jacobian determinant, higher partials (decided by SymPy):
       $ gradcli check "[x*y, y*z, z*x]" --div "x + y + z" --curl "[-y, -z, -x]"
       $ gradcli check "x^3 y^2" --partial "xyy = 6x^2" --partial "yx = 6x^2 y"
+
+    \b
+    The chain rule (--with; the mixed or the substituted form):
+      $ gradcli check "x^2 + y^2" --with "x = s cos t, y = s sin t" \\
+          --derivative "2x cos t + 2y sin t" --wrt s
     """
     from .. import api
     from ..tasks.check import check, derivative_names
@@ -120,6 +125,16 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
         # A field's variables, in order: --wrt says them as diff --div reads them.
         given["field_wrt"] = [n for spec in wrt for n in api.split_top_level(spec)] or None
         wrt = ()
+    if with_ is not None:
+        from .chainrule import check_with
+        verdict = check_with(text, at, bindings, with_, derivative, wrt,
+                             dict(given, value=value, grad=grads), points,
+                             {k: v for k, v in (("rtol", rtol), ("atol", atol))
+                              if v is not None})
+        write_warned("check", verdict, fmt, precision)
+        if not verdict.ok:
+            click.get_current_context().exit(1)
+        return
     if implicit is not None and derivative:
         raise UsageError("--implicit grades dy/dx of an equation; --derivative needs an "
                          "expression: check them in two runs")

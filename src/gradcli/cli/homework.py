@@ -13,7 +13,7 @@ from .app import (CONTEXT, GradcliCommand, _exactly, click_options, expression_o
 @main.command("tangent", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.TANGENT)
-@output_options("tangent", "normal")
+@output_options("tangent", "normal", "surface")
 def tangent_command(expr, file, at, estimate, exact, normal, fmt, precision, debug):
     """The tangent line or plane of EXPR at a point, and the linear approximation.
 
@@ -33,10 +33,19 @@ def tangent_command(expr, file, at, estimate, exact, normal, fmt, precision, deb
     \b
     The normal line (Stewart 3.1: y = x^2 at (2, 4)):
       $ gradcli tangent "x^2" --at x=2 --normal --exact -o plain
+
+    \b
+    A level surface's tangent plane and normal line (Stewart 14.6), and a graph's:
+      $ gradcli tangent "x^2 + y^2 + z^2 = 14" --at x=1,y=2,z=3 -o plain
+      $ gradcli tangent "4 - x^2 - y^2" --at x=1,y=1 --normal -o plain
     """
     from .. import api
     from ..tasks.tangent import tangent
     text = read_source(expr, file)
+    from ..tasks.surfaceinput import is_level_surface
+    if is_level_surface(text, _at_names(at)) or (normal and _two_variables(text)):
+        from .surfaces import tangent_surface
+        return tangent_surface(text, at, estimate, fmt, precision)
     if normal:
         from ..tasks.normal import normal as normal_line
         if estimate:
@@ -52,6 +61,17 @@ def tangent_command(expr, file, at, estimate, exact, normal, fmt, precision, deb
         near = api.parse_bindings([estimate], exact=mode) if estimate else None
         return tangent(text, bindings, exact=mode, estimate=near, evaluate=api.evaluate)
     write_warned("tangent", _exactly(compute, exact), fmt, precision)
+
+
+def _at_names(at) -> list:
+    from ..inputs import split_top_level
+    return [item.partition("=")[0].strip() for spec in at or () for item in split_top_level(spec)]
+
+
+def _two_variables(text) -> bool:
+    from ..reading import read_program
+    from ..inputs import inputs_of
+    return len(inputs_of(read_program(text))) == 2
 
 
 @main.command("taylor", cls=GradcliCommand, context_settings=CONTEXT)

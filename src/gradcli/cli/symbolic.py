@@ -15,9 +15,11 @@ from .app import (CONTEXT, GradcliCommand, _check_points_output, _exit, _points_
 @main.command("diff", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.DIFF)
-@output_options("diff-points", "diff", "steps", "field", "partials")  # --points: csv after json
-def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, fmt, precision,
-                 debug, partial=(), div=False, curl=False, laplacian=False, jacobian_det=False):
+@output_options("diff-points", "diff", "steps", "field", "partials",
+                "chainrule")  # --points rows first: csv after json
+def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, with_, fmt,
+                 precision, debug, partial=(), div=False, curl=False, laplacian=False,
+                 jacobian_det=False):
     """Print the symbolic partial derivatives of EXPR, simplified, in the language itself.
 
     The output pasted back into `gradcli eval` gives the same numbers. A derivative
@@ -41,10 +43,18 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, 
       $ gradcli diff "x^3 y^2" --partial xyy --partial yx
       $ gradcli diff "[x*y, y*z, z*x]" --div --curl
       $ gradcli diff "[r cos(t), r sin(t)]" --jacobian-det --wrt r,t
+
+    \b
+    The chain rule (Stewart 14.5, example 3: z = e^x sin y, x = st^2, y = s^2 t):
+      $ gradcli diff "e^x sin y" --with "x = s t^2, y = s^2 t" -o plain
     """
     from .. import api
     text = read_source(expr, file)
     wrt_names = api.split_top_level(wrt) if wrt else None
+    if with_ is not None:
+        from .chainrule import diff_with
+        return diff_with(text, with_, wrt_names, order, at, points, output, steps, fmt,
+                         precision)
     kinds = [k for k, asked in (("div", div), ("curl", curl), ("laplacian", laplacian),
                                 ("jacobian_det", jacobian_det)) if asked]
     if kinds or partial:

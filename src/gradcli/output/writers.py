@@ -121,6 +121,13 @@ for _kind in ("analyze", "extrema"):
     WRITERS[(_kind, "json")] = (f"analysis.{_kind}_record", "json")
     WRITERS[(_kind, "markdown")] = (f"analysis.{_kind}_markdown", "text")
     WRITERS[(_kind, "latex")] = (f"analysis.{_kind}_latex", "text")
+# diff --with: the multivariable chain rule; tangent on a surface with --normal
+for _kind in ("chainrule", "surface"):
+    WRITERS[(_kind, "table")] = (f"{_kind}.{_kind}_rows", "rows-table")
+    WRITERS[(_kind, "plain")] = (f"{_kind}.{_kind}_rows", "rows")
+    WRITERS[(_kind, "json")] = (f"{_kind}.{_kind}_record", "json")
+    WRITERS[(_kind, "markdown")] = (f"{_kind}.{_kind}_markdown", "text")
+    WRITERS[(_kind, "latex")] = (f"{_kind}.{_kind}_latex", "text")
 # The rows of --points, streamed chunk by chunk by output/points.py (never through write()).
 for _kind, _formats in (("eval-points", ("table", "plain", "json", "csv")),
                         ("diff-points", ("table", "plain", "json", "csv")),

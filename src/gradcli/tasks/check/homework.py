@@ -21,6 +21,7 @@ from ...inputs import inputs_of
 from ...language.printer import read_as
 from ...reading import given_names, read_program
 from ...limits import MAX_TAYLOR_ORDER
+from . import chainrule as chainrule_grader
 from . import critical as critical_grader
 from . import analyze as curve_grader
 from . import directional as directional_grader
@@ -45,8 +46,8 @@ from .verdict import Verdict, tolerances
 GRADERS = {grader.OPTION: grader for grader in (tangent_grader, directional_grader,
                                                 critical_grader, taylor_grader,
                                                 implicit_grader, newton_grader, roots_grader,
-                                                mvt_grader, normal_grader, curve_grader,
-                                                extrema_grader)}
+                                                mvt_grader, normal_grader, chainrule_grader,
+                                                curve_grader, extrema_grader)}
 GRADERS.update({grader.OPTION: grader for grader in (div_grader, curl_grader, laplacian_grader,
                                                      jacobian_det_grader, partial_grader)})
 OPTIONS = tuple(GRADERS)
@@ -82,7 +83,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
                    wrt=None, of=None, newton=None, roots=None, mvt=None, normal=None,
                    div=None, curl=None, laplacian=None, jacobian_det=None, partial=None,
-                   field_wrt=None,
+                   field_wrt=None, with_=None, exact_at=None,
                    rtol: float | None = None,
                    atol: float | None = None, **one_variable) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
@@ -104,7 +105,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     given = {"tangent": tangent, "directional": directional, "direction": direction,
              "critical": critical, "over": over, "taylor": taylor, "order": order,
              "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots,
-             "mvt": mvt, "normal": normal,
+             "mvt": mvt, "normal": normal, "chainrule": with_,
              "div": div, "curl": curl, "laplacian": laplacian, "jacobian_det": jacobian_det,
              "partial": partial or None, "field_wrt": field_wrt, **one_variable}
     unknown = [k for k in one_variable if k not in _ONE_VARIABLE]
@@ -141,6 +142,23 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     if of is not None and implicit is None:
         raise UsageError("--of names the dependent variable of --implicit; give --implicit "
                          "too, or leave --of out")
+    if with_ is not None:
+        return _chain_rule(text, at, with_, derivatives, wrt, exact_at, value, grad, given,
+                           context, rtol, atol, digits_rule)
+    from ..surfaceinput import is_level_surface
+    if normal is not None and is_level_surface(text, at):
+        # a level surface: an equation has no expression of its own, as for --implicit
+        others = [f"--{k}" for k in OPTIONS if k != "normal" and given[k] is not None]
+        if others or value is not None or grad or derivatives:
+            raise UsageError(f"--normal on a level surface is graded alone; "
+                             f"{(others or ['--value/--grad/--derivative'])[0]} needs an "
+                             "expression: check it in another run")
+        question = Question(text, at)
+        grader = GRADERS["normal"]
+        graded = grader.grade(question, grader.prepare(question, given, context), context)
+        return Verdict(expression=text, read_as=text, at=at, answers=graded.answers,
+                       rtol=rtol, atol=atol, warnings=graded.warnings,
+                       digits_rule=digits_rule)
     if implicit is not None:
         others = [n for n, v in (("--value", value), ("--grad", grad),
                                  ("--derivative", derivatives), ("--tangent", tangent),
@@ -196,3 +214,20 @@ def _pairing(answer, option, answer_name, option_name, example):
     if option is not None and answer is None:
         raise UsageError(f"{option_name} goes with {answer_name}",
                          hint=f"for example: {example}")
+
+
+def _chain_rule(text, at, with_, derivatives, wrt, exact_at, value, grad, given, context,
+                rtol, atol, digits_rule) -> Verdict:
+    """--with: the --derivative answers are the chain rule's, graded by tasks/check/chainrule."""
+    others = [n for n, v in (("--value", value), ("--grad", grad))
+              + tuple((f"--{k}", given[k]) for k in OPTIONS if k != "chainrule") if v]
+    if others:
+        raise UsageError(f"--with grades the chain rule's --derivative answers; {others[0]} "
+                         "is about the expression itself: check it in another run")
+    question = Question(text, at)
+    state = chainrule_grader.prepare(question, {"with_": with_, "derivatives": derivatives,
+                                            "wrt": wrt, "exact_at": exact_at}, context)
+    graded = chainrule_grader.grade(question, state, context)
+    return Verdict(expression=text, read_as=state[0].read_as, at=dict(at), answers=graded.answers,
+                   rtol=rtol, atol=atol, result_name=state[0].z, warnings=graded.warnings,
+                   digits_rule=digits_rule)

@@ -8,7 +8,8 @@ The correct line is the normal task's own. Typed decimals may move the line by
 half a unit in their last digit (the digits rule). Named: `tangent-for-normal`
 (the tangent given), `reciprocal-without-sign` (slope 1/m, not -1/m),
 `negative-not-reciprocal` (slope -m), `normal-point` (not through the point),
-`normal-slope`.
+`normal-slope`. A surface's normal line (a level surface F = k, or z = f(x, y)) is
+graded by surfacenormal.py.
 """
 from __future__ import annotations
 
@@ -29,7 +30,11 @@ OPTION = "normal"
 
 
 def prepare(question, given, context):
-    """(the normal task's result, the student's line as G(x, y) = 0, the answer as typed)."""
+    """(the normal task's result, the student's line as G(x, y) = 0, the answer as typed);
+    for a surface (an equation, or z = f(x, y)), surfacenormal.py's."""
+    if question.program is None or len(question.variables) == 2:
+        from .surfacenormal import prepare as prepare_surface
+        return ("surface", prepare_surface(question, given, context))
     if len(question.variables) != 1:
         raise UsageError("--normal grades the normal line of y = f(x), a function of one "
                          f"variable; this one has {len(question.variables)} "
@@ -119,6 +124,9 @@ def _quantities(line, x, dep, a, fa) -> list:
 
 
 def grade(question, prepared, context) -> Graded:
+    if prepared[0] == "surface":
+        from .surfacenormal import grade as grade_surface
+        return grade_surface(question, prepared[1], context)
     n, line, answer = prepared
     a_ = Answer("normal", "normal", answer.strip(), key="normal", expected=n.equation)
     a_.correct = n.equation
