@@ -23,7 +23,6 @@ from .exactinput import read_sympy
 from .implicit import top_equals
 
 EXAMPLE = '--with "x = s cos t, y = s sin t"'
-TRIG_OPS = 40  # the largest expression (SymPy's count_ops) trigsimp is tried on
 
 
 @dataclass
@@ -174,8 +173,7 @@ def tidy(expr):
     """The book's simplified form, roots out of denominators: the shortest of the factored
     form and, with trigonometric functions, trigsimp's (SymPy's simplify costs seconds)."""
     forms = [S.factor(S.cancel(expr))]
-    # trigsimp on a large expression runs for minutes: only on a textbook-sized one
-    if expr.has(S.sin, S.cos, S.tan, S.cot, S.sec, S.csc) and S.count_ops(expr) <= TRIG_OPS:
+    if expr.has(S.sin, S.cos, S.tan, S.cot, S.sec, S.csc):
         forms.append(S.trigsimp(expr))
     out = min(forms, key=S.count_ops)
     if out.is_number:
