@@ -115,11 +115,12 @@ def test_normal_in_the_functions_own_variable():
     assert r["normal"] == "y = t - π"
 
 
-def test_no_normal_at_a_corner_nor_for_a_surface():
+def test_no_normal_at_a_corner_and_a_surfaces_normal_is_a_line_in_space():
     code, _, err = cli("tangent", "|x|", "--at", "x=0", "--normal")
     assert code == 3 and "not differentiable" in err
-    code, _, err = cli("tangent", "x y", "--at", "x=1,y=2", "--normal")
-    assert code == 2 and "one variable" in err
+    # z = xy at (1, 2): the direction (f_x, f_y, -1) = (2, 1, -1)
+    r = record("tangent", "x y", "--at", "x=1,y=2", "--normal")
+    assert [str(c) for c in r["normal"]["direction"]] == ["2", "1", "-1"]
 
 
 # ---------------------------------------------------------------- implicit --order 2
