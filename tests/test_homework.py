@@ -329,3 +329,12 @@ def test_critical_shows_the_books_second_derivative_test():
     assert "saddle point\tf = 2\tD = -12, f_xx = -6" in r.stdout
     r = cli("critical", "x^3 - 3x", "--over", "x=-2:2", "-o", "markdown")
     assert "| x = -1 | 2 | f'' = -6 | local maximum |" in r.stdout
+
+
+def test_critical_refuses_more_variables_than_its_grid_can_cover():
+    # 13 names: two starts per axis is 8,192 Newton runs, past the bound (the fuzzer's
+    # double-struck sentence ran for minutes before)
+    text = " ".join(f"x{i}" for i in range(13))
+    result = CliRunner().invoke(main, ["critical", text])
+    assert result.exit_code == 2
+    assert "at most 12 variables" in result.output

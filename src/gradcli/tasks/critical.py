@@ -111,6 +111,13 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
         raise UsageError("critical points need a variable to search, and the expression has "
                          "none" if not inputs else "every input has a value from --at: "
                          "nothing is left to search", hint="search over an input with --over")
+    if 2 ** n > MAX_STARTS:
+        # Two starts per axis is already 2^n Newton runs: a grid search cannot cover this box.
+        raise UsageError(f"critical points are searched in at most "
+                         f"{int(math.log2(MAX_STARTS))} variables at once, and the expression "
+                         f"has {n}: {', '.join(names[:6])}{', ...' if n > 6 else ''}",
+                         hint="give the others values with --at, and search the rest with "
+                              "--over")
     if per_axis is None:
         per_axis = max(2, min(9, int(round(MAX_STARTS ** (1 / n)))))
     grids = [np.linspace(lo, hi, per_axis) for lo, hi in box.values()]
