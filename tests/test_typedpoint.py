@@ -252,3 +252,12 @@ def test_check_grades_against_the_exact_points_numbers():
     out = cli("check", "x^3 - 3x y + 4y^2", "--at", "x=1,y=2", "--direction",
               "cos(pi/6),sin(pi/6)", "--directional", "(13 - 3sqrt(3))/2", "-o", "plain").stdout
     assert out == "D_u f\tright\t(13 - 3sqrt(3))/2\t3.901923788646684\n"
+
+
+def test_an_input_the_result_does_not_use_has_partial_zero():
+    # found by the fuzz campaign: the typed point's intercept read a missing partial
+    from click.testing import CliRunner
+    from gradcli.cli import main
+    result = CliRunner().invoke(main, ["tangent", "v0v0=x;1", "--at", "x=pi/4", "-o", "plain"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("tangent\ty = 1\n")

@@ -173,7 +173,7 @@ def refine(result, typed: dict) -> set:
     point = TypedPoint(graph, typed, names)
     if any(type(n.data) is not float for n in point.nodes):
         return set()
-    got = point.settle(lambda r: [r.value] + [r.grad[n] for n in names])
+    got = point.settle(lambda r: [r.value] + [r.grad.get(n, 0) for n in names])
     if got is None:  # a partial undefined at the exact point (sqrt(x - 1/3) at 1/3)
         point = TypedPoint(graph, typed, [], backward=False)
         got = point.settle(lambda r: [r.value])
@@ -223,7 +223,8 @@ def hessian(result) -> None:
 
     def derived(r):
         import mpmath as mp
-        return [mp.diff(lambda t, a=a, b=b: point.run_at({**r.at, b: t}, mp).grad[a], r.at[b])
+        return [mp.diff(lambda t, a=a, b=b: point.run_at({**r.at, b: t}, mp).grad.get(a, 0),
+                        r.at[b])
                 for a, b in pairs]
 
     got = point.settle(derived)
@@ -234,7 +235,7 @@ def hessian(result) -> None:
 
 def intercept(point: TypedPoint, names) -> float | None:
     """f(a) - Σ f_i(a)·a_i, the tangent's intercept, correctly rounded."""
-    got = point.settle(lambda r: [r.value - sum(r.grad[n] * r.at[n] for n in names)])
+    got = point.settle(lambda r: [r.value - sum(r.grad.get(n, 0) * r.at[n] for n in names)])
     return got[0] if got else None
 
 
@@ -246,7 +247,7 @@ def linear(point: TypedPoint, names, estimate: dict) -> float | None:
         import mpmath as mp
         b = {n: constant_value(typed[n], mp) if n in typed else mp.mpf(estimate[n])
              for n in names}
-        return [r.value + sum(r.grad[n] * (b[n] - r.at[n]) for n in names)]
+        return [r.value + sum(r.grad.get(n, 0) * (b[n] - r.at[n]) for n in names)]
     got = point.settle(derived)
     return got[0] if got else None
 
@@ -266,7 +267,7 @@ def directional(result, along, order, texts) -> None:
         v = [constant_value(t, mp) for t in texts]
         norm = mp.sqrt(mp.fsum(x * x for x in v))
         u = [x / norm for x in v]
-        g = [r.grad[n] for n in order]
+        g = [r.grad.get(n, 0) for n in order]
         rate = mp.sqrt(mp.fsum(x * x for x in g))
         steep = [x / rate for x in g] if rate else [mp.mpf(0)] * k
         return [mp.fsum(a * b for a, b in zip(g, u)), rate, *u, *steep, *v]
