@@ -64,11 +64,13 @@ def value_and_gradient(program, at: dict, names) -> tuple | None:
     import sympy as sp
 
     from ...symbolic.tosympy import symbol
+    from ...inputs import inputs_of
     f = question_expr(program)
-    point = exact_point(at, names)
+    every = [n for n in inputs_of(program) if n in at]
+    point = exact_point(at, every)
     if f is None or point is None:
         return None
-    subs = {symbol(n): point[n] for n in names}
+    subs = {symbol(n): point[n] for n in every}
     try:
         value = f.subs(subs)
         grad = [sp.diff(f, symbol(n)).subs(subs) for n in names]
