@@ -281,3 +281,49 @@ def test_json_says_how_each_verdict_was_decided():
     v = check_homework("x^2", {"x": 1}, tangent="y = 1 + 2(x - 1)", value="1")
     assert [a.decided_by for a in v.answers] == ["tolerance", "proof"]
     assert math.isfinite(float(v.answers[0].expected))
+
+
+# ------------------------------------------- the textbook corpus, decided by algebra
+
+def _corpus():
+    import os
+    import sys
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "textbook")
+    sys.path.insert(0, here)
+    import verify_homework
+    return [e for e in verify_homework.load()
+            if e["kind"] in ("tangent-line", "tangent-plane", "taylor")]
+
+
+CORPUS = _corpus()
+
+
+def _decided(args):
+    import json
+
+    from click.testing import CliRunner
+
+    from gradcli.cli import main
+    result = CliRunner().invoke(main, ["check", *args, "-o", "json"])
+    assert result.exit_code in (0, 1), result.output
+    (answer,) = json.loads(result.stdout)["answers"]
+    return answer
+
+
+def _corpus_family(entry):
+    right = _decided(entry["check"])
+    assert right["ok"] and right["decided_by"] in ("proof", "digits"), entry["id"]
+    wrong = _decided(entry["wrong"]["check"])
+    assert not wrong["ok"] and wrong["mistake"], entry["id"]
+    assert wrong["decided_by"] in ("proof", "digits"), entry["id"]
+
+
+@pytest.mark.parametrize("entry", CORPUS[:2], ids=lambda e: e["id"])
+def test_a_printed_tangent_or_taylor_answer_is_decided_by_algebra(entry):
+    _corpus_family(entry)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", CORPUS[2:], ids=lambda e: e["id"])
+def test_a_printed_tangent_or_taylor_answer_is_decided_by_algebra_all(entry):
+    _corpus_family(entry)

@@ -48,14 +48,30 @@ def is_decimal_text(text: str) -> bool:
     return "." in t or "e" in t
 
 
-def is_rounded(text: str, whole_too: bool = False) -> bool:
-    """Whether the digits rule reads the literal as a rounding: a decimal of DIGITS_MIN+
-    significant digits, or (`whole_too`, where the answer shows rounding) a whole number
-    of as many digits."""
+def places(text: str) -> int:
+    """Decimal places typed (negative for a whole number's trailing zeros never)."""
     d = typed_decimal(text)
-    if d is None or d == 0 or significant(d) < DIGITS_MIN:
+    return max(-d.as_tuple().exponent, 0) if d is not None else 0
+
+
+def shown_places(texts) -> int | None:
+    """The fewest places of the answer's decimals of DIGITS_MIN+ significant digits: the
+    places it shows rounding to; None where it shows none."""
+    found = [places(t) for t in texts if is_rounded(t)]
+    return min(found) if found else None
+
+
+def is_rounded(text: str, shown: int | None = None) -> bool:
+    """Whether the digits rule reads the literal as a rounding: a decimal of DIGITS_MIN+
+    significant digits; where the answer shows rounding to `shown` places, a shorter
+    decimal of as many places (0.041 beside 0.878) and a whole number of DIGITS_MIN+
+    digits (`220` beside 0.354)."""
+    d = typed_decimal(text)
+    if d is None or d == 0:
         return False
-    return is_decimal_text(text) or whole_too
+    if is_decimal_text(text):
+        return significant(d) >= DIGITS_MIN or shown is not None and places(text) >= shown
+    return shown is not None and significant(d) >= DIGITS_MIN
 
 
 def exact_decimal(value) -> Decimal:
@@ -126,12 +142,12 @@ def near_tie(value: float, typed: Decimal, error: float) -> bool:
     return abs(frac - 0.5) * quantum <= error + 4 * math.ulp(value)
 
 
-def with_unknowns(program, point_names, whole_too=None, prefix="_c"):
+def with_unknowns(program, point_names, shown=None, prefix="_c"):
     """The answer's last statement with each rounded literal an unknown, inlined, as SymPy.
 
     Returns (expression, unknowns): unknowns is a list of (symbol, typed text, its exact
-    value as typed). `whole_too`: whether whole numbers of DIGITS_MIN+ digits count as
-    rounded; None: where some decimal does (the answer shows rounding). Raises
+    value as typed). `shown`: the places the whole answer shows rounding to
+    (shown_places; None: this program's own). Raises
     tosympy.NoSympyForm where an operation has no SymPy meaning.
     """
     import sympy as sp
@@ -145,12 +161,12 @@ def with_unknowns(program, point_names, whole_too=None, prefix="_c"):
     for node in postorder(last.expr):
         if type(node) is Num and node.span is not None and not isinstance(node.value, bool):
             found.append((node, source[node.span[0]:node.span[1]]))
-    if whole_too is None:
-        whole_too = any(is_rounded(t) for _, t in found)
+    if shown is None:
+        shown = shown_places(t for _, t in found)
     centres = {float(v) for v in point_names.values()}
     rounded = {}
     for node, text in found:
-        if not is_rounded(text, whole_too):
+        if not is_rounded(text, shown):
             continue
         if not is_decimal_text(text) and float(node.value) in centres:
             continue  # the point itself, as in (x - 100): never a rounding

@@ -14,7 +14,7 @@ answer: tangent.py then samples, as before.
 from __future__ import annotations
 
 from ...closedtext import closed_text
-from .digits import exactly_equal, judge, with_unknowns, is_rounded
+from .digits import exactly_equal, judge, shown_places, with_unknowns
 from .exact import exact_point, value_and_gradient
 from .tangentnames import name_mistake
 from .verdict import FORMULA_RTOL_FLOOR, Answer
@@ -54,7 +54,7 @@ def exact_tangent(question, plane, answer: str, t, context) -> Answer | None:
         return None
     fa, grad = truth
     xs = [symbol(n) for n in names]
-    shows = any(is_rounded(text) for text in _literal_texts(plane.sides))
+    shows = shown_places(_literal_texts(plane.sides))
     try:
         read = [with_unknowns(p, {n: t.at[n] for n in names}, shows, prefix=f"_s{i}")
                 for i, p in enumerate(plane.sides)]
