@@ -13,7 +13,7 @@ from ...language.expr import Program
 from ...language.printer import read_as
 from ...reading import given_names, read_program
 from .formula import check_formula, parse_answer
-from .numberdigits import constant_alone, exact_digits
+from .numberdigits import constant_alone, exact_digits, literals_matched
 from .verdict import Answer, Verdict, as_typed, check_pairs, grade_numeric, known_variable, \
     number_or_why, pairs_of, tolerances
 
@@ -107,6 +107,7 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
                                    used if at else None, rtol, atol, digits_rule)
             if digits_rule:
                 constant_alone(answer, formula, program, name)
+                literals_matched(answer, answer_program, program, name, variables)
             answers.append(answer)
     return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
                    rtol=rtol, atol=atol, result_name=f,

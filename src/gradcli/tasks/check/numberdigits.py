@@ -82,3 +82,93 @@ def constant_alone(a, formula: str, program, name: str) -> None:
         a.rounded = formula.strip()
         a.note = f"right (to the {a.digits} digits given)"
         a.decided_by = "digits"
+
+
+_MATCH_POINTS = ("1/3", "2/7", "-3/5", "5/11", "-1/9", "7/4", "13/6", "-9/4")
+_MAX_MATCHED = 2  # literals solved for at once; more are left to the formula's verdict
+_DPS = 50
+
+
+def literals_matched(a, answer_program, program, name: str, variables) -> None:
+    """A derivative formula whose rounded decimals each stand for one number (3.142 for π
+    in 1/(2 sqrt(3.142 - x))): right when each literal is correctly rounded from the value
+    that makes the formula the derivative at every point compared (solved for at 50
+    digits from the typed value, then the formula and the derivative agree to 40 digits
+    at 6 more points). Only a wrong verdict changes here: sampling sees the domain edge
+    the rounding moved, this reading does not."""
+    if a.ok:
+        return
+    import mpmath as mp
+    import sympy as sp
+
+    from ...symbolic.tosympy import NoSympyForm, symbol
+    from .digits import rounds_right, with_unknowns
+    from .exact import question_expr
+    f = question_expr(program)
+    if f is None:
+        return
+    try:
+        expr, unknowns = with_unknowns(answer_program, {})
+    except (NoSympyForm, TypeError, ValueError, ArithmeticError):
+        return
+    if not unknowns or len(unknowns) > _MAX_MATCHED:
+        return
+    xs = [symbol(v) for v in variables]
+    symbols = [s for s, _, _ in unknowns]
+    try:
+        truth = sp.diff(f, symbol(name))
+        gap = _mp_function(expr - truth, symbols + xs, mp)
+        size = _mp_function(truth, xs, mp)
+        with mp.workdps(_DPS):
+            points = [[mp.mpf(sp.Rational(_MATCH_POINTS[(i + j) % len(_MATCH_POINTS)]))
+                       for j in range(len(xs))] for i in range(len(_MATCH_POINTS))]
+            points = [p for p in points if _real(size, p, mp)]
+            if len(points) < len(symbols) + 4:
+                return
+            first = points[:len(symbols)]
+            start = [mp.mpf(str(v)) for _, _, v in unknowns]
+            root = mp.findroot(lambda *c: [gap(*c, *p) for p in first] if len(c) > 1
+                               else gap(*c, *first[0]), start if len(start) > 1 else start[0])
+            root = list(root) if len(symbols) > 1 else [root]
+            for p in points[len(symbols):]:
+                d = gap(*root, *p)
+                if not (abs(d.imag) if isinstance(d, mp.mpc) else 0) <= mp.mpf(10) ** -40 \
+                        or abs(d) > mp.mpf(10) ** -40 * max(abs(size(*p)), 1):
+                    return
+            values = [mp.nstr(r.real if isinstance(r, mp.mpc) else r, _DPS) for r in root]
+    except Exception:  # no root, or SymPy/mpmath refuse the formula: the verdict stands
+        return
+    exact = [sp.Float(v, _DPS) for v in values]
+    if not all(rounds_right(text, v) for (_, text, _), v in zip(unknowns, exact)):
+        return
+    a.ok, a.reason, a.mistake, a.mistake_detail, a.counterexample = True, "", None, None, None
+    a.step = None
+    a.note = "right: " + ", ".join(f"{text} is {mp.nstr(mp.mpf(v), 12)}… correctly rounded"
+                                   for (_, text, _), v in zip(unknowns, values))
+    a.decided_by = "digits"
+
+
+def _mp_function(expr, symbols, mp):
+    """expr as a function of mpmath numbers, at mpmath's working precision (SymPy's
+    evalf: lambdify would import SymPy's code printers, a second of start-up)."""
+    import sympy as sp
+
+    def fn(*values):
+        subs = {s: sp.Float(mp.nstr(v, mp.mp.dps + 5), mp.mp.dps + 5)
+                for s, v in zip(symbols, values)}
+        out = sp.N(expr.subs(subs), mp.mp.dps)
+        if not out.is_number or out.has(sp.nan, sp.zoo):
+            raise ValueError("undefined")
+        re, im = out.as_real_imag()
+        if im != 0:
+            return mp.mpc(mp.mpf(str(re)), mp.mpf(str(im)))
+        return mp.mpf(str(re))
+    return fn
+
+
+def _real(fn, p, mp) -> bool:
+    try:
+        v = fn(*p)
+    except (ValueError, ZeroDivisionError, TypeError):
+        return False
+    return not isinstance(v, mp.mpc) or v.imag == 0
