@@ -139,6 +139,9 @@ def check_table(verdict, precision=None):
             if a.note:
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
                                            (carets(a.note), "yellow")))
+            elif a.kind in ("tangent", "taylor") and a.decided_by in _DECIDED:
+                parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
+                                           (_DECIDED[a.decided_by], "dim")))
             continue
         lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", carets(a.reason))]
         if a.note:

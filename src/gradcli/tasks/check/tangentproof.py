@@ -28,7 +28,9 @@ def _describe(value) -> str:
         exact = None
     approx = sp.N(value, 10)
     text = f"{float(approx):.10g}"
-    return text if exact in (None, text) else f"{exact} = {text}…"
+    if exact is None:
+        return text if value.is_Rational and sp.N(value, 30) == sp.N(value, 11) else f"{text}…"
+    return text if exact == text else f"{exact} = {text}…"
 
 
 def _literal_texts(programs) -> list:
@@ -97,7 +99,6 @@ def exact_tangent(question, plane, answer: str, t, context) -> Answer | None:
     a.decided_by = judged.decided_by
     if all(judged.oks):
         a.ok = True
-        a.note = _note(judged.decided_by)
         return a
     typed = {s: v for s, _, v in unknowns}
     floats = [float(sp.N(q.subs(typed), 20)) for q in [height, *slopes]]
@@ -110,11 +111,6 @@ def exact_tangent(question, plane, answer: str, t, context) -> Answer | None:
     if judged.notes:
         a.reason += "; " + "; ".join(judged.notes)
     return a
-
-
-def _note(decided_by: str) -> str:
-    return {"proof": "decided by exact algebra",
-            "digits": "decided by exact algebra and the digits of each rounded decimal"}[decided_by]
 
 
 def _not_linear(a: Answer, names, what: str, why: str) -> Answer:
