@@ -86,9 +86,22 @@ def exact_taylor(question, answer: str, poly: str, order: int, context, name_tay
 
     name_taylor(a, question.text, variables, point, order, theirs_f, right_f, keys, same,
                 program, truth, seeded_rng(question.text, answer), context.atol)
+    if a.mistake == "wrong-order" and int(a.mistake_detail[1:]) < order:
+        lower = int(a.mistake_detail[1:])
+        missing = [k for k in keys if lower < sum(e for _, e in k) <= order
+                   and right.get(k, 0) != 0]
+        if missing:
+            a.reason += "; missing: " + ", ".join(
+                f"the {_monomial_text(k, point)} term (coefficient {_describe(right[k])})"
+                for k in missing)
     if judged.notes:
         a.reason += "; " + "; ".join(judged.notes)
     return a
+
+
+def _monomial_text(key, point) -> str:
+    from ..taylor import Term, polynomial_text
+    return polynomial_text([Term(1, dict(key))], point)
 
 
 def _is(x, y) -> bool:
