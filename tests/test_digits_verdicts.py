@@ -71,13 +71,13 @@ def _tangent_family(case):
         assert "stands for" in wrong.reason, (case, wrong.reason)
 
 
-@pytest.mark.parametrize("case", TANGENTS[:3])
+@pytest.mark.parametrize("case", TANGENTS[:2])
 def test_one_literal_off_by_one_unit_is_wrong_whatever_the_other(case):
     _tangent_family(case)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", TANGENTS[3:])
+@pytest.mark.parametrize("case", TANGENTS[2:])
 def test_one_literal_off_by_one_unit_is_wrong_whatever_the_other_all(case):
     _tangent_family(case)
 
@@ -115,13 +115,13 @@ def _tie_family(case):
         assert not check("x/2", {"x": float(p)}, value=given).ok, (case, given)
 
 
-@pytest.mark.parametrize("case", TIES[:3])
+@pytest.mark.parametrize("case", TIES[:2])
 def test_both_neighbours_of_an_exact_tie_are_right(case):
     _tie_family(case)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", TIES[3:])
+@pytest.mark.parametrize("case", TIES[2:])
 def test_both_neighbours_of_an_exact_tie_are_right_all(case):
     _tie_family(case)
 
@@ -150,13 +150,13 @@ def _whole_family(c):
         assert not check(text, derivatives=[("x", str(off))]).ok
 
 
-@pytest.mark.parametrize("c", WHOLES[:3])
+@pytest.mark.parametrize("c", WHOLES[:1])
 def test_a_whole_number_is_graded_alike_alone_and_as_a_formula(c):
     _whole_family(c)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("c", WHOLES[3:])
+@pytest.mark.parametrize("c", WHOLES[1:])
 def test_a_whole_number_is_graded_alike_alone_and_as_a_formula_all(c):
     _whole_family(c)
 
@@ -179,13 +179,13 @@ def _huge_family(case):
     assert not off.ok and off.mistake == "tangent-slope", case
 
 
-@pytest.mark.parametrize("case", HUGE[:2])
+@pytest.mark.parametrize("case", HUGE[:1])
 def test_a_huge_intercept_hides_no_slope(case):
     _huge_family(case)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", HUGE[2:])
+@pytest.mark.parametrize("case", HUGE[1:])
 def test_a_huge_intercept_hides_no_slope_all(case):
     _huge_family(case)
 
@@ -227,13 +227,13 @@ def _taylor_family(case):
     assert not b.ok and b.mistake == "coefficient" and f"x^{k}" in b.reason, (case, b.reason)
 
 
-@pytest.mark.parametrize("case", TAYLOR[:2])
+@pytest.mark.parametrize("case", TAYLOR[:1])
 def test_a_tiny_taylor_term_is_compared(case):
     _taylor_family(case)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", TAYLOR[2:])
+@pytest.mark.parametrize("case", TAYLOR[1:])
 def test_a_tiny_taylor_term_is_compared_all(case):
     _taylor_family(case)
 
@@ -266,13 +266,13 @@ def _trick_family(case):
         assert a.mistake == "not-linear"
 
 
-@pytest.mark.parametrize("case", TRICKS[:2])
+@pytest.mark.parametrize("case", TRICKS[:1])
 def test_a_non_linear_tangent_is_not_a_line(case):
     _trick_family(case)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", TRICKS[2:])
+@pytest.mark.parametrize("case", TRICKS[1:])
 def test_a_non_linear_tangent_is_not_a_line_all(case):
     _trick_family(case)
 
@@ -318,12 +318,12 @@ def _corpus_family(entry):
     assert wrong["decided_by"] in ("proof", "digits"), entry["id"]
 
 
-@pytest.mark.parametrize("entry", CORPUS[:2], ids=lambda e: e["id"])
+@pytest.mark.parametrize("entry", CORPUS[:1], ids=lambda e: e["id"])
 def test_a_printed_tangent_or_taylor_answer_is_decided_by_algebra(entry):
     _corpus_family(entry)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("entry", CORPUS[2:], ids=lambda e: e["id"])
+@pytest.mark.parametrize("entry", CORPUS[1:], ids=lambda e: e["id"])
 def test_a_printed_tangent_or_taylor_answer_is_decided_by_algebra_all(entry):
     _corpus_family(entry)
