@@ -235,12 +235,17 @@ def exactly_equal(q, t) -> bool:
 
     from ...symbolic.tosympy import is_zero
     d = sp.sympify(q) - sp.sympify(t)
+    if d == 0:
+        return True
+    size = max(abs(sp.N(q, 30)), abs(sp.N(t, 30)), sp.Float("1e-30"))
+    near = abs(sp.N(d, PRECISION))
+    if near > sp.Float(10) ** -20 * size:
+        return False  # plainly apart: no algebra needed
     if not d.has(sp.Float):
-        proved = is_zero(d)
+        proved = is_zero(d, cheap=True)
         if proved is not None:
             return proved
-    size = max(abs(sp.N(q, 30)), abs(sp.N(t, 30)))
-    return abs(sp.N(d, PRECISION)) <= sp.Float(10) ** -(PRECISION - 20) * max(size, 1e-30)
+    return near <= sp.Float(10) ** -(PRECISION - 20) * size
 
 
 def _within_slack(q, t, unknowns) -> bool:

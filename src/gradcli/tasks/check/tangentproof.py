@@ -20,10 +20,16 @@ from .tangentnames import name_mistake
 from .verdict import FORMULA_RTOL_FLOOR, Answer
 
 
+_SHORT = 4  # operations in an exact number worth printing in closed form
+
+
 def _describe(value) -> str:
     import sympy as sp
     try:
-        exact = closed_text(value) if not value.has(sp.Float) else None
+        # a closed form as a book prints it where it is short (√2/2); simplifying a long
+        # one costs a second and helps no one read it
+        exact = closed_text(value) if value.is_Rational or not value.has(
+            sp.Float, sp.Function) and sp.count_ops(value) <= _SHORT else None
     except Exception:  # a closed form SymPy cannot print: the number alone says it
         exact = None
     approx = sp.N(value, 10)
