@@ -55,25 +55,6 @@ def _op_abs(x):
     return sp.Abs(x)
 
 
-_STEP_AT_0 = 0  # the op table's step(0), as its backends compute it
-
-
-def _op_relu(x):
-    return sp.Max(x, 0)
-
-
-def _op_max(*xs):
-    return sp.Max(*xs)
-
-
-def _op_min(*xs):
-    return sp.Min(*xs)
-
-
-def _op_step(x):
-    return sp.Heaviside(x, _STEP_AT_0)
-
-
 def _rule(op: str):
     """The SymPy meaning of an op-table name, or None."""
     from .. import ops

@@ -175,7 +175,7 @@ def with_unknowns(program, point_names, shown=None, prefix="_c"):
                           if id(n) in rounded else n)
     root, _ = inline(Program(program.statements[:-1] + (Statement(None, expr),),
                              program.source))
-    out = to_sympy(root)
+    out = to_sympy(kinks_as_abs(root))
     unknowns = [(sp.Symbol(name, real=True), text,
                  sp.Rational(str(typed_decimal(text).copy_abs())) * (-1 if value < 0 else 1))
                 for name, text, value in rounded.values()]
@@ -316,3 +316,35 @@ def _places(text: str) -> str:
     if places <= 0:
         return "the nearest whole number" if places == 0 else f"the nearest 10^{-places}"
     return f"{places} decimal place" + ("s" if places > 1 else "")
+
+
+def kinks_as_abs(root):
+    """relu, max, min and step written with abs and sign, which SymPy reads: the same
+    function exactly (step(0) = 0, as the op table has it), so a tangent with a kink is
+    not linear rather than unread."""
+    from ...language.expr import Apply, Num, postorder
+
+    def half(e):
+        return Apply("div", (e, Num(2)))
+
+    def rewrite(node, args):
+        if node.op == "relu":
+            return half(Apply("add", (args[0], Apply("abs", (args[0],)))))
+        if node.op in ("max", "min") and len(args) >= 2:
+            out = args[0]
+            for b in args[1:]:
+                gap = Apply("abs", (Apply("sub", (out, b)),))
+                out = half(Apply("add" if node.op == "max" else "sub",
+                                 (Apply("add", (out, b)), gap)))
+            return out
+        if node.op == "step":
+            sign = Apply("sign", (args[0],))
+            return half(Apply("add", (sign, Apply("mul", (sign, sign)))))
+        return node if all(a is b for a, b in zip(args, node.args)) \
+            else Apply(node.op, tuple(args), node.span)
+
+    done = {}
+    for node in postorder(root):
+        if type(node) is Apply:
+            done[id(node)] = rewrite(node, [done.get(id(a), a) for a in node.args])
+    return done.get(id(root), root)

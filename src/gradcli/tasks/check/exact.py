@@ -42,9 +42,10 @@ def question_expr(program):
     """The question's result as one SymPy expression, or None."""
     from ...symbolic.derivative import inline
     from ...symbolic.tosympy import NoSympyForm, to_sympy
+    from .digits import kinks_as_abs
     try:
         root, _ = inline(program)
-        return to_sympy(root)
+        return to_sympy(kinks_as_abs(root))
     except (NoSympyForm, TypeError, ValueError, RecursionError):
         return None
 
