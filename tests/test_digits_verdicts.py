@@ -250,7 +250,9 @@ TRICKS = [(f, p, extra, linear)
           for f, p in (("x^2", 1), ("x^3", 2), ("sqrt(x)", 4), ("e^x", 0), ("ln(x)", 1))
           for extra, linear in ((" + (x - 1)(x - 2)", False), (" + 0*10^12", True),
                                 (" + 0*x^2", True), (" + (x - 3)^2 - (x - 3)^2", True),
-                                (" + 1e-12*x^2", False), (" + 0.000001*x^3", False))]
+                                (" + 1e-12*x^2", False), (" + 0.000001*x^3", False),
+                                (" + relu(x - 100)", False), (" + 0*step(x)", True),
+                                (" + max(x, x) - x", True), (" + abs(x - 50) - 50 + x", False))]
 
 
 def _trick_family(case):
