@@ -329,3 +329,13 @@ def test_a_printed_tangent_or_taylor_answer_is_decided_by_algebra(entry):
 @pytest.mark.parametrize("entry", CORPUS[1:], ids=lambda e: e["id"])
 def test_a_printed_tangent_or_taylor_answer_is_decided_by_algebra_all(entry):
     _corpus_family(entry)
+
+
+@pytest.mark.slow
+def test_a_rounded_constant_that_moves_a_domain_edge_is_graded_by_its_digits():
+    q = "sqrt(pi - x)"
+    right = check(q, derivatives=[("x", "-1/(2 sqrt(3.142 - x))")]).answers[0]
+    assert right.ok and right.decided_by == "digits"
+    assert not check(q, derivatives=[("x", "-1/(2 sqrt(3.141 - x))")]).ok
+    # a kink beyond the points solved at is no rounding: the sampling's point decides
+    assert not check("x^2", derivatives=[("x", "2.00x*sign(5 - x)")]).ok
