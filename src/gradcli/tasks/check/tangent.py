@@ -1,6 +1,10 @@
 """Grading a tangent line or plane (`check --tangent`).
 
-A tangent is a formula: it must be the linearisation identically. Being linear,
+Under the digits rule the answer is graded by exact algebra first
+(tangentproof.py: degree 1, height and slopes each on its own, each rounded
+decimal matched to what it stands for); what follows is the sampling that
+decides where SymPy cannot read the question or the answer, or where
+--rtol/--atol were given. A tangent is a formula: it must be the linearisation identically. Being linear,
 it is fixed by its value at the point and its slopes, read off the answer at
 the point and one step along each axis; at PROBES more points (the same on
 every run) it must be a plane (else `not-linear`). Then: `not-centred` (the
@@ -20,7 +24,7 @@ from ..tangent import tangent as tangent_of
 from .formula import parse_answer
 from .probes import rounded_literals, rounding_slack
 from .shared import PROBES, Graded, close_to, maybe_value, names_a_function_of, random_step, \
-    scalar_point, seeded_rng, shifted_text, split_sides, where_text
+    scalar_point, seeded_rng, split_sides, where_text
 from .tangentnames import name_mistake
 from .tangentproof import exact_tangent
 from .verdict import FORMULA_RTOL_FLOOR, Answer, num

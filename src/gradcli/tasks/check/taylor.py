@@ -1,5 +1,8 @@
 """Grading a Taylor polynomial (`check --taylor POLY --order N`).
 
+Under the digits rule each coefficient is compared exactly first
+(taylorproof.py); what follows decides where SymPy cannot read the question or
+the answer (or --rtol/--atol were given), and names the mistake either way.
 The answer is compared coefficient by coefficient: its own coefficients come
 from the taylor task run on the answer (exact for a polynomial), the right ones
 from the taylor task run on the question; the polynomials are compared as the
