@@ -414,11 +414,15 @@ def test_an_exact_tie_may_be_rounded_either_way():
     assert value_answer(1.125, "1.12").ok and value_answer(1.125, "1.13").ok
     assert not value_answer(1.125, "1.14").ok
     assert value_answer(-1.125, "-1.12").ok and value_answer(-1.125, "-1.13").ok
-    # 2.675 is not a tie: the double is 2.67499999999999982...; only 2.67 is right
-    assert value_answer(2.675, "2.67").ok and not value_answer(2.675, "2.68").ok
+    # The point is taken as typed: x = 2.675 is 2.675 exactly (its double is
+    # 2.67499999999999982...), a tie, so 2.67 and 2.68 are both right; 2.66 is not
+    assert value_answer(2.675, "2.67").ok and value_answer(2.675, "2.68").ok
+    assert not value_answer(2.675, "2.66").ok
     assert str(correctly_rounded(2.675, 3)) == "2.67"
-    # 1.135 is the double 1.13500000000000000888...: only 1.14
-    assert value_answer(1.135, "1.14").ok and not value_answer(1.135, "1.13").ok
+    # 1.135 likewise (the double is 1.13500000000000000888...)
+    assert value_answer(1.135, "1.14").ok and value_answer(1.135, "1.13").ok
+    # a value near a tie but not at it: only the nearer neighbour
+    assert value_answer(1.1351, "1.14").ok and not value_answer(1.1351, "1.13").ok
 
 
 def test_beyond_a_doubles_digits_the_doubles_precision_decides():

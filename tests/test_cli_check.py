@@ -171,7 +171,8 @@ def test_json_is_one_object_with_every_answer():
                       "at": {"w": 3.0, "x": 2.0, "b": 1.0}, "ok": True, "right": 1, "total": 1,
                       "rtol": 1e-06, "atol": 1e-09,
                       "answers": [{"kind": "value", "name": "f", "key": "f", "answer": "49",
-                                   "expected": 49.0, "computed": 49.0, "ok": True}]}
+                                   "expected": 49.0, "computed": 49.0, "ok": True,
+                                       "decided_by": "tolerance"}]}
 
 
 def test_help_has_an_example_and_the_defaults():

@@ -175,6 +175,8 @@ def check_record(verdict, precision=None) -> dict:
                     "at": {k: json_number(v) for k, v in ce["at"].items()},
                     "yours": None if ce["yours"] is None else json_number(ce["yours"], precision),
                     "correct": json_number(ce["correct"], precision)}
+        if a.decided_by is not None:
+            item["decided_by"] = a.decided_by
         if a.note:
             item["note"] = a.note
         answers.append(item)

@@ -139,10 +139,15 @@ def check_table(verdict, precision=None):
             if a.note:
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
                                            (carets(a.note), "yellow")))
+            elif a.kind in ("tangent", "taylor") and a.decided_by in _DECIDED:
+                parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
+                                           (_DECIDED[a.decided_by], "dim")))
             continue
         lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", carets(a.reason))]
         if a.note:
             lines.append(Text.assemble("  ", (carets(a.note), "yellow")))
+        elif a.kind in ("tangent", "taylor") and a.decided_by in _DECIDED:
+            lines.append(Text.assemble("  ", (_DECIDED[a.decided_by], "dim")))
         if a.kind == "derivative" and a.correct is not None:
             lines.append(Text.assemble(("  correct: ", "dim"), (a.correct, "bold")))
         parts.extend(lines)
@@ -154,6 +159,12 @@ def check_table(verdict, precision=None):
                                (f"   ({rounding}rtol {number_text(verdict.rtol)}, atol "
                                 f"{number_text(verdict.atol)})", "dim")))
     return Group(*parts)
+
+
+# How a tangent's or Taylor polynomial's verdict was reached, in words (JSON decided_by).
+_DECIDED = {"proof": "decided by exact algebra",
+            "digits": "decided by exact algebra and the digits of each rounded decimal",
+            "sampling": "decided by sampling"}
 
 
 def array_text(value, precision=None) -> str:

@@ -13,6 +13,7 @@ from ...language.expr import Program
 from ...language.printer import read_as
 from ...reading import given_names, read_program
 from .formula import check_formula, parse_answer
+from .numberdigits import constant_alone, exact_digits, literals_matched
 from .verdict import Answer, Verdict, as_typed, check_pairs, grade_numeric, known_variable, \
     number_or_why, pairs_of, tolerances
 
@@ -86,12 +87,14 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
         computed = value_number
         a = Answer("value", f, as_typed(value), expected=result.value, computed=computed)
         grade_numeric(a, value, rtol, atol, digits_rule)
+        exact_digits(a, value, program, at, None, digits_rule)
         answers.append(a)
     for name, given in grad.items():
         computed = grad_numbers[name]
         expected = result.gradient[name]
         a = Answer("gradient", name, as_typed(given), expected=expected, computed=computed)
         grade_numeric(a, given, rtol, atol, digits_rule)
+        exact_digits(a, given, program, at, name if name in variables else False, digits_rule)
         answers.append(a)
     if pairs:
         for name, v in at.items():
@@ -100,9 +103,12 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
                                  "is not a number", hint="check numeric answers with --grad")
         used = {k: float(v) for k, v in at.items() if k in variables}
         for name, formula, answer_program in formulas:
-            answers.append(check_formula(text, program, variables, name, formula,
-                                          answer_program, used if at else None, rtol, atol,
-                                          digits_rule))
+            answer = check_formula(text, program, variables, name, formula, answer_program,
+                                   used if at else None, rtol, atol, digits_rule)
+            if digits_rule:
+                constant_alone(answer, formula, program, name)
+                literals_matched(answer, answer_program, program, name, variables)
+            answers.append(answer)
     return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
                    rtol=rtol, atol=atol, result_name=f,
                    warnings=list(result.warnings) if result else list(program.warnings),

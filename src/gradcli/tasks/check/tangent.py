@@ -1,6 +1,10 @@
 """Grading a tangent line or plane (`check --tangent`).
 
-A tangent is a formula: it must be the linearisation identically. Being linear,
+Under the digits rule the answer is graded by exact algebra first
+(tangentproof.py: degree 1, height and slopes each on its own, each rounded
+decimal matched to what it stands for); what follows is the sampling that
+decides where SymPy cannot read the question or the answer, or where
+--rtol/--atol were given. A tangent is a formula: it must be the linearisation identically. Being linear,
 it is fixed by its value at the point and its slopes, read off the answer at
 the point and one step along each axis; at PROBES more points (the same on
 every run) it must be a plane (else `not-linear`). Then: `not-centred` (the
@@ -20,7 +24,9 @@ from ..tangent import tangent as tangent_of
 from .formula import parse_answer
 from .probes import rounded_literals, rounding_slack
 from .shared import PROBES, Graded, close_to, maybe_value, names_a_function_of, random_step, \
-    scalar_point, seeded_rng, shifted_text, split_sides, where_text
+    scalar_point, seeded_rng, split_sides, where_text
+from .tangentnames import name_mistake
+from .tangentproof import exact_tangent
 from .verdict import FORMULA_RTOL_FLOOR, Answer, num
 
 OPTION = "tangent"
@@ -36,8 +42,13 @@ def prepare(question, given, context):
 
 def grade(question, prepared, context) -> Graded:
     t, plane, answer = prepared
-    graded = _grade_tangent(question.text, answer, plane, t, context.rtol, context.atol,
-                            context.digits_rule)
+    graded = None
+    if context.digits_rule:
+        graded = exact_tangent(question, plane, answer, t, context)
+    if graded is None:
+        graded = _grade_tangent(question.text, answer, plane, t, context.rtol, context.atol,
+                                context.digits_rule)
+        graded.decided_by = "sampling"
     return Graded([graded], list(t.warnings))
 
 
@@ -45,9 +56,10 @@ class _Plane:
     """The student's tangent as a function of the inputs: z = RHS, or solved from G = 0."""
 
     def __init__(self, explicit: Program | None, implicit: Program | None, dep: str,
-                 literals=()):
+                 literals=(), sides=()):
         self.explicit, self.implicit, self.dep = explicit, implicit, dep
         self.literals = list(literals)  # its rounded decimals, for the digits rule
+        self.sides = tuple(sides)  # the programs as read, each with its own source
 
     def moved(self, program: Program) -> "_Plane":
         """The same kind of plane from another program (a rounded decimal moved)."""
@@ -91,7 +103,7 @@ def _prepare_tangent(answer: str, program, variables, dep: str) -> _Plane:
         if dep in inputs_of(rhs) and dep not in variables:
             raise UsageError(f"the answer for the tangent has {dep} on the right-hand side",
                              source=answer, hint=f"write it as {dep} = ... with {dep} on the left")
-        return _Plane(rhs, None, dep, rounded_literals(rhs))
+        return _Plane(rhs, None, dep, rounded_literals(rhs), (rhs,))
     allowed = list(variables) + ([dep] if dep not in variables else [])
     sides = [parse_answer(part, program, allowed, what) for part in (left, right)]
     if not any(dep in inputs_of(s) for s in sides):
@@ -101,7 +113,7 @@ def _prepare_tangent(answer: str, program, variables, dep: str) -> _Plane:
     f = Apply("sub", (sides[0].result, sides[1].result))
     named = tuple(s for s in program.statements if s.name is not None)
     return _Plane(None, Program(named + (Statement(None, f),), answer), dep,
-                  rounded_literals(sides[0]) + rounded_literals(sides[1]))
+                  rounded_literals(sides[0]) + rounded_literals(sides[1]), sides)
 
 
 def _plane_quantities(plane, point, names) -> list:
@@ -178,38 +190,5 @@ def _grade_tangent(text, answer, plane, t, rtol, atol, digits_rule=False) -> Ans
     if value_ok and all(slope_ok):
         a.ok = True
         return a
-    problems = []
-    f_at = f"f({', '.join(num(point[n]) for n in names)})"
-    if all(slope_ok) and any(g * point[n] != 0 for g, n in zip(grad, names)):
-        shifted = fa + sum(g * point[n] for g, n in zip(grad, names))
-        if close_to(z0, shifted, tol, atol, q_scale,
-                    *(abs(g * point[n]) for g, n in zip(grad, names))):
-            n = next(n for g, n in zip(grad, names) if g * point[n] != 0)
-            g = grad[names.index(n)]
-            a.mistake, a.mistake_detail = "not-centred", n
-            a.reason = (f"the slopes are right, but they multiply {n} instead of "
-                        f"{shifted_text(n, point[n])}: write "
-                        f"{num(g)}*({shifted_text(n, point[n])}), "
-                        f"not {num(g)}*{n} (at the point your {plane.dep} is {num(z0)}, "
-                        f"but {f_at} = {num(fa)})")
-            return a
-    if not value_ok:
-        a.mistake = "tangent-value"
-        problems.append(f"at the point {where} your {plane.dep} is {num(z0)}, but "
-                        f"{f_at} = {num(fa)}: a tangent passes through the point of tangency")
-    if len(names) == 2 and not any(slope_ok) and grad[0] != grad[1] \
-            and all(close_to(s, g, tol, atol, m0) for s, g in zip(slopes, reversed(grad))):
-        a.mistake = a.mistake or "slopes-swapped"
-        problems.append(f"the slopes are swapped: the slope in {names[0]} is ∂f/∂{names[0]} = "
-                        f"{num(grad[0])} and in {names[1]} ∂f/∂{names[1]} = {num(grad[1])}")
-    else:
-        for n, s, g, ok in zip(names, slopes, grad, slope_ok):
-            if ok:
-                continue
-            if a.mistake is None:
-                a.mistake, a.mistake_detail = "tangent-slope", n
-            which = f"∂f/∂{n}" if len(names) > 1 else "f'"
-            problems.append(f"the slope in {n} is {num(s)}, but {which}"
-                            f"({', '.join(num(point[m]) for m in names)}) = {num(g)}")
-    a.reason = "; ".join(problems)
-    return a
+    return name_mistake(a, plane.dep, point, names, fa, grad, z0, slopes, value_ok, slope_ok,
+                        tol, atol, q_scale)

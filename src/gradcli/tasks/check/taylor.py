@@ -1,5 +1,8 @@
 """Grading a Taylor polynomial (`check --taylor POLY --order N`).
 
+Under the digits rule each coefficient is compared exactly first
+(taylorproof.py); what follows decides where SymPy cannot read the question or
+the answer (or --rtol/--atol were given), and names the mistake either way.
 The answer is compared coefficient by coefficient: its own coefficients come
 from the taylor task run on the answer (exact for a polynomial), the right ones
 from the taylor task run on the question; the polynomials are compared as the
@@ -24,6 +27,7 @@ from .formula import parse_answer
 from .probes import rounded_literals, rounding_slack
 from .shared import PROBES, Graded, close_to, maybe_value, names_a_function_of, random_step, \
     scalar_point, seeded_rng, shifted_text, split_sides, value_at, where_text
+from .taylorproof import exact_taylor
 from .verdict import FORMULA_RTOL_FLOOR, Answer, num
 
 OPTION = "taylor"
@@ -39,9 +43,16 @@ def prepare(question, given, context):
 
 def grade(question, prepared, context) -> Graded:
     answer, order = prepared
-    return Graded([_grade_taylor(question.text, question.program, question.variables,
-                                 question.at, answer, order, context.rtol, context.atol,
-                                 context.digits_rule)])
+    graded = None
+    if context.digits_rule:
+        graded = exact_taylor(question, answer, _taylor_answer_text(answer, question.variables),
+                              order, context, name_taylor)
+    if graded is None:
+        graded = _grade_taylor(question.text, question.program, question.variables,
+                               question.at, answer, order, context.rtol, context.atol,
+                               context.digits_rule)
+        graded.decided_by = "sampling"
+    return Graded([graded])
 
 
 def _polynomial(t) -> Program:
@@ -178,6 +189,14 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol,
     if all(same(theirs.get(k, 0), right.get(k, 0), k) for k in keys):
         a.ok = True
         return a
+    return name_taylor(a, text, variables, point, order, theirs, right, keys, same,
+                       answer_program, truth, rng, atol)
+
+
+def name_taylor(a, text, variables, point, order, theirs, right, keys, same, answer_program,
+                truth, rng, atol) -> Answer:
+    """Name what is wrong: another order, another centre, powers of x, then term by term
+    (`same(c, r, key)`: whether the answer's coefficient c of `key` is right)."""
     # The whole answer first: another order, or the expansion about another point.
     for m in (order - 1, order + 1, order + 2):
         if 0 <= m <= MAX_TAYLOR_ORDER and m != order:
