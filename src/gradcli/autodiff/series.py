@@ -381,6 +381,15 @@ def taylor_coefficients(graph, name: str, order: int, precise: bool = False,
     raise Unsupported("the coefficients do not settle")
 
 
+def mpmath_coefficients(graph, name, order, leaf) -> list:
+    """One run of the series in mpmath at the working precision (the caller's
+    mp.workdps): the coefficients as mpf, values computed again from the leaves that
+    `leaf(node)` gives. Raises Unsupported as taylor_coefficients does."""
+    import mpmath as mp
+    return _expand(graph, name, order, mp.mpf, _precise_value(precise_backend(), mp),
+                   from_graph=False, leaf=leaf)
+
+
 def _agree(a, b) -> bool:
     return abs(a - b) <= 1e-17 * abs(b)
 

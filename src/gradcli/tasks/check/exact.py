@@ -132,8 +132,7 @@ def _one_variable(program, at, name, order) -> dict | None:
     import sympy as sp
 
     from ...autodiff.lower import lower
-    from ...autodiff.series import Unsupported, _expand, _precise_value
-    from ...autodiff.precise import precise_backend
+    from ...autodiff.series import Unsupported, mpmath_coefficients
     from ...autodiff.typedpoint import leaves
     from ...errors import GradcliError
     point = exact_point(at, [name])
@@ -159,8 +158,7 @@ def _one_variable(program, at, name, order) -> dict | None:
 
     try:
         with mp.workdps(PRECISION + 20):
-            cs = _expand(graph, name, order, mp.mpf, _precise_value(precise_backend(), mp),
-                         from_graph=False, leaf=leaf)
+            cs = mpmath_coefficients(graph, name, order, leaf)
             if not all(mp.isfinite(c) for c in cs):
                 return None
             top = max([abs(c) for c in cs] + [mp.mpf(1)])
