@@ -115,3 +115,12 @@ def test_one_label_style_df_dx_for_one_variable_and_partials_for_several():
     one, two = table("x^2 sin x", {"x": 1}), table("x^2 sin y", {"x": 1, "y": 2})
     assert "df/dx" in one and "∂" not in one
     assert "∂f/∂x" in two and "∂f/∂y" in two
+
+
+def test_taylor_prints_the_same_fractions_in_every_format():
+    want = "1 + x + x^2/2 + x^3/6 + x^4/24"
+    for fmt in ("table", "plain", "markdown"):
+        assert want in run("taylor", "e^x", "--at", "x=0", "--order", "4", "-o", fmt).output
+    latex = run("taylor", "e^x", "--at", "x=0", "--order", "4", "-o", "latex").output
+    assert "\\frac{x^{3}}{6}" in latex and "0.166667" not in latex
+    assert "O(\\lvert x\\rvert ^5)" in latex  # the bars pair up

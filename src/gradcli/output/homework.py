@@ -163,7 +163,7 @@ def taylor_markdown(t, precision=None) -> str:
 
 
 def taylor_latex(t, precision=None) -> str:
-    rest = t.remainder.replace("|", "\\lvert ", 1)
+    rest = t.remainder.replace("|", "\\lvert ", 1).replace("|", "\\rvert ", 1)
     return (f"\\[ T_{{{t.order}}} = {_latex_of(_polynomial(t, precision), t.at)} \\]\n"
             f"% remainder {rest}\n")
 

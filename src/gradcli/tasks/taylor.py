@@ -63,15 +63,17 @@ def _coefficient_text(c, precision=None) -> str:
     if isinstance(c, Fraction) or isinstance(c, int) or is_closed(c):
         return format_number(c)
     c = float(c)
-    if precision is not None:
-        from ..numbers import number_text
-        return number_text(c, precision)
+    # A coefficient that is a small fraction to the last digits prints as that fraction
+    # in every format (x^2/2, never 0.5x^2 in one format and x^2/2 in another).
     if math.isfinite(c) and c != 0:
         near = Fraction(c).limit_denominator(10_000)
         if near.denominator > 1 and abs(float(near) - c) <= 1e-13 * abs(c):
             return format_number(near)
         if near.denominator == 1 and abs(float(near) - c) <= 1e-13 * abs(c):
             return format_number(near.numerator)
+    if precision is not None:
+        from ..numbers import number_text
+        return number_text(c, precision)
     return format_number(c)
 
 
