@@ -1,0 +1,307 @@
+"""`gradcli extrema EXPR --over x=A:B,y=C:D` or `--where "..."`: the absolute maximum
+and minimum of f(x, y) on a closed, bounded region, exactly, as a book finds them.
+
+The candidates are (1) the critical points of f strictly inside, from grad f = 0;
+(2) on each boundary curve g = 0 the points where f restricted to it has a
+critical point, from g = 0 and f_x g_y - f_y g_x = 0 (for a side x = a this is
+f_y(a, y) = 0, the side's own one-variable problem; for a circle, the
+Lagrange condition with λ eliminated), kept where the other inequalities
+hold; (3) the corners, where two boundary curves meet. Each system is solved
+by SymPy (solve; polynomial systems by Groebner bases), so the list is
+complete wherever the solutions are. The extremes are the largest and
+smallest candidate values, each with every point where it is attained; where f
+is constant along a whole boundary piece, that piece is the answer's `along`.
+Nothing here prints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+from .onevar import NotExact
+
+WHAT = "extrema"
+
+
+@dataclass
+class Point:
+    """A candidate: its coordinates, f there, where it comes from, and its multipliers."""
+
+    at: dict                    # name -> SymPy number
+    value: object
+    source: str                 # interior, boundary, corner; lagrange, singular
+    piece: str = ""             # the boundary curve or constraint it lies on
+    multipliers: dict = field(default_factory=dict)   # "lambda"/"mu" -> SymPy number
+    along: str = ""             # f takes this value along the whole piece
+
+
+@dataclass
+class Side:
+    """The max (or min): its value and points, or None with the reason it is not attained."""
+
+    value: object = None
+    at: list = field(default_factory=list)      # [dict]
+    along: list = field(default_factory=list)   # [str]: whole curves of attainment
+    why: str = ""
+
+
+@dataclass
+class RegionExtrema:
+    """The absolute extrema of f on a region or a constraint set."""
+
+    expression: str
+    read_as: str
+    names: list
+    kind: str                   # "over", "where", "subject-to"
+    region_text: str
+    pieces: list                # [str]: boundary curves or constraints
+    gradient: list              # [str]: f_x, f_y, ...
+    candidates: list            # [Point]
+    max: Side
+    min: Side
+    systems: list = field(default_factory=list)   # [(what, [equation texts])] for --steps
+    box: dict = field(default_factory=dict)
+    complete: bool = True
+    warnings: list = field(default_factory=list)
+
+
+def read_objective(text: str, names: list):
+    """(f as SymPy, read_as, program) of the expression, its variables among `names`."""
+    from ..language.printer import read_as
+    from .exactinput import read_sympy
+    f, variables, program = read_sympy(text)
+    extra = [v for v in variables if v not in names]
+    if extra:
+        raise UsageError(f"extrema: '{extra[0]}' is not a variable of the region "
+                         f"({', '.join(names)})",
+                         hint="name every variable of f in --over, --where or --subject-to")
+    return f, read_as(program), program
+
+
+def region_extrema(text: str, over: str | None = None, where: str | None = None
+                   ) -> RegionExtrema:
+    """The absolute max and min of `text` on the rectangle --over or the region --where."""
+    import sympy as S
+
+    from .regionshape import directions_to_infinity, read_box, read_where
+    if over and where:
+        raise UsageError("extrema takes the region once: --over (a rectangle) or --where",
+                         hint='for example --where "x >= 0, y >= 0, x + y <= 8"')
+    region = read_box(over) if over else read_where(where)
+    if where:
+        from .exactinput import read_sympy
+        region.names = sorted(set(region.names) | set(read_sympy(text)[1]))
+    if len(region.names) != 2:
+        raise UsageError(f"extrema on a region works in the plane: two variables, got "
+                         f"{len(region.names)} ({', '.join(region.names)})",
+                         hint="for one variable: --over x=A:B; in space use --subject-to")
+    f, read, program = read_objective(text, region.names)
+    symbols = region.symbols
+    if where and directions_to_infinity(region):
+        raise UsageError(f"--where {region.text}: the region is not bounded, so f may have "
+                         "no maximum or minimum on it",
+                         hint='close it, for example --where "y >= x^2, y <= 4"')
+    x, y = symbols
+    fx, fy = S.diff(f, x), S.diff(f, y)
+    gs = [p.g for p in region.pieces]
+    systems = [("interior: grad f = 0", [f"{_eq(fx)} = 0", f"{_eq(fy)} = 0"])]
+    found = []
+    polynomial = f.is_polynomial(x, y)
+    for sol in _solve([fx, fy], symbols, "grad f = 0"):
+        if sol is None:
+            raise NotExact("f has a whole curve of critical points inside; gradcli does not "
+                           "study such a function on a region",
+                           hint="check the curve of critical points by hand")
+        if _inside(gs, sol, strict=True):
+            found.append(Point(sol, _value(f, sol), "interior"))
+    corners = []
+    for i, pi in enumerate(region.pieces):
+        for pj in region.pieces[i + 1:]:
+            for sol in _solve([pi.g, pj.g], symbols, "corners"):
+                if sol is not None and _inside(gs, sol) and not any(
+                        _same_point(sol, c.at) for c in corners):
+                    corners.append(Point(sol, _value(f, sol), "corner",
+                                         f"{pi.text} and {pj.text}"))
+    for p in region.pieces:
+        gx, gy = S.diff(p.g, x), S.diff(p.g, y)
+        tangency = S.expand(S.numer(S.together(fx * gy - fy * gx)))
+        systems.append((f"boundary {p.text}", [f"{p.text}", f"{_eq(tangency)} = 0"]))
+        if tangency == 0:
+            found.append(_along(f, p, gs, corners, symbols))
+            continue
+        for sol in _solve([p.g, tangency], symbols, p.text):
+            if sol is None:
+                found.append(_along(f, p, gs, corners, symbols))
+                break
+            if _inside(gs, sol) and not any(_same_point(sol, c.at) for c in corners):
+                found.append(Point(sol, _value(f, sol), "boundary", p.text))
+    points = _unique(found) + corners
+    _continuous(f, points, symbols, region)
+    points.sort(key=lambda c: ({"interior": 0, "boundary": 1, "corner": 2}[c.source],
+                               [float(c.at[n].evalf(20)) for n in region.names]))
+    result = RegionExtrema(text, read, region.names, "over" if over else "where", region.text,
+                           [p.text for p in region.pieces], [_eq(fx), _eq(fy)], points,
+                           extreme(points, max), extreme(points, min), systems,
+                           box=region.box, complete=polynomial,
+                           warnings=list(program.warnings))
+    if not polynomial:
+        result.warnings.append("f is not a polynomial: SymPy's solutions of the systems "
+                               "are taken as complete")
+    return result
+
+
+def _eq(e) -> str:
+    from ..closedtext import printed_text
+    return printed_text(e)
+
+
+def _solve(equations, symbols, what):
+    """Real solutions {name: value}; None in the list for a family with a free parameter."""
+    import sympy as S
+    equations = [e for e in equations if e != 0]
+    try:
+        found = S.solve(equations, symbols, dict=True)
+    except (NotImplementedError, ValueError) as exc:
+        raise NotExact(f"SymPy cannot solve the system of {what} exactly",
+                       hint="gradcli critical finds critical points numerically") from exc
+    out = []
+    for sol in found:
+        if any(s not in sol for s in symbols) or any(v.free_symbols for v in sol.values()):
+            out.append(None)
+            continue
+        point = {}
+        for s in symbols:
+            v = sol[s]
+            if not _real(v):
+                break
+            point[s.name] = _clean(v)
+        else:
+            out.append(point)
+    return out
+
+
+def _real(v) -> bool:
+    if v.is_real:
+        return True
+    if v.is_real is False:
+        return False
+    n = v.evalf(40)
+    return abs(n.as_real_imag()[1]) < 1e-30
+
+
+def _clean(v):
+    import sympy as S
+    if v.is_real:
+        return S.radsimp(v) if v.has(S.Pow) else v
+    re = S.re(S.expand_complex(v))
+    return S.nsimplify(re) if abs(re.evalf(40) - S.nsimplify(re).evalf(40)) < 1e-35 else re
+
+
+def _value(f, at: dict):
+    import sympy as S
+    v = f.subs({S.Symbol(n, real=True): val for n, val in at.items()})
+    v = S.radsimp(S.simplify(v)) if v.free_symbols == set() else v
+    if not (v.is_real is not False and v.is_finite is not False) or not _real(v):
+        raise NotExact(f"f is not defined at ({', '.join(_eq(a) for a in at.values())})",
+                       hint="choose a region where f is continuous")
+    return v
+
+
+def _sign(v) -> int:
+    import sympy as S
+    n = v.evalf(50)
+    if abs(n) > 1e-40:
+        return 1 if n > 0 else -1
+    return 0 if S.simplify(v) == 0 else (1 if n > 0 else -1)
+
+
+def _inside(gs, at: dict, strict: bool = False) -> bool:
+    import sympy as S
+    bindings = {S.Symbol(n, real=True): v for n, v in at.items()}
+    for g in gs:
+        s = _sign(g.subs(bindings))
+        if s < 0 or (strict and s == 0):
+            return False
+    return True
+
+
+def same_value(a, b) -> bool:
+    from .extrema import same_value as same
+    return same(a, b)
+
+
+def _same_point(a: dict, b: dict) -> bool:
+    return all(same_value(a[n], b[n]) for n in a)
+
+
+def _unique(points) -> list:
+    out = []
+    for p in points:
+        if p.along or not any(not q.along and _same_point(p.at, q.at) for q in out):
+            out.append(p)
+    return out
+
+
+def _along(f, piece, gs, corners, symbols):
+    """f is constant along the boundary piece: one candidate stands for the whole curve."""
+    import sympy as S
+    on = [c for c in corners if _sign(piece.g.subs(
+        {S.Symbol(n, real=True): v for n, v in c.at.items()})) == 0]
+    if on:
+        at = dict(on[0].at)
+    else:
+        x, y = symbols
+        at = None
+        for x0 in (0, 1, -1, 2, -2, S.Rational(1, 2)):
+            for sol in _solve([piece.g.subs(x, x0)], [y], piece.text):
+                if sol is not None and _inside(gs, {x.name: S.Integer(x0), **sol}):
+                    at = {x.name: S.Integer(x0), **sol}
+                    break
+            if at:
+                break
+        if at is None:
+            raise NotExact(f"f is constant along {piece.text}, and gradcli found no point of "
+                           "it in the region")
+    return Point(at, _value(f, at), "boundary", piece.text, along=piece.text)
+
+
+def _continuous(f, points, symbols, region):
+    """A rational f whose denominator vanishes in the region has no extreme value theorem."""
+    import sympy as S
+    denominator = S.fraction(S.together(f))[1]
+    if not denominator.free_symbols:
+        return
+    if not denominator.is_polynomial(*symbols):
+        return
+    from .regionshape import Region
+    # the denominator's own extremes on the region bracket its values there
+    trial = region_values(denominator, Region(region.names, region.pieces, region.text),
+                          symbols)
+    if min(trial) <= 0 <= max(trial) or any(_sign(v) == 0 for v in trial):
+        raise NotExact(f"f is not continuous on the region ({_eq(denominator)} = 0 meets it): "
+                       "the extreme value theorem does not apply",
+                       hint="choose a region where f is continuous")
+
+
+def region_values(f, region, symbols) -> list:
+    """The values of a polynomial at its candidates on the region (no printing, no along)."""
+    import sympy as S
+    x, y = symbols
+    gs = [p.g for p in region.pieces]
+    pts = [s for s in _solve([S.diff(f, x), S.diff(f, y)], symbols, "grad") if s]
+    for i, p in enumerate(region.pieces):
+        t = S.expand(S.diff(f, x) * S.diff(p.g, y) - S.diff(f, y) * S.diff(p.g, x))
+        pts += [s for s in _solve([p.g, t], symbols, p.text) if s]
+        for q in region.pieces[i + 1:]:
+            pts += [s for s in _solve([p.g, q.g], symbols, "corners") if s]
+    return [f.subs({S.Symbol(n, real=True): v for n, v in s.items()}).evalf(30)
+            for s in pts if _inside(gs, s)] or [S.Integer(1)]
+
+
+def extreme(points, pick) -> Side:
+    """The largest (pick=max) or smallest value among the candidates, with every point."""
+    if not points:
+        return Side(why="there are no candidates")
+    best = pick(points, key=lambda c: float(c.value.evalf(30))).value
+    hits = [c for c in points if same_value(c.value, best)]
+    return Side(best, [c.at for c in hits if not c.along], [c.along for c in hits if c.along])
