@@ -173,7 +173,9 @@ def directions_to_infinity(region: Region) -> list:
             found = S.solve([t for t, _ in tops] + [unit], symbols, dict=True)
         except NotImplementedError:
             return [None]
-        return [d for d in found if all(v.is_real for v in d.values())]
+        # a family of directions (a free parameter left) has real members
+        return [d for d in found if any(v.free_symbols for v in d.values())
+                or len(d) < len(symbols) or all(_real(v) for v in d.values())]
     if len(symbols) != 2:
         raise UsageError("--where describes a region of the plane (two variables)",
                          hint='for example --where "x^2 + y^2 <= 4"')
@@ -206,6 +208,10 @@ def directions_to_infinity(region: Region) -> list:
                zip(region.pieces, tops)):
             out.append(d)
     return out
+
+
+def _real(v) -> bool:
+    return v.is_real or (v.is_real is None and abs(v.evalf(30).as_real_imag()[1]) < 1e-25)
 
 
 def _eventually_nonnegative(g, top, degree, d, symbols) -> bool:
