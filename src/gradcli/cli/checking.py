@@ -113,6 +113,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     grads = parse_answers(grad)
+    # extrema in several variables: --where and --subject-to (repeatable) go with --abs-max
+    one_variable["subject_to"] = tuple(one_variable.get("subject_to") or ()) or None
     homework = {"tangent": tangent, "directional": directional, "direction": direction,
                 "critical": critical, "over": over, "taylor": taylor, "order": order,
                 "implicit": implicit, "of": of, "newton": newton, "roots": roots, "mvt": mvt,

@@ -303,5 +303,6 @@ def extreme(points, pick) -> Side:
     if not points:
         return Side(why="there are no candidates")
     best = pick(points, key=lambda c: float(c.value.evalf(30))).value
-    hits = [c for c in points if same_value(c.value, best)]
+    hits = sorted((c for c in points if same_value(c.value, best)),
+                  key=lambda c: [float(v.evalf(20)) for v in c.at.values()])
     return Side(best, [c.at for c in hits if not c.along], [c.along for c in hits if c.along])
