@@ -8,13 +8,10 @@ the Lagrange system) and the table of candidates, as a book lays them out.
 from __future__ import annotations
 
 from ..intervals import point_text
+from ..tasks.regions import point_tuple as _point, side_text
 from .analysis import double
 
 _LETTER = {"lambda": "λ", "mu": "μ"}
-
-
-def _point(at: dict) -> str:
-    return "(" + ", ".join(point_text(v) for v in at.values()) + ")"
 
 
 def _region(r) -> str:
@@ -26,16 +23,6 @@ def _region(r) -> str:
 
 def _label(r) -> str:
     return "subject to" if r.kind == "subject-to" else "on"
-
-
-def side_text(side) -> str:
-    """'9 at (3, 0) and (0, 0)', '4 along x^2 + y^2 = 4', or 'none (why)'."""
-    if side.value is None:
-        return f"none ({side.why})"
-    where = [_point(at) for at in side.at] + [f"along {a}" for a in side.along]
-    return f"{point_text(side.value)} at " + " and ".join(where) if not side.along else (
-        f"{point_text(side.value)} " + " and ".join(
-            ("at " + w) if w.startswith("(") else w for w in where))
 
 
 def _side_record(side):

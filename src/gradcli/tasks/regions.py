@@ -306,3 +306,22 @@ def extreme(points, pick) -> Side:
     hits = sorted((c for c in points if same_value(c.value, best)),
                   key=lambda c: [float(v.evalf(20)) for v in c.at.values()])
     return Side(best, [c.at for c in hits if not c.along], [c.along for c in hits if c.along])
+
+
+def point_tuple(at: dict) -> str:
+    return "(" + ", ".join(_point_text(v) for v in at.values()) + ")"
+
+
+def side_text(side) -> str:
+    """'9 at (3, 0) and (0, 0)', '4 along x^2 + y^2 = 4', or 'none (why)'."""
+    if side.value is None:
+        return f"none ({side.why})"
+    where = [point_tuple(at) for at in side.at] + [f"along {a}" for a in side.along]
+    return f"{_point_text(side.value)} at " + " and ".join(where) if not side.along else (
+        f"{_point_text(side.value)} " + " and ".join(
+            ("at " + w) if w.startswith("(") else w for w in where))
+
+
+def _point_text(v) -> str:
+    from ..intervals import point_text
+    return point_text(v)

@@ -74,7 +74,7 @@ def _sides(part: str, option: str):
 
 def read_where(text: str) -> Region:
     """--where "x >= 0, y >= 0, x + y <= 8": the closed region's inequalities."""
-    from ..api import split_top_level
+    from ..inputs import split_top_level
     pieces, names = [], []
     for part in split_top_level(text):
         texts, relations = _sides(part, "--where")
@@ -97,7 +97,7 @@ def read_where(text: str) -> Region:
 
 def read_box(over: str) -> Region:
     """--over x=0:2,y=-1:1: the rectangle's four sides as inequalities."""
-    from ..api import split_top_level
+    from ..inputs import split_top_level
     from .analyze import parse_interval
     pieces, box = [], {}
     for part in split_top_level(over):

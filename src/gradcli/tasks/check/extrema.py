@@ -26,7 +26,7 @@ _WORDS = re.compile(r"^\s*(?:the\s+)?(?:absolute\s+|abs\.?\s+|global\s+)?"
 
 def prepare(question, given, context):
     from ..analyze import read_function
-    from ...cli.multiextrema import is_several
+    from ..several import is_several
     if is_several(given.get("over"), given.get("where"), given.get("subject_to")):
         return _several(question, given)
     if not given.get("over"):
@@ -64,7 +64,7 @@ def _read(text: str, option: str, variable: str):
 
 def _several(question, given):
     """A rectangle, a region or constraints: tasks/check/regions.py grades the answers."""
-    from ...cli.multiextrema import solve
+    from ..several import solve
     from . import regions
     result = solve(question.text, given.get("over"), given.get("where"),
                    given.get("subject_to"))

@@ -52,7 +52,7 @@ def read_answer(text: str, option: str, names: list):
 
 
 def _points(text: str, option: str, names: list) -> list:
-    from ...api import split_top_level
+    from ...inputs import split_top_level
     out = []
     for chunk in re.split(r"\band\b|;", text):
         chunk = chunk.strip()
@@ -95,7 +95,7 @@ def prepare(texts: dict, names: list) -> dict:
 
 def grade_answers(result, read: dict) -> list:
     from .verdict import Answer
-    from ...output.regions import side_text
+    from ..regions import side_text
     out = []
     for key, (text, (value, points)) in read.items():
         answer = Answer("extrema", key.replace("_", "-"), text,
