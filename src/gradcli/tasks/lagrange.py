@@ -131,7 +131,7 @@ def _constant_along(f, region, symbols, known) -> list:
                     free = S.simplify(f - value)
                     if all(abs(free.subs({x: p.at[x.name], y: p.at[y.name]}).evalf(30)) < 1e-25
                            for p in known) and _constant_on(f, g, symbols, value):
-                        return [Point(at, value, "lagrange", region.text, along=region.text)]
+                        return [Point(at, value, "lagrange", region.text, along=region.text, curve=g)]
     raise NotExact("the Lagrange system has a whole family of solutions; gradcli does not "
                    "study this case", hint="check the family by hand")
 

@@ -33,6 +33,7 @@ class Point:
     piece: str = ""             # the boundary curve or constraint it lies on
     multipliers: dict = field(default_factory=dict)   # "lambda"/"mu" -> SymPy number
     along: str = ""             # f takes this value along the whole piece
+    curve: object = None        # ... that piece's g, whose zeros the points on it are
 
 
 @dataclass
@@ -107,8 +108,10 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
     systems = [("interior: grad f = 0", [f"{_eq(fx)} = 0", f"{_eq(fy)} = 0"])]
     found = []
     polynomial = f.is_polynomial(x, y)
-    for sol in _solve([fx, fy], symbols, "grad f = 0"):
-        if sol is None:
+    for sol in _solve([fx, fy], symbols, "grad f = 0", families=True):
+        if isinstance(sol, tuple):
+            if any(S.expand(g.subs(sol[1])) == 0 for g in gs):
+                continue  # a curve of critical points along a side: the side's own study
             raise NotExact("f has a whole curve of critical points inside; gradcli does not "
                            "study such a function on a region",
                            hint="check the curve of critical points by hand")
@@ -155,8 +158,9 @@ def _eq(e) -> str:
     return printed_text(e)
 
 
-def _solve(equations, symbols, what):
-    """Real solutions {name: value}; None in the list for a family with a free parameter."""
+def _solve(equations, symbols, what, families=False):
+    """Real solutions {name: value}; None in the list for a family with a free parameter
+    (with `families`, ("family", the solution) instead)."""
     import sympy as S
     equations = [e for e in equations if e != 0]
     try:
@@ -167,7 +171,7 @@ def _solve(equations, symbols, what):
     out = []
     for sol in found:
         if any(s not in sol for s in symbols) or any(v.free_symbols for v in sol.values()):
-            out.append(None)
+            out.append(("family", sol) if families else None)
             continue
         point = {}
         for s in symbols:
@@ -262,7 +266,14 @@ def _along(f, piece, gs, corners, symbols):
         if at is None:
             raise NotExact(f"f is constant along {piece.text}, and gradcli found no point of "
                            "it in the region")
-    return Point(at, _value(f, at), "boundary", piece.text, along=piece.text)
+    text = piece.text
+    if len(on) >= 2 and S.Poly(piece.g, *symbols).total_degree() == 1:
+        # a side of a polygon: the segment between its two corners
+        var = max(symbols, key=lambda s: abs(float((on[0].at[s.name] - on[-1].at[s.name])
+                                                   .evalf(20))))
+        ends = sorted((c.at[var.name] for c in on), key=lambda v: float(v.evalf(20)))
+        text = f"{piece.text}, {_eq(ends[0])} <= {var.name} <= {_eq(ends[-1])}"
+    return Point(at, _value(f, at), "boundary", piece.text, along=text, curve=piece.g)
 
 
 def _continuous(f, points, symbols, region):
@@ -305,7 +316,14 @@ def extreme(points, pick) -> Side:
     best = pick(points, key=lambda c: float(c.value.evalf(30))).value
     hits = sorted((c for c in points if same_value(c.value, best)),
                   key=lambda c: [float(v.evalf(20)) for v in c.at.values()])
-    return Side(best, [c.at for c in hits if not c.along], [c.along for c in hits if c.along])
+    curves = [c.curve for c in hits if c.along and c.curve is not None]
+    import sympy as S
+
+    def on_curve(at):
+        return any(_sign(g.subs({S.Symbol(n, real=True): v for n, v in at.items()})) == 0
+                   for g in curves)
+    return Side(best, [c.at for c in hits if not c.along and not on_curve(c.at)],
+                [c.along for c in hits if c.along])
 
 
 def point_tuple(at: dict) -> str:
