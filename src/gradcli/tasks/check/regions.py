@@ -34,9 +34,10 @@ def read_answer(text: str, option: str, names: list):
     if is_none(text):
         return "none", None
     t = _WORDS.sub("", text.strip())
-    called = re.fullmatch(r"\s*[a-zA-Z]\w*\s*\((.+)\)\s*=\s*(.+)", t)
-    if called:  # f(1, 2) = 9, as a book prints an extreme value
-        t = f"{called.group(2)} at ({called.group(1)})"
+    called = re.fullmatch(r"((?:\s*[a-zA-Z]\w*\s*\([^()=]+\)\s*=)+)\s*([^=]+)", t)
+    if called:  # f(1, 2) = 9 or f(1, 1) = f(-1, -1) = 2, as a book prints an extreme value
+        points = re.findall(r"\(([^()=]+)\)", called.group(1))
+        t = f"{called.group(2)} at " + " and ".join(f"({p})" for p in points)
     value_text, at, where = t.partition(" at ")
     if not at:
         if re.match(r"^\s*(\(|[A-Za-z]\w*\s*=)", t):

@@ -1,0 +1,128 @@
+"""Absolute extrema in several variables: on rectangles and regions (`extrema --over
+x=..,y=..`, `--where`) and by Lagrange multipliers (`--subject-to`), and their `check`.
+
+The published exercises (tests/textbook/regions.json): each printed answer verified by
+SymPy alone (textbook/verify_regions.py), solved by gradcli, accepted by `check` as
+printed, and a plausible wrong answer refused with its mistake named. Most of it runs
+in the slow job; a few entries and the command line run always.
+"""
+import copy
+import json
+import os
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from gradcli.cli import main
+from gradcli.errors import GradcliError
+from gradcli.tasks.check.regions import grade_answers, prepare
+from gradcli.tasks.several import solve
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "textbook"))
+import verify_regions  # noqa: E402
+
+CORPUS = verify_regions.load()
+QUICK = ["stewart-14.7-ex7", "stewart-14.8-ex2"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def _solve(entry):
+    return solve(entry["question"], entry.get("over"), entry.get("where"),
+                 entry.get("subject_to"))
+
+
+def _graded(result, answers):
+    return grade_answers(result, prepare(answers, result.names))
+
+
+def test_the_corpus_has_ten_exercises_of_each_kind_from_named_books():
+    kinds = {}
+    for e in CORPUS:
+        kinds.setdefault(e["kind"], []).append(e)
+        assert e["source"].split(",")[0] in ("Stewart", "OpenStax Calculus Volume 3",
+                                             "Paul's Online Notes", "Thomas' Calculus")
+    assert len(kinds["region"]) >= 10 and len(kinds["lagrange"]) >= 10
+    assert len({e["id"] for e in CORPUS}) == len(CORPUS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", CORPUS, ids=[e["id"] for e in CORPUS])
+def test_sympy_confirms_every_printed_answer(entry):
+    assert verify_regions.verify(entry) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", CORPUS, ids=[e["id"] for e in CORPUS])
+def test_sympy_refutes_the_wrong_answer(entry):
+    wrong = copy.deepcopy(entry)
+    wrong["answers"] = {entry["wrong"]["option"]: entry["wrong"]["answer"]}
+    assert verify_regions.verify(wrong) != []
+
+
+def _corpus_case(entry):
+    result = _solve(entry)
+    right = _graded(result, entry["answers"])
+    assert [a.ok for a in right] == [True] * len(right), [(a.answer, a.reason) for a in right]
+    wrong = _graded(result, {entry["wrong"]["option"]: entry["wrong"]["answer"]})[0]
+    assert not wrong.ok
+    assert wrong.mistake == entry["wrong"]["mistake"], wrong.reason
+
+
+@pytest.mark.parametrize("entry", [e for e in CORPUS if e["id"] in QUICK], ids=QUICK)
+def test_a_few_exercises_solved_and_graded(entry):
+    _corpus_case(entry)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", [e for e in CORPUS if e["id"] not in QUICK],
+                         ids=[e["id"] for e in CORPUS if e["id"] not in QUICK])
+def test_every_exercise_solved_and_graded(entry):
+    _corpus_case(entry)
+
+
+def test_the_command_line_rectangle_in_json_with_exact_strings():
+    out = run("extrema", "x^2 - 2x y + 2y", "--over", "x=0:3,y=0:2", "-o", "json")
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    assert record["max"] == {"value": "9", "value_value": 9.0, "at": [{"x": "3", "y": "0"}],
+                             "at_value": [{"x": 3.0, "y": 0.0}]}
+    assert record["min"]["at"] == [{"x": "0", "y": "0"}, {"x": "2", "y": "2"}]
+    assert {c["from"] for c in record["candidates"]} == {"interior", "boundary", "corner"}
+
+
+def test_check_on_the_command_line_names_a_missed_lagrange_point_and_exits_1():
+    out = run("check", "x^2 + 2y^2", "--subject-to", "x^2 + y^2 = 1",
+              "--abs-max", "2 at (0, 1)", "--abs-min", "f(±1, 0) = 1", "-o", "json")
+    assert out.exit_code == 1, out.output
+    answers = json.loads(out.output)["answers"]
+    assert [a["ok"] for a in answers] == [False, True]
+    assert answers[0]["mistake"] == "missed" and "(0, -1)" in answers[0]["reason"]
+
+
+def test_an_unbounded_constraint_set_has_none_with_why():
+    out = run("extrema", "x y", "--subject-to", "x + y = 1", "-o", "json")
+    record = json.loads(out.output)
+    assert record["min"] == "none" and "-∞" in record["why"]["min"]
+    assert record["max"]["value"] == "1/4" and record["candidates"][0]["lambda"] == "1/2"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["x + y", "--where", "x >= 0, y >= 0"], "not bounded"),
+    (["x + y", "--where", "x^2 + y^2 < 4"], "strict"),
+    (["x + y", "--where", "x^2 + y^2 = 4"], "--subject-to"),
+    (["x + y", "--over", "x=0:1,y=0:1", "--where", "x <= 1"], "one of"),
+    (["x + y + z", "--over", "x=0:1,y=0:1"], "'z' is not a variable"),
+    (["x + y", "--subject-to", "x + y"], "not an equation"),
+])
+def test_bad_regions_are_refused_with_exit_2(args, words):
+    out = run("extrema", *args)
+    assert out.exit_code == 2 and words in out.output, out.output
+
+
+def test_a_discontinuity_in_the_region_is_refused_not_guessed():
+    with pytest.raises(GradcliError, match="not continuous"):
+        solve("1/x", None, "x^2 + y^2 <= 4", None)
