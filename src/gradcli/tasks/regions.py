@@ -112,6 +112,10 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
         if isinstance(sol, tuple):
             if any(S.expand(g.subs(sol[1])) == 0 for g in gs):
                 continue  # a curve of critical points along a side: the side's own study
+            inside = _family_inside(f, sol[1], gs, symbols)
+            if inside is not None:
+                found.append(inside)
+                continue
             raise NotExact("f has a whole curve of critical points inside; gradcli does not "
                            "study such a function on a region",
                            hint="check the curve of critical points by hand")
@@ -151,6 +155,31 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
         result.warnings.append("f is not a polynomial: SymPy's solutions of the systems "
                                "are taken as complete")
     return result
+
+
+def _family_inside(f, family: dict, gs, symbols):
+    """A curve of critical points (grad f = 0 along it, so f is constant there): one
+    candidate inside the region stands for it; None when no point of it inside is found
+    (then the caller refuses rather than guesses)."""
+    import sympy as S
+    free = sorted(set().union(*[v.free_symbols for v in family.values()])
+                  | {s for s in symbols if s not in family}, key=str)
+    if len(free) != 1:
+        return None
+    t = free[0]
+    value = S.simplify(f.subs(family))
+    if value.free_symbols:
+        return None
+    for k in sorted(range(-400, 401), key=abs):
+        at = {s.name: S.nsimplify(S.sympify(family.get(s, s)).subs(t, S.Rational(k, 20)))
+              for s in symbols}
+        if all(_real(v) and not v.has(S.zoo, S.nan) for v in at.values()) and \
+                _inside(gs, at, strict=True):
+            solved = next(iter(family))
+            curve = S.numer(S.together(solved - family[solved]))
+            return Point(at, value, "interior", along=f"{solved.name} = {_eq(family[solved])} "
+                         "(inside the region)", curve=curve)
+    return None
 
 
 def _eq(e) -> str:
