@@ -132,7 +132,7 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
     for p in region.pieces:
         gx, gy = S.diff(p.g, x), S.diff(p.g, y)
         tangency = S.expand(S.numer(S.together(fx * gy - fy * gx)))
-        systems.append((f"boundary {p.text}", [f"{p.text}", f"{_eq(tangency)} = 0"]))
+        systems.append((f"boundary {p.text}", _piece_steps(f, p, symbols, tangency)))
         if tangency == 0:
             found.append(_along(f, p, gs, corners, symbols))
             continue
@@ -180,6 +180,20 @@ def _family_inside(f, family: dict, gs, symbols):
             return Point(at, value, "interior", along=f"{solved.name} = {_eq(family[solved])} "
                          "(inside the region)", curve=curve)
     return None
+
+
+def _piece_steps(f, piece, symbols, tangency) -> list:
+    """The book's study of one boundary piece: a side y = φ(x) (or x = φ(y)) as f of one
+    variable and its derivative; a curve by f_x g_y - f_y g_x = 0 (λ eliminated)."""
+    import sympy as S
+    for solved, free in (symbols[::-1], symbols):
+        if S.degree(piece.g, solved) == 1 and not S.diff(piece.g, solved).free_symbols:
+            phi = S.solve(piece.g, solved)[0]
+            restricted = S.expand(f.subs(solved, phi))
+            return [f"{solved.name} = {_eq(phi)}",
+                    f"f = {_eq(restricted)}",
+                    f"d/d{free.name}: {_eq(S.diff(restricted, free))} = 0"]
+    return [piece.text, f"f_x g_y - f_y g_x: {_eq(tangency)} = 0"]
 
 
 def _eq(e) -> str:

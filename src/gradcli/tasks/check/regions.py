@@ -144,22 +144,25 @@ def _wrong_value(r, key, truth, other, value, answer):
     pick = max if key == "abs_max" else min
     if other.value is not None and same_number(value, other.value):
         answer.mistake = "swapped"
-        answer.reason = f"{value.text} is the absolute {_word('abs_min' if key == 'abs_max' else 'abs_max')}; the absolute {word} is {answer.expected}"
+        answer.reason = (f"{value.text} is the absolute "
+                         f"{_word('abs_min' if key == 'abs_max' else 'abs_max')}; "
+                         f"the absolute {word} is {answer.expected}")
         return
     best_points = [c for c in r.candidates if c.at in truth.at or c.along]
     for c in best_points:
         for m, v in c.multipliers.items():
             if same_number(value, v):
                 answer.mistake = "lambda-as-value"
-                answer.reason = (f"{value.text} is the multiplier {'λ' if m == 'lambda' else 'μ'}"
-                                 f" at {_pt(c.at)}; the {word} is f there: {answer.expected}")
+                letter = "λ" if m == "lambda" else "μ"
+                answer.reason = (f"{value.text} is the multiplier {letter} at {_pt(c.at)}; "
+                                 f"the absolute {word} is f there: {answer.expected}")
                 return
     if r.kind == "subject-to":
         rest = [c for c in r.candidates if not any(c.at == a for a in truth.at) and not c.along]
         if rest and same_number(value, _best(rest, pick)):
             answer.mistake = "lagrange-point-missed"
             answer.reason = (f"{value.text} is the best of the other Lagrange points; "
-                             f"the {word} is {answer.expected}")
+                             f"the absolute {word} is {answer.expected}")
             return
     else:
         for source in ("boundary", "corner", "interior"):
@@ -171,13 +174,13 @@ def _wrong_value(r, key, truth, other, value, answer):
                 answer.reason = (f"{value.text} is the best value without the {source} "
                                  "candidates" + (f" (on {piece})" if piece and source ==
                                                  "boundary" else "")
-                                 + f"; the {word} is {answer.expected}")
+                                 + f"; the absolute {word} is {answer.expected}")
                 return
     hit = next((c for c in r.candidates if same_number(value, c.value)), None)
     if hit is not None:
         answer.mistake = "not-extreme"
         answer.reason = (f"{value.text} is f at the {hit.source} candidate {_pt(hit.at)}, "
-                         f"not the {word}; the {word} is {answer.expected}")
+                         f"not the {word}; the absolute {word} is {answer.expected}")
         return
     answer.mistake = "wrong-value"
     answer.reason = f"the absolute {word} is {answer.expected}"
@@ -218,7 +221,7 @@ def _grade_points(r, key, truth, other, points, answer):
             answer.mistake = "not-in-region"
             answer.reason = (f"{text} is not " + ("on the constraint set" if r.kind ==
                                                   "subject-to" else "in the region")
-                             + f"; the {word} is {answer.expected}")
+                             + f"; the absolute {word} is {answer.expected}")
             return
         swapped = any(_same_point(p, at, names) for at in other.at)
         answer.mistake = "swapped" if swapped else "not-attained"
