@@ -82,7 +82,8 @@ def lagrange_extrema(text: str, constraints) -> RegionExtrema:
 def _solve_lagrange(equations, unknowns):
     import sympy as S
     try:
-        found = S.solve(equations, unknowns, dict=True)
+        found = S.solve(equations, unknowns, dict=True,
+                        check=not all(e.is_polynomial(*unknowns) for e in equations))
     except (NotImplementedError, ValueError) as exc:
         raise NotExact("SymPy cannot solve the Lagrange system exactly",
                        hint="try a constraint or function SymPy can solve") from exc

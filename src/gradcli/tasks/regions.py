@@ -188,7 +188,7 @@ def _piece_steps(f, piece, symbols, tangency) -> list:
     import sympy as S
     for solved, free in (symbols[::-1], symbols):
         if S.degree(piece.g, solved) == 1 and not S.diff(piece.g, solved).free_symbols:
-            phi = S.solve(piece.g, solved)[0]
+            phi = S.expand(solved - piece.g / S.diff(piece.g, solved))
             restricted = S.expand(f.subs(solved, phi))
             return [f"{solved.name} = {_eq(phi)}",
                     f"f = {_eq(restricted)}",
@@ -198,7 +198,7 @@ def _piece_steps(f, piece, symbols, tangency) -> list:
 
 def _eq(e) -> str:
     from ..closedtext import printed_text
-    return printed_text(e)
+    return printed_text(e).replace("Abs(", "abs(")
 
 
 def _solve(equations, symbols, what, families=False):
@@ -206,8 +206,10 @@ def _solve(equations, symbols, what, families=False):
     (with `families`, ("family", the solution) instead)."""
     import sympy as S
     equations = [e for e in equations if e != 0]
+    # a polynomial system's solutions need no checking by substitution (no denominators)
+    check = not all(e.is_polynomial(*symbols) for e in equations)
     try:
-        found = S.solve(equations, symbols, dict=True)
+        found = S.solve(equations, symbols, dict=True, check=check)
     except (NotImplementedError, ValueError) as exc:
         raise NotExact(f"SymPy cannot solve the system of {what} exactly",
                        hint="gradcli critical finds critical points numerically") from exc

@@ -222,10 +222,11 @@ def _eventually_nonnegative(g, top, degree, d, symbols) -> bool:
     if S.simplify(value) != 0:
         return numeric > 0
     # top(d) = 0: if top <= 0 all round (-x^2, -(x - y)^2), the next part decides
+    import math
     x, y = symbols
-    samples = [top.subs({x: S.cos(k * S.pi / 90), y: S.sin(k * S.pi / 90)}).evalf(20)
-               for k in range(180)]
-    if max(samples) > 1e-15 or degree < 1:
+    fn = S.lambdify((x, y), top, "math")
+    samples = [fn(math.cos(k * math.pi / 90), math.sin(k * math.pi / 90)) for k in range(180)]
+    if max(samples) > 1e-12 or degree < 1:
         return True
     poly = S.Poly(g, *symbols)
     nxt = S.Add(*[c * S.Mul(*[s ** e for s, e in zip(symbols, m)])
