@@ -114,8 +114,13 @@ def _latex_side(side) -> str:
         return r"\text{none}"
     where = [r"\left(" + ", ".join(_latex_point(v) for v in at.values()) + r"\right)"
              for at in side.at]
-    where += [r"\text{along } " + a.replace("^", "^") for a in side.along]
-    return _latex_point(side.value) + r"\text{ at }" + r"\text{ and }".join(where)
+    along = [r"\text{along } " + a.replace("<=", r"\le").replace("√", r"\sqrt") for a in side.along]
+    text = _latex_point(side.value)
+    if where:
+        text += r"\text{ at }" + r"\text{ and }".join(where)
+    if along:
+        text += (r"\text{ and }" if where else r"\ ") + r"\text{ and }".join(along)
+    return text
 
 
 def region_latex(r, precision=None, steps=False) -> str:

@@ -39,6 +39,13 @@ def lagrange_extrema(text: str, constraints) -> RegionExtrema:
                          hint='for example: gradcli extrema "x y" --subject-to "x + y = 10"')
     f, read, program = read_objective(text, region.names)
     symbols = region.symbols
+    import sympy as S
+    if f.atoms(S.sin, S.cos, S.tan, S.cot, S.sec, S.csc):
+        # a periodic f gives grad f = λ grad g infinitely many solutions, of which
+        # SymPy may return some: no answer rather than a partial one
+        raise NotExact("Lagrange multipliers with a trigonometric f: SymPy's solutions of "
+                       "the system may be incomplete, so gradcli claims nothing",
+                       hint="parametrise the constraint and use extrema --over t=A:B")
     names = ["lambda", "mu"][:len(region.pieces)]
     multipliers = [S.Symbol(m, real=True) for m in names]
     gs = [p.g for p in region.pieces]
@@ -81,10 +88,12 @@ def lagrange_extrema(text: str, constraints) -> RegionExtrema:
 
 def _solve_lagrange(equations, unknowns):
     import sympy as S
+    from .regions import SOLVE_SECONDS, deadline
+    check = not all(e.is_polynomial(*unknowns) for e in equations)
     try:
-        found = S.solve(equations, unknowns, dict=True,
-                        check=not all(e.is_polynomial(*unknowns) for e in equations))
-    except (NotImplementedError, ValueError) as exc:
+        with deadline(SOLVE_SECONDS if check else None):
+            found = S.solve(equations, unknowns, dict=True, check=check)
+    except (NotImplementedError, ValueError, TimeoutError) as exc:
         raise NotExact("SymPy cannot solve the Lagrange system exactly",
                        hint="try a constraint or function SymPy can solve") from exc
     out = []

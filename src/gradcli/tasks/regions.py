@@ -136,7 +136,7 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
         if tangency == 0:
             found.append(_along(f, p, gs, corners, symbols))
             continue
-        for sol in _solve([p.g, tangency], symbols, p.text):
+        for sol in _solve([p.g, tangency], symbols, f"the boundary {p.text}"):
             if sol is None:
                 found.append(_along(f, p, gs, corners, symbols))
                 break
@@ -152,9 +152,47 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
                            box=region.box, complete=polynomial,
                            warnings=list(program.warnings))
     if not polynomial:
+        _sampled_check(f, result, region, symbols)
         result.warnings.append("f is not a polynomial: SymPy's solutions of the systems "
-                               "are taken as complete")
+                               "are taken as complete (a dense sample of the region agrees)")
     return result
+
+
+def _sampled_check(f, result, region, symbols) -> None:
+    """For a transcendental f SymPy may return some solutions only (cos x = 0 has
+    infinitely many): a dense sample of the region that beats the max or min refutes
+    the list of candidates, and nothing is claimed."""
+    import numpy as np
+    import sympy as S
+    xs = [float(c.at[symbols[0].name].evalf(20)) for c in result.candidates]
+    ys = [float(c.at[symbols[1].name].evalf(20)) for c in result.candidates]
+    (x0, x1), (y0, y1) = (min(xs), max(xs)), (min(ys), max(ys))
+    gx, gy = np.meshgrid(np.linspace(x0, x1, 301), np.linspace(y0, y1, 301))
+    keep = np.ones_like(gx, dtype=bool)
+    for p in region.pieces:
+        keep &= S.lambdify(symbols, p.g, "numpy")(gx, gy) * np.ones_like(gx) >= 0
+    with np.errstate(all="ignore"):
+        values = (S.lambdify(symbols, f, "numpy")(gx, gy) * np.ones_like(gx))[keep]
+    values = values[np.isfinite(values)]
+    hi, lo = float(result.max.value.evalf(20)), float(result.min.value.evalf(20))
+    scale = 1e-9 * (1 + max(abs(hi), abs(lo)))
+    refuted = values.size and (values.max() > hi + scale or values.min() < lo - scale)
+    # ... or the sample comes close to an extreme value far from every point listed
+    points = np.stack([gx[keep], gy[keep]], axis=1)[np.isfinite(
+        (S.lambdify(symbols, f, "numpy")(gx, gy) * np.ones_like(gx))[keep])]
+    step = 0.1 * max(x1 - x0, y1 - y0)  # a tenth of the region: another hump, not this one
+    for side, best in ((result.max, hi), (result.min, lo)):
+        if side.along or refuted:
+            continue
+        listed = np.array([[float(at[s.name].evalf(20)) for s in symbols] for at in side.at])
+        near = points[np.abs(values - best) < 1e-4 * (1 + abs(best))]
+        if len(near) and np.max(np.min(np.linalg.norm(
+                near[:, None, :] - listed[None, :, :], axis=2), axis=1)) > step:
+            refuted = True
+    if refuted:
+        raise NotExact("SymPy's solutions miss some critical points of f on the region "
+                       "(a sample of the region finds the max or min elsewhere)",
+                       hint="a smaller region, or gradcli critical --over to search numerically")
 
 
 def _family_inside(f, family: dict, gs, symbols):
@@ -209,8 +247,9 @@ def _solve(equations, symbols, what, families=False):
     # a polynomial system's solutions need no checking by substitution (no denominators)
     check = not all(e.is_polynomial(*symbols) for e in equations)
     try:
-        found = S.solve(equations, symbols, dict=True, check=check)
-    except (NotImplementedError, ValueError) as exc:
+        with deadline(SOLVE_SECONDS if check else None):
+            found = S.solve(equations, symbols, dict=True, check=check)
+    except (NotImplementedError, ValueError, TimeoutError) as exc:
         raise NotExact(f"SymPy cannot solve the system of {what} exactly",
                        hint="gradcli critical finds critical points numerically") from exc
     out = []
@@ -227,6 +266,36 @@ def _solve(equations, symbols, what, families=False):
         else:
             out.append(point)
     return out
+
+
+SOLVE_SECONDS = 4   # SymPy on a transcendental system may search for minutes
+
+
+class deadline:
+    """Raise TimeoutError in the block after `seconds` (main thread only; None: no limit)."""
+
+    def __init__(self, seconds):
+        import threading
+        self.seconds = seconds if threading.current_thread() is threading.main_thread() \
+            else None
+
+    def __enter__(self):
+        if self.seconds:
+            import signal
+            self.old = signal.signal(signal.SIGALRM, self._expired)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    @staticmethod
+    def _expired(signum, frame):
+        raise TimeoutError("SymPy took too long")
+
+    def __exit__(self, *exc):
+        if self.seconds:
+            import signal
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.old)
+        return False
 
 
 def _real(v) -> bool:

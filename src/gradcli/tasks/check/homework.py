@@ -115,6 +115,10 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     if unknown:
         raise TypeError(f"check_homework() got an unexpected keyword argument '{unknown[0]}'")
     curve = {k: v for k, v in one_variable.items() if v is not None}
+    if (where or subject_to) and not any(k in curve for k in extrema_grader.ANSWERS):
+        raise UsageError(f"{'--where' if where else '--subject-to'} goes with --abs-max or "
+                         "--abs-min", hint='for example: --where "x^2 + y^2 <= 4" '
+                                           '--abs-max "8 at (-2, 0)"')
     for kind in ("analyze", "extrema"):
         given[kind] = {k: v for k, v in curve.items() if _ONE_VARIABLE[k] == kind} or None
     for option, example in _EXAMPLES.items():
