@@ -40,12 +40,21 @@ def lagrange_extrema(text: str, constraints) -> RegionExtrema:
     f, read, program = read_objective(text, region.names)
     symbols = region.symbols
     import sympy as S
-    if f.atoms(S.sin, S.cos, S.tan, S.cot, S.sec, S.csc):
-        # a periodic f gives grad f = λ grad g infinitely many solutions, of which
-        # SymPy may return some: no answer rather than a partial one
-        raise NotExact("Lagrange multipliers with a trigonometric f: SymPy's solutions of "
-                       "the system may be incomplete, so gradcli claims nothing",
+    if not f.is_rational_function(*symbols):
+        # a transcendental f (sin, e^x) makes the system transcendental, of whose infinitely
+        # many or hard solutions SymPy may return some: no answer rather than a partial one
+        raise NotExact("Lagrange multipliers here need f to be a polynomial or a quotient of "
+                       "polynomials: for a transcendental f SymPy's solutions of the system "
+                       "may be incomplete, so gradcli claims nothing",
                        hint="parametrise the constraint and use extrema --over t=A:B")
+    denominator = S.fraction(S.together(f))[1]
+    if denominator.free_symbols:
+        # a real pole on the set, or a family of them (None), breaks the method
+        if _solve([denominator] + [q.g for q in region.pieces], symbols,
+                  "where f is undefined"):
+            raise NotExact(f"f is not defined everywhere on the constraint set "
+                           f"({_eq(denominator)} = 0 meets it)",
+                           hint="a constraint set where f is continuous")
     names = ["lambda", "mu"][:len(region.pieces)]
     multipliers = [S.Symbol(m, real=True) for m in names]
     gs = [p.g for p in region.pieces]
