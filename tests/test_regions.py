@@ -126,3 +126,34 @@ def test_bad_regions_are_refused_with_exit_2(args, words):
 def test_a_discontinuity_in_the_region_is_refused_not_guessed():
     with pytest.raises(GradcliError, match="not continuous"):
         solve("1/x", None, "x^2 + y^2 <= 4", None)
+
+
+def test_a_point_of_a_side_of_attainment_is_right_and_one_off_it_is_not():
+    result = solve("x y^2", None, "x >= 0, y >= 0, x^2 + y^2 <= 3", None)
+    assert result.min.along == ["x = 0, 0 <= y <= √3", "y = 0, 0 <= x <= √3"]
+    right, wrong = (_graded(result, {"abs_min": a})[0] for a in ("0 at (0, 1)", "0 at (1, 1)"))
+    assert right.ok and not wrong.ok and wrong.mistake == "not-attained"
+
+
+def test_a_plane_in_space_has_neither_extremum_of_xyz_and_says_why():
+    result = solve("x y z", None, None, ["x + y + z = 1"])
+    assert result.max.value is None and result.min.value is None
+    assert "∞" in result.max.why and "-∞" in result.min.why
+    graded = _graded(result, {"abs_max": "1/27 at (1/3, 1/3, 1/3)", "abs_min": "none"})
+    assert [(a.ok, a.mistake) for a in graded] == [(False, "no-extremum"), (True, None)]
+
+
+@pytest.mark.parametrize("text, subject_to, words", [
+    ("1/x", ["x^2 + y^2 = 1"], "not defined"),
+    ("e^(x y)", ["x^2 + y^2 = 2"], "polynomial"),
+])
+def test_lagrange_refuses_what_it_cannot_settle(text, subject_to, words):
+    with pytest.raises(GradcliError, match=words):
+        solve(text, None, None, subject_to)
+
+
+@pytest.mark.slow
+def test_a_transcendental_f_whose_critical_points_sympy_lists_in_part_is_refused():
+    # sin x = 1 at π/2 and 5π/2, both in [0, 10]: SymPy's list has one of them
+    with pytest.raises(GradcliError, match="miss some critical points"):
+        solve("sin(x) + cos(y)", "x=0:10,y=0:1", None, None)
