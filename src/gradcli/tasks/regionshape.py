@@ -90,7 +90,10 @@ def read_where(text: str) -> Region:
             (lhs, ln), (rhs, rn) = _sympy(texts[i], "--where"), _sympy(texts[i + 1], "--where")
             names += [n for n in ln + rn if n not in names]
             g = rhs - lhs if relation in _LESS else lhs - rhs
-            pieces.append(Piece(S.expand(g), f"{texts[i].strip()} = {texts[i + 1].strip()}"))
+            left, right = texts[i].strip(), texts[i + 1].strip()
+            if not lhs.free_symbols:  # 0 <= x: the boundary is x = 0, as a book says it
+                left, right = right, left
+            pieces.append(Piece(S.expand(g), f"{left} = {right}"))
     _polynomial(pieces, "--where")
     return Region(sorted(names), pieces, text.strip())
 
