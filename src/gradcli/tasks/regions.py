@@ -311,8 +311,11 @@ def _clean(v):
     import sympy as S
     if v.is_real:
         return S.radsimp(v) if v.has(S.Pow) else v
+    # a real root SymPy wrote through complex numbers (Cardano): its real part, exactly;
+    # a simpler form is taken only where SymPy proves the two equal
     re = S.re(S.expand_complex(v))
-    return S.nsimplify(re) if abs(re.evalf(40) - S.nsimplify(re).evalf(40)) < 1e-35 else re
+    simpler = S.nsimplify(re)
+    return simpler if simpler != re and S.simplify(re - simpler) == 0 else re
 
 
 def _value(f, at: dict):

@@ -208,15 +208,8 @@ def _grade_points(r, key, truth, other, points, answer):
             continue
         text = "(" + ", ".join(t.text for t in p) + ")"
         bindings = {S.Symbol(n, real=True): t.value for n, t in zip(names, p)}
-        if truth.along:
-            # a whole curve of attainment: a point of it with the extreme value is right
-            from ..regions import _value, same_value
-            from ..exactinput import read_sympy
-            f = read_sympy(r.expression)[0]
-            if _in_set(r, bindings) and same_value(_value(f, {n: t.value for n, t in
-                                                              zip(names, p)}), truth.value):
-                continue
-            del f
+        if truth.along and _in_set(r, bindings) and _attains(r, bindings, truth.value):
+            continue  # a whole curve of attainment: a point of it with the value is right
         if not _in_set(r, bindings):
             answer.mistake = "not-in-region"
             answer.reason = (f"{text} is not " + ("on the constraint set" if r.kind ==
@@ -234,6 +227,13 @@ def _grade_points(r, key, truth, other, points, answer):
                          + " and ".join(_pt(at) for at in missed))
         return
     answer.ok = True
+
+
+def _attains(r, bindings, value) -> bool:
+    from ..exactinput import read_sympy
+    from ..regions import same_value
+    there = read_sympy(r.expression)[0].subs(bindings)
+    return bool(there.is_real) and same_value(there, value)
 
 
 def _in_set(r, bindings) -> bool:
