@@ -7,8 +7,7 @@ the Lagrange system) and the table of candidates, as a book lays them out.
 """
 from __future__ import annotations
 
-from ..intervals import point_text
-from ..tasks.regions import point_tuple as _point, side_text
+from ..tasks.regions import number_text_of as point_text, point_tuple as _point, side_text
 from .analysis import double
 
 _LETTER = {"lambda": "λ", "mu": "μ"}

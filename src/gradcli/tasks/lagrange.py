@@ -68,7 +68,10 @@ def lagrange_extrema(text: str, constraints) -> RegionExtrema:
     systems = [("Lagrange: grad f = " + " + ".join(
         f"{letters[m]} grad {'gh'[k]}" for k, m in enumerate(names)), shown)]
     points, along = [], []
-    for sol in _solve_lagrange(equations + gs, symbols + multipliers):
+    solutions = _plane_curve(f, gs, symbols)
+    if solutions is None:
+        solutions = _solve_lagrange(equations + gs, symbols + multipliers)
+    for sol in solutions:
         if sol is None:
             along.append(None)
             continue
@@ -93,6 +96,36 @@ def lagrange_extrema(text: str, constraints) -> RegionExtrema:
         result.warnings.append("f is not a polynomial: SymPy's solutions of the Lagrange "
                                "system are taken as complete")
     return result
+
+
+def _plane_curve(f, gs, symbols):
+    """One constraint in the plane: λ eliminated (f_x g_y = f_y g_x) and the polynomial
+    system solved completely by regions.poly_points; λ = f_x/g_x (or f_y/g_y) after.
+    None where this does not apply (SymPy's solve then)."""
+    import sympy as S
+
+    from .regions import poly_points
+    if len(symbols) != 2 or len(gs) != 1:
+        return None
+    x, y = symbols
+    g = gs[0]
+    fx, fy, gx, gy = S.diff(f, x), S.diff(f, y), S.diff(g, x), S.diff(g, y)
+    tangency = S.numer(S.together(fx * gy - fy * gx))
+    if not (S.expand(tangency).is_polynomial(x, y)) or S.expand(tangency) == 0:
+        return None
+    found = poly_points(S.expand(g), S.expand(tangency), x, y)
+    if found is None:
+        return None
+    out = []
+    for at in found:
+        bind = {x: at[x.name], y: at[y.name]}
+        for a, b in ((fx, gx), (fy, gy)):
+            if abs(b.subs(bind).evalf(50)) > 1e-30:
+                ratio = (a / b).subs(bind)
+                out.append({**at, "lambda": ratio if ratio.has(S.CRootOf)
+                            else S.radsimp(S.simplify(ratio))})
+                break
+    return out
 
 
 def _solve_lagrange(equations, unknowns):

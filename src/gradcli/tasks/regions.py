@@ -246,6 +246,10 @@ def _solve(equations, symbols, what, families=False):
     equations = [e for e in equations if e != 0]
     # a polynomial system's solutions need no checking by substitution (no denominators)
     check = not all(e.is_polynomial(*symbols) for e in equations)
+    if not check and len(equations) == 2 and len(symbols) == 2:
+        points = poly_points(equations[0], equations[1], *symbols)
+        if points is not None:
+            return points
     try:
         with deadline(SOLVE_SECONDS if check else None):
             found = S.solve(equations, symbols, dict=True, check=check)
@@ -266,6 +270,41 @@ def _solve(equations, symbols, what, families=False):
         else:
             out.append(point)
     return out
+
+
+def poly_points(p, q, x, y):
+    """Every real common zero of two polynomials in x and y, or None where they share a
+    factor (a curve of solutions).
+
+    SymPy's solve can return an empty or partial list for such a system (when the
+    eliminant has no roots in radicals), so the real roots are found from both
+    resultants (exact: radicals, or CRootOf where no radicals exist) and each pair
+    kept where both polynomials vanish (to 50 digits, beyond any coincidence of
+    algebraic numbers this size)."""
+    import sympy as S
+    rx, ry = S.resultant(p, q, y), S.resultant(p, q, x)
+    if S.expand(rx) == 0 or S.expand(ry) == 0:
+        return None
+    xs = _real_roots(rx, x)
+    ys = _real_roots(ry, y)
+    out = []
+    scale = 1 + max(abs(float(c)) for c in S.Poly(p, x, y).coeffs() + S.Poly(q, x, y).coeffs())
+    for a in xs:
+        for b in ys:
+            at = {x: a, y: b}
+            if all(abs(e.subs(at).evalf(60)) < S.Float("1e-40", 60) * scale for e in (p, q)):
+                out.append({x.name: a, y.name: b})
+    return out
+
+
+def _real_roots(r, v) -> list:
+    import sympy as S
+    if not r.has(v):
+        return []
+    roots = []
+    for factor, _ in S.factor_list(S.Poly(r, v))[1]:
+        roots += [root for root in factor.real_roots() if root not in roots]
+    return roots
 
 
 SOLVE_SECONDS = 4   # SymPy on a transcendental system may search for minutes
@@ -458,5 +497,15 @@ def side_text(side) -> str:
 
 
 def _point_text(v) -> str:
+    return number_text_of(v)
+
+
+def number_text_of(v) -> str:
+    """A number as the book prints it; a root with no form in radicals (CRootOf) as a
+    decimal, the only form it has."""
+    import sympy as S
     from ..intervals import point_text
+    if v.has(S.CRootOf):
+        from ..numbers import number_text
+        return number_text(float(v.evalf(30)))
     return point_text(v)
