@@ -157,3 +157,23 @@ def test_a_transcendental_f_whose_critical_points_sympy_lists_in_part_is_refused
     # sin x = 1 at π/2 and 5π/2, both in [0, 10]: SymPy's list has one of them
     with pytest.raises(GradcliError, match="miss some critical points"):
         solve("sin(x) + cos(y)", "x=0:10,y=0:1", None, None)
+
+
+def test_two_polynomial_equations_are_solved_completely_where_sympy_returns_nothing():
+    import sympy as sp
+    from gradcli.tasks.regions import poly_points
+    x, y = sp.symbols("x y", real=True)
+    # the circle and the tangency condition of x^3 - 3xy + y^2: SymPy's solve gives []
+    points = poly_points(4 - x**2 - y**2, 4*x*y + 6*y**2 - 6*x**2*y - 6*x**2, x, y)
+    assert len(points) == 4
+    for p in points:
+        assert abs((p["x"]**2 + p["y"]**2 - 4).evalf(40)) < 1e-35
+    result = solve("x^3 - 3x y + y^2", None, "x^2 + y^2 <= 4", None)
+    assert abs(float(result.max.value.evalf()) - 11.3972354276) < 1e-9
+
+
+@pytest.mark.slow
+def test_an_incomplete_lagrange_solution_in_space_is_refused_not_printed():
+    # SymPy's solve misses (±2, 0, 0) here, where f = ±8; the sample of the sphere finds them
+    with pytest.raises(GradcliError, match="incomplete"):
+        solve("x^3 - 3x y + z^2", None, None, ["x^2 + y^2 + z^2 = 4"])

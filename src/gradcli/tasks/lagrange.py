@@ -92,6 +92,8 @@ def lagrange_extrema(text: str, constraints) -> RegionExtrema:
     if directions_to_infinity(region):
         from .unbounded import decide_sides
         decide_sides(result, f, region, symbols)
+    from .constraintsample import refute
+    refute(f, gs, symbols, result)
     if not result.complete:
         result.warnings.append("f is not a polynomial: SymPy's solutions of the Lagrange "
                                "system are taken as complete")
