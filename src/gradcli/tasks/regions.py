@@ -360,7 +360,8 @@ def _clean(v):
 def _value(f, at: dict):
     import sympy as S
     v = f.subs({S.Symbol(n, real=True): val for n, val in at.items()})
-    v = S.radsimp(S.simplify(v)) if v.free_symbols == set() else v
+    if not v.free_symbols and not v.has(S.CRootOf):  # a CRootOf form stays as it is
+        v = S.radsimp(S.simplify(v))
     if not (v.is_real is not False and v.is_finite is not False) or not _real(v):
         raise NotExact(f"f is not defined at ({', '.join(_eq(a) for a in at.values())})",
                        hint="choose a region where f is continuous")
@@ -372,6 +373,10 @@ def _sign(v) -> int:
     n = v.evalf(50)
     if abs(n) > 1e-40:
         return 1 if n > 0 else -1
+    if v.has(S.CRootOf):
+        # a point poly_points found on this curve: it holds there to 50 digits, as its
+        # roots were accepted, and SymPy's simplify of such forms takes minutes
+        return 0
     return 0 if S.simplify(v) == 0 else (1 if n > 0 else -1)
 
 
@@ -386,7 +391,11 @@ def _inside(gs, at: dict, strict: bool = False) -> bool:
 
 
 def same_value(a, b) -> bool:
+    import sympy as S
     from .extrema import same_value as same
+    if a.has(S.CRootOf) or b.has(S.CRootOf):
+        # no simplify for roots without radicals (minutes): equal to 45 digits is equal
+        return abs((a - b).evalf(50)) < S.Float("1e-45") * (1 + abs(a.evalf(50)))
     return same(a, b)
 
 
