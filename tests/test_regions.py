@@ -159,6 +159,7 @@ def test_a_transcendental_f_whose_critical_points_sympy_lists_in_part_is_refused
         solve("sin(x) + cos(y)", "x=0:10,y=0:1", None, None)
 
 
+@pytest.mark.slow
 def test_two_polynomial_equations_are_solved_completely_where_sympy_returns_nothing():
     import sympy as sp
     from gradcli.tasks.regions import poly_points
