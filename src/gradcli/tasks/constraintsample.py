@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from .onevar import NotExact
 
-SAMPLES = 3000
-CLIMB = 60
+SAMPLES = 1500
+CLIMB = 25
 
 
 def refute(f, gs, symbols, result) -> None:
@@ -44,7 +44,7 @@ def refute(f, gs, symbols, result) -> None:
             top = pts[np.argsort(-values)[:40]]
             for _ in range(CLIMB):
                 step = sign * 0.02 * radius * _unit(_columns(grad_f, top, n))
-                top = _project(top + step, g_fn, jac, n, len(gs))
+                top = _project(top + step, g_fn, jac, n, len(gs), rounds=6)
                 if top.size == 0:
                     break
             found = np.concatenate([pts, top]) if top.size else pts
@@ -82,12 +82,14 @@ def _unit(v):
     return np.where(norm > 0, v / np.where(norm > 0, norm, 1), 0)
 
 
-def _project(pts, g_fn, jac, n, m):
+def _project(pts, g_fn, jac, n, m, rounds=30):
     """Newton steps onto {g = 0}: p - Jᵀ(JJᵀ)⁻¹g(p); the points that get there."""
     import numpy as np
-    for _ in range(40):
+    for _ in range(rounds):
         g = np.stack([np.asarray(c, dtype=float) * np.ones(len(pts)) for c in g_fn(*pts.T)],
                      axis=1)
+        if np.all(np.abs(g[np.isfinite(g)]) < 1e-13):
+            break
         J = np.stack([np.stack([np.asarray(c, dtype=float) * np.ones(len(pts)) for c in row],
                                axis=1) for row in jac(*pts.T)], axis=1)   # (N, m, n)
         JJt = J @ np.transpose(J, (0, 2, 1)) + 1e-14 * np.eye(m)
