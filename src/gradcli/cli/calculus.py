@@ -49,7 +49,7 @@ def extrema_command(expr, file, over, steps, fmt, precision, debug, where=None,
       absolute min    -3 at x = 2
 
     \b
-    Several variables (Stewart 14.7 example 7; 14.8 example 1):
+    Several variables (Stewart 14.7 example 7; 14.8 example 2):
       $ gradcli extrema "x^2 - 2x y + 2y" --over x=0:3,y=0:2 -o plain
       on      0 ≤ x ≤ 3, 0 ≤ y ≤ 2
       absolute max    9 at (3, 0)
