@@ -162,7 +162,7 @@ def test_a_transcendental_f_whose_critical_points_sympy_lists_in_part_is_refused
 @pytest.mark.slow
 def test_two_polynomial_equations_are_solved_completely_where_sympy_returns_nothing():
     import sympy as sp
-    from gradcli.tasks.regions import poly_points
+    from gradcli.tasks.exactsolve import poly_points
     x, y = sp.symbols("x y", real=True)
     # the circle and the tangency condition of x^3 - 3xy + y^2: SymPy's solve gives []
     points = poly_points(4 - x**2 - y**2, 4*x*y + 6*y**2 - 6*x**2*y - 6*x**2, x, y)

@@ -106,7 +106,7 @@ def _plane_curve(f, gs, symbols):
     None where this does not apply (SymPy's solve then)."""
     import sympy as S
 
-    from .regions import poly_points
+    from .exactsolve import poly_points
     if len(symbols) != 2 or len(gs) != 1:
         return None
     x, y = symbols
@@ -132,7 +132,7 @@ def _plane_curve(f, gs, symbols):
 
 def _solve_lagrange(equations, unknowns):
     import sympy as S
-    from .regions import SOLVE_SECONDS, deadline
+    from .exactsolve import SOLVE_SECONDS, deadline
     check = not all(e.is_polynomial(*unknowns) for e in equations)
     try:
         with deadline(SOLVE_SECONDS if check else None):
@@ -146,7 +146,7 @@ def _solve_lagrange(equations, unknowns):
             out.append(None)
             continue
         if all(_real(sol[u]) for u in unknowns):
-            from .regions import _clean
+            from .exactsolve import clean as _clean
             out.append({u.name: _clean(sol[u]) for u in unknowns})
     return out
 
