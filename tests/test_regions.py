@@ -178,3 +178,14 @@ def test_an_incomplete_lagrange_solution_in_space_is_refused_not_printed():
     # SymPy's solve misses (±2, 0, 0) here, where f = ±8; the sample of the sphere finds them
     with pytest.raises(GradcliError, match="incomplete"):
         solve("x^3 - 3x y + z^2", None, None, ["x^2 + y^2 + z^2 = 4"])
+
+
+def test_plus_minus_in_two_coordinates_is_also_read_with_the_signs_together():
+    result = solve("x y", None, None, ["x^2 + y^2 = 1"])
+    graded = _graded(result, {"abs_max": "1/2 at (±1/√2, ±1/√2)",
+                              "abs_min": "-1/2 at (±1/√2, ∓1/√2)"})
+    assert [a.ok for a in graded] == [True, True]
+    assert "together" in graded[0].note
+    # one ± alone has one reading: (1/√2, -1/√2) is where the minimum is
+    wrong = _graded(result, {"abs_max": "1/2 at (1/√2, ±1/√2)"})[0]
+    assert not wrong.ok and wrong.mistake == "swapped"

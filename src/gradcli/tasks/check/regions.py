@@ -52,9 +52,17 @@ def read_answer(text: str, option: str, names: list):
     return value, points
 
 
+class Points(list):
+    """The points of an answer, ± read as every sign choice; `together` holds the other
+    reading of a point with several ± (all upper signs, or all lower: (±1, ±1) as
+    (1, 1) and (-1, -1)), or None where there is no other reading."""
+
+    together = None
+
+
 def _points(text: str, option: str, names: list) -> list:
     from ...inputs import split_top_level
-    out = []
+    out, together, several = Points(), [], False
     for chunk in re.split(r"\band\b|;", text):
         chunk = chunk.strip()
         if not chunk:
@@ -80,12 +88,26 @@ def _points(text: str, option: str, names: list) -> list:
                 raise UsageError(f"{option}: '{chunk}' does not give every coordinate "
                                  f"({', '.join(names)})")
             coords = [given[n] for n in names]
-        choices = [[c.replace("±", s, 1).replace("+-", s, 1) for s in ("", "-")]
-                   if ("±" in c or "+-" in c) else [c] for c in coords]
+        coords = [c.replace("+-", "±").replace("-+", "∓") for c in coords]
+        choices = [[_sign_choice(c, upper) for upper in (True, False)]
+                   if ("±" in c or "∓" in c) else [c] for c in coords]
         for combo in itertools.product(*choices):
-            out.append([read_number(c.replace("--", "").strip() or "0", option)
-                        for c in combo])
+            out.append([_typed(c, option) for c in combo])
+        several = several or sum(len(c) > 1 for c in choices) > 1
+        together += [[_typed(_sign_choice(c, upper), option) for c in coords]
+                     for upper in (True, False)] if any(len(c) > 1 for c in choices) else \
+            [[_typed(c, option) for c in coords]]
+    if several:
+        out.together = together
     return out
+
+
+def _sign_choice(coordinate: str, upper: bool) -> str:
+    return coordinate.replace("±", "" if upper else "-").replace("∓", "-" if upper else "")
+
+
+def _typed(text: str, option: str):
+    return read_number(text.replace("--", "").strip() or "0", option)
 
 
 def prepare(texts: dict, names: list) -> dict:
@@ -105,6 +127,13 @@ def grade_answers(result, read: dict) -> list:
                                                                           result.max)
         answer.expected = answer.correct = side_text(truth)
         _grade(result, key, truth, other, value, points, answer)
+        if not answer.ok and getattr(points, "together", None):
+            # (±1, ±1) as a book often means it: the signs taken together
+            second = Answer("extrema", answer.name, text, key=answer.key)
+            second.expected = second.correct = answer.expected
+            _grade(result, key, truth, other, value, points.together, second)
+            if second.ok:
+                answer, second.note = second, "± read with the signs taken together"
         if answer.ok and not answer.note:
             answer.note = "decided exactly: SymPy solved " + (
                 "the Lagrange system" if result.kind == "subject-to" else
