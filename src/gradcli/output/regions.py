@@ -68,13 +68,14 @@ def region_record(r, precision=None, steps=False) -> dict:
     return record
 
 
-def _candidate_line(r, c) -> str:
-    extra = "".join(f", {_LETTER[m]} = {point_text(v)}" for m, v in c.multipliers.items())
+def _candidate_line(r, c, precision=None) -> str:
+    extra = "".join(f", {_LETTER[m]} = {point_text(v, precision)}"
+                    for m, v in c.multipliers.items())
     where = c.source if r.kind == "subject-to" else (
         f"{c.source}, {c.piece}" if c.source == "boundary" else c.source)
     if c.along:
         where += " (all of it)"
-    return f"{point_text(c.value)}\t{where}{extra}"
+    return f"{point_text(c.value, precision)}\t{where}{extra}"
 
 
 def region_rows(r, precision=None, steps=False) -> list:
@@ -83,8 +84,10 @@ def region_rows(r, precision=None, steps=False) -> list:
         rows.append(("grad f", "(" + ", ".join(r.gradient) + ")"))
         for what, eqs in r.systems:
             rows.append((what, "; ".join(eqs)))
-        rows += [(f"f{_point(c.at)}", _candidate_line(r, c)) for c in r.candidates]
-    rows += [("absolute max", side_text(r.max)), ("absolute min", side_text(r.min))]
+        rows += [(f"f{_point(c.at, precision)}", _candidate_line(r, c, precision))
+                 for c in r.candidates]
+    rows += [("absolute max", side_text(r.max, precision)),
+             ("absolute min", side_text(r.min, precision))]
     return rows
 
 
@@ -99,16 +102,22 @@ def region_markdown(r, precision=None, steps=False) -> str:
               "|" + "---|" * (len(names) + len(mults) + 2)]
     for c in r.candidates:
         source = c.source + (f" ({c.piece})" if c.source == "boundary" else "")
-        lines.append("| " + " | ".join([point_text(c.at[n]) for n in names]
-                                        + [point_text(c.multipliers[m]) if m in c.multipliers
+        lines.append("| " + " | ".join([point_text(c.at[n], precision) for n in names]
+                                        + [point_text(c.multipliers[m], precision)
+                                           if m in c.multipliers
                                            else "" for m in mults])
-                     + f" | {point_text(c.value)} | {source} |")
-    lines += ["", f"absolute max {side_text(r.max)}; absolute min {side_text(r.min)}"]
+                     + f" | {point_text(c.value, precision)} | {source} |")
+    lines += ["", f"absolute max {side_text(r.max, precision)}; "
+                  f"absolute min {side_text(r.min, precision)}"]
     return "\n".join(lines) + "\n"
 
 
-def _latex_side(side) -> str:
-    from .analysis import _latex_point
+def _latex_side(side, precision=None) -> str:
+    import sympy as S
+    from .analysis import _latex_point as exact
+
+    def _latex_point(v):
+        return point_text(v, precision) if v.has(S.CRootOf) else exact(v)
     if side.value is None:
         return r"\text{none}"
     where = [r"\left(" + ", ".join(_latex_point(v) for v in at.values()) + r"\right)"
@@ -124,6 +133,6 @@ def _latex_side(side) -> str:
 
 def region_latex(r, precision=None, steps=False) -> str:
     return "\n".join([r"\begin{aligned}",
-                      rf"&\text{{absolute maximum }} {_latex_side(r.max)}\\",
-                      rf"&\text{{absolute minimum }} {_latex_side(r.min)}",
+                      rf"&\text{{absolute maximum }} {_latex_side(r.max, precision)}\\",
+                      rf"&\text{{absolute minimum }} {_latex_side(r.min, precision)}",
                       r"\end{aligned}"]) + "\n"

@@ -369,30 +369,26 @@ def extreme(points, pick) -> Side:
                 [c.along for c in hits if c.along])
 
 
-def point_tuple(at: dict) -> str:
-    return "(" + ", ".join(_point_text(v) for v in at.values()) + ")"
+def point_tuple(at: dict, precision=None) -> str:
+    return "(" + ", ".join(number_text_of(v, precision) for v in at.values()) + ")"
 
 
-def side_text(side) -> str:
+def side_text(side, precision=None) -> str:
     """'9 at (3, 0) and (0, 0)', '4 along x^2 + y^2 = 4', or 'none (why)'."""
     if side.value is None:
         return f"none ({side.why})"
-    where = [point_tuple(at) for at in side.at] + [f"along {a}" for a in side.along]
-    return f"{_point_text(side.value)} at " + " and ".join(where) if not side.along else (
-        f"{_point_text(side.value)} " + " and ".join(
-            ("at " + w) if w.startswith("(") else w for w in where))
+    value = number_text_of(side.value, precision)
+    where = [point_tuple(at, precision) for at in side.at] + [f"along {a}" for a in side.along]
+    return f"{value} at " + " and ".join(where) if not side.along else (
+        f"{value} " + " and ".join(("at " + w) if w.startswith("(") else w for w in where))
 
 
-def _point_text(v) -> str:
-    return number_text_of(v)
-
-
-def number_text_of(v) -> str:
+def number_text_of(v, precision=None) -> str:
     """A number as the book prints it; a root with no form in radicals (CRootOf) as a
-    decimal, the only form it has."""
+    decimal, the only form it has (to `precision` significant digits if given)."""
     import sympy as S
     from ..intervals import point_text
     if v.has(S.CRootOf):
         from ..numbers import number_text
-        return number_text(float(v.evalf(30)))
+        return number_text(float(v.evalf(30)), precision)
     return point_text(v)
