@@ -189,3 +189,13 @@ def test_plus_minus_in_two_coordinates_is_also_read_with_the_signs_together():
     # one ± alone has one reading: (1/√2, -1/√2) is where the minimum is
     wrong = _graded(result, {"abs_max": "1/2 at (1/√2, ±1/√2)"})[0]
     assert not wrong.ok and wrong.mistake == "swapped"
+
+
+@pytest.mark.parametrize("over, where, subject_to", [
+    (None, "x^2 + y^2 <= -1", None),
+    (None, "x >= 1, x <= 0, y >= 0, y <= 1", None),
+    (None, None, ["x^2 + y^2 = -1"]),
+])
+def test_an_empty_region_or_constraint_set_is_refused(over, where, subject_to):
+    with pytest.raises(GradcliError, match="empty"):
+        solve("x y", over, where, subject_to)

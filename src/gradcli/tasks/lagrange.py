@@ -83,6 +83,9 @@ def lagrange_extrema(text: str, constraints) -> RegionExtrema:
     points += _singular(f, region, symbols, points)
     if along:
         points += _constant_along(f, region, symbols, points)
+    if not points and not directions_to_infinity(region):
+        raise UsageError(f"--subject-to {region.text}: no real point satisfies the "
+                         "constraints (the set is empty)")
     points.sort(key=lambda c: [float(c.at[nm].evalf(20)) for nm in region.names])
     result = RegionExtrema(text, read, region.names, "subject-to", region.text,
                            [p.text for p in region.pieces], [_eq(g) for g in grad], points,

@@ -135,15 +135,20 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
         tangency = S.expand(S.numer(S.together(fx * gy - fy * gx)))
         systems.append((f"boundary {p.text}", _piece_steps(f, p, symbols, tangency)))
         if tangency == 0:
-            found.append(_along(f, p, gs, corners, symbols))
+            found += [a for a in [_along(f, p, gs, corners, symbols)] if a is not None]
             continue
         for sol in _solve([p.g, tangency], symbols, f"the boundary {p.text}"):
             if sol is None:
-                found.append(_along(f, p, gs, corners, symbols))
+                found += [a for a in [_along(f, p, gs, corners, symbols)] if a is not None]
                 break
             if _inside(gs, sol) and not any(_same_point(sol, c.at) for c in corners):
                 found.append(Point(sol, _value(f, sol), "boundary", p.text))
     points = _unique(found) + corners
+    if not points:
+        # a nonempty closed bounded region has a max, hence a candidate: none, no region
+        raise UsageError(f"--where {region.text}: no point satisfies every inequality "
+                         "(the region is empty)" if where else
+                         f"--over {region.text}: the rectangle is empty")
     _continuous(f, points, symbols, region)
     points.sort(key=lambda c: ({"interior": 0, "boundary": 1, "corner": 2}[c.source],
                                [float(c.at[n].evalf(20)) for n in region.names]))
@@ -297,16 +302,17 @@ def _along(f, piece, gs, corners, symbols):
     if on:
         at = dict(on[0].at)
     else:
+        if S.Poly(piece.g, *symbols).total_degree() == 1:
+            return None  # a line meets a bounded region in a segment with corners: not here
+        # a closed curve has no corners but has points where its tangent is vertical or
+        # horizontal: g = 0 with g_y = 0 (or g_x = 0)
         x, y = symbols
-        at = None
-        for x0 in (0, 1, -1, 2, -2, S.Rational(1, 2)):
-            for sol in _solve([piece.g.subs(x, x0)], [y], piece.text):
-                if sol is not None and _inside(gs, {x.name: S.Integer(x0), **sol}):
-                    at = {x.name: S.Integer(x0), **sol}
-                    break
-            if at:
-                break
+        found = [p for d in (y, x) for p in _solve([piece.g, S.diff(piece.g, d)], symbols,
+                                                   piece.text) if p is not None]
+        at = next((p for p in found if _inside(gs, p)), None)
         if at is None:
+            if found:
+                return None  # the curve is wholly outside the region: nothing here
             raise NotExact(f"f is constant along {piece.text}, and gradcli found no point of "
                            "it in the region")
     text = piece.text
