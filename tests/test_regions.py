@@ -135,6 +135,7 @@ def test_a_point_of_a_side_of_attainment_is_right_and_one_off_it_is_not():
     assert right.ok and not wrong.ok and wrong.mistake == "not-attained"
 
 
+@pytest.mark.slow
 def test_a_plane_in_space_has_neither_extremum_of_xyz_and_says_why():
     result = solve("x y z", None, None, ["x + y + z = 1"])
     assert result.max.value is None and result.min.value is None
