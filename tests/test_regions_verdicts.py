@@ -6,12 +6,14 @@ Two kinds of problem, drawn with a fixed seed:
   studies the interior (a linear system), each side as a polynomial in one variable
   (its real roots) and the corners, on its own;
 - Lagrange: f = a x^2 + b y^2 + d x on the circle x^2 + y^2 = r^2; the judge puts
-  y^2 = r^2 - x^2 and studies the polynomial in x on [-r, r].
+  y^2 = r^2 - x^2 and studies the polynomial in x on [-r, r];
+- a disk (`--where "x^2 + y^2 <= r^2"`): the same f and circle, and the interior
+  critical point (-d/2a, 0) where it is inside.
 The judge's max and min (value and every point) make 5 right answers and 5 wrong ones
 per problem (a value off by one, the other extremum, a point left out, a point where it
 is not attained, a point outside); `check` must mark each as the judge does. 40 problems
-of each kind (200 right + 200 wrong per kind) run in the slow job; one problem of each
-kind (5 + 5) always.
+of each kind (200 right + 200 wrong per kind; rectangles and disks are both the region
+kind) run in the slow job; one rectangle and one circle (5 + 5 each) always.
 """
 import random
 
@@ -65,6 +67,26 @@ def circle(seed):
         if a != b:
             break
     r2 = rng.choice([1, 4, 9, 16, 25])
+    return _circle_of(a, b, d, r2)
+
+
+def disk(seed):
+    """f = a x^2 + b y^2 + d x on the disk x^2 + y^2 <= r^2 (a, b != 0: isolated points):
+    the circle's points as in circle(), and the interior critical point (-d/2a, 0)."""
+    rng = random.Random(20_000 + seed)
+    while True:
+        a, b, d = rng.randint(-3, 3), rng.randint(-3, 3), rng.randint(-4, 4)
+        if a != b and a and b:
+            break
+    r2 = rng.choice([1, 4, 9, 16, 25])
+    text, _, _, f, points, _ = _circle_of(a, b, d, r2)
+    x0 = sp.Rational(-d, 2 * a)
+    if x0 ** 2 < r2:
+        points.append((x0, sp.Integer(0)))
+    return text, None, f"x^2 + y^2 <= {r2}", f, points, None
+
+
+def _circle_of(a, b, d, r2):
     r = sp.sqrt(r2)
     f = a * X ** 2 + b * Y ** 2 + d * X
     text = _poly_text((a, b, d), ("x^2", "y^2", "x"))
@@ -121,21 +143,17 @@ def answers(truth, f, points, box):
     return right, wrong[:5]
 
 
-def _grade(text, over, subject_to, option, answer):
-    result = solve(text, over, None, subject_to)
-    return grade_answers(result, prepare({option: answer}, result.names))[0]
-
-
 def _run(kind, seed):
-    text, over, subject_to, f, points, box = kind(seed)
+    text, over, region, f, points, box = kind(seed)
     truth = judge(f, points)
     right, wrong = answers(truth, f, points, box)
-    result = solve(text, over, None, subject_to)
+    where, subject_to = (region, None) if isinstance(region, str) else (None, region)
+    result = solve(text, over, where, subject_to)
     bad = []
     for (option, answer), expected in [(r, True) for r in right] + [(w, False) for w in wrong]:
         graded = grade_answers(result, prepare({option: answer}, result.names))[0]
         if graded.ok != expected or (not expected and not graded.mistake):
-            bad.append((text, over or subject_to, option, answer, graded.ok, graded.reason))
+            bad.append((text, over or region, option, answer, graded.ok, graded.reason))
     return len(right), len(wrong), bad
 
 
@@ -146,7 +164,7 @@ def test_one_problem_of_each_kind_five_right_five_wrong(kind):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", [rectangle, circle], ids=["rectangle", "lagrange"])
+@pytest.mark.parametrize("kind", [rectangle, disk, circle], ids=["rectangle", "disk", "lagrange"])
 def test_two_hundred_right_and_two_hundred_wrong_per_kind(kind):
     totals, bad = [0, 0], []
     for seed in range(PROBLEMS):
