@@ -75,7 +75,7 @@ COMMAND_KINDS = {
     "tangent": ("tangent", "normal", "surface"), "taylor": ("taylor",), "critical": ("critical",),
     "implicit": ("implicit",), "functions": ("functions",), "descend": ("descend",),
     "plot": ("plot", "plot2d"), "newton": ("newton", "newton-roots"),
-    "mvt": ("mvt",), "analyze": ("analyze",), "extrema": ("extrema",),
+    "mvt": ("mvt",), "analyze": ("analyze",), "extrema": ("extrema", "extrema-region"),
 }
 
 

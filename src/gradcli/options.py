@@ -226,11 +226,19 @@ CHECK = (
           ("inflection", "inflection points: \"x = 0\"", "POINTS"))),
     Option(("--abs-max",), "abs_max",
            "Your absolute maximum on the closed interval --over x=A:B: \"5 at x = 3\" "
-           "(the value, the point or both; several points joined by 'and').",
+           "(the value, the point or both; several points joined by 'and'); on a "
+           "rectangle --over, a region --where or a constraint --subject-to: "
+           "\"9 at (1, 2) and (-1, 2)\".",
            metavar="ANSWER"),
     Option(("--abs-min",), "abs_min",
            "Your absolute minimum on --over x=A:B: \"-4 at x = 1\".",
            metavar="ANSWER"),
+    Option(("--where",), "where",
+           "With --abs-max/--abs-min: the closed region, as extrema --where reads it.",
+           metavar="INEQUALITIES"),
+    Option(("--subject-to",), "subject_to",
+           "With --abs-max/--abs-min: a constraint, as extrema --subject-to reads it "
+           "(repeatable).", multiple=True, metavar="EQUATION"),
     Option(("--with",), "with_",
            'With --derivative: the chain rule, "x = s cos t, y = s sin t"; your '
            "derivative in the parameters or in the book's mixed form.",
@@ -287,9 +295,16 @@ ANALYZE = (
 
 EXTREMA = (
     Option(("--over",), "over",
-           "The closed interval A <= x <= B.", metavar="x=A:B", required=True),
+           "The closed interval A <= x <= B, or a rectangle x=A:B,y=C:D.",
+           metavar="x=A:B[,y=C:D]"),
+    Option(("--where",), "where",
+           'A closed region of the plane bounded by lines and conics: "x^2 + y^2 <= 4" '
+           'or "x >= 0, y >= 0, x + y <= 8".', metavar="INEQUALITIES"),
+    Option(("--subject-to",), "subject_to",
+           'A constraint "x^2 + y^2 = 1" (Lagrange multipliers); repeat for a second one.',
+           multiple=True, metavar="EQUATION"),
     Option(("--steps",), "steps",
-           "Show the method: the critical numbers inside and the table of candidates.",
+           "Show the method: the systems solved and the table of candidates.",
            takes_value=False),
 )
 

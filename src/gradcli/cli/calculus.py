@@ -35,10 +35,11 @@ def analyze_command(expr, file, over, steps, fmt, precision, debug):
 @main.command("extrema", cls=GradcliCommand, context_settings=CONTEXT)
 @expression_options
 @click_options(options.EXTREMA)
-@output_options("extrema")
-def extrema_command(expr, file, over, steps, fmt, precision, debug):
-    """The absolute maximum and minimum of f on a closed interval, exactly, with every
-    point where each is attained (the closed interval method).
+@output_options("extrema", "extrema-region")
+def extrema_command(expr, file, over, steps, fmt, precision, debug, where=None,
+                    subject_to=()):
+    """The absolute maximum and minimum of f on a closed interval, a rectangle, a closed
+    region or a constraint set, exactly, with every point where each is attained.
 
     \b
     Example (Stewart 4.1, example 8: f(x) = x^3 - 3x^2 + 1 on [-1/2, 4]):
@@ -46,7 +47,18 @@ def extrema_command(expr, file, over, steps, fmt, precision, debug):
       on      -1/2 ≤ x ≤ 4
       absolute max    17 at x = 4
       absolute min    -3 at x = 2
+
+    \b
+    Several variables (Stewart 14.7 example 7; 14.8 example 2):
+      $ gradcli extrema "x^2 - 2x y + 2y" --over x=0:3,y=0:2 -o plain
+      on      0 ≤ x ≤ 3, 0 ≤ y ≤ 2
+      absolute max    9 at (3, 0)
+      absolute min    0 at (0, 0) and (2, 2)
+      $ gradcli extrema "x^2 + 2y^2" --subject-to "x^2 + y^2 = 1" -o plain
+      subject to      x^2 + y^2 = 1
+      absolute max    2 at (0, -1) and (0, 1)
+      absolute min    1 at (-1, 0) and (1, 0)
     """
-    from ..tasks.extrema import extrema
+    from .multiextrema import run_extrema
     text = read_source(expr, file)
-    write_warned("extrema", extrema(text, over), fmt, precision, steps=steps)
+    run_extrema(text, over, where, subject_to, fmt, precision, steps)

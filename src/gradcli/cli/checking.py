@@ -69,7 +69,11 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     d²y/dx², right when equal on the curve), the c of the mean value theorem
     (--mvt "c = 1 and c = 3" or "does not apply", with --over x=A:B: a c
     outside (A, B) or missed, named), a normal line (--normal EQUATION with
-    --at: the tangent or slope 1/f'(a) given instead, named).
+    --at: the tangent or slope 1/f'(a) given instead, named), absolute extrema
+    (--abs-max "9 at (3, 0)" --abs-min ... with --over x=A:B, a rectangle
+    --over x=A:B,y=C:D, a region --where or constraints --subject-to: a
+    forgotten boundary piece or corner, a missed Lagrange point, λ given as
+    the value, max and min swapped, named).
 
     \b
     OpenStax Calculus Vol. 3, sections 4.4 and 4.6: the tangent plane of
@@ -113,6 +117,8 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
     grads = parse_answers(grad)
+    # extrema in several variables: --where and --subject-to (repeatable) go with --abs-max
+    one_variable["subject_to"] = tuple(one_variable.get("subject_to") or ()) or None
     homework = {"tangent": tangent, "directional": directional, "direction": direction,
                 "critical": critical, "over": over, "taylor": taylor, "order": order,
                 "implicit": implicit, "of": of, "newton": newton, "roots": roots, "mvt": mvt,

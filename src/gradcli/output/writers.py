@@ -121,6 +121,12 @@ for _kind in ("analyze", "extrema"):
     WRITERS[(_kind, "json")] = (f"analysis.{_kind}_record", "json")
     WRITERS[(_kind, "markdown")] = (f"analysis.{_kind}_markdown", "text")
     WRITERS[(_kind, "latex")] = (f"analysis.{_kind}_latex", "text")
+# extrema in several variables: a rectangle or region (--over, --where), Lagrange
+for _fmt, _how in (("table", "rows-table"), ("plain", "rows"), ("json", "json"),
+                   ("markdown", "text"), ("latex", "text")):
+    WRITERS[("extrema-region", _fmt)] = (
+        f"regions.region_{'rows' if _fmt in ('table', 'plain') else 'record' if _fmt == 'json' else _fmt}",
+        _how)
 # diff --with: the multivariable chain rule; tangent on a surface with --normal
 for _kind in ("chainrule", "surface"):
     WRITERS[(_kind, "table")] = (f"{_kind}.{_kind}_rows", "rows-table")

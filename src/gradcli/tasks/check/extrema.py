@@ -26,6 +26,9 @@ _WORDS = re.compile(r"^\s*(?:the\s+)?(?:absolute\s+|abs\.?\s+|global\s+)?"
 
 def prepare(question, given, context):
     from ..analyze import read_function
+    from ..several import is_several
+    if is_several(given.get("over"), given.get("where"), given.get("subject_to")):
+        return _several(question, given)
     if not given.get("over"):
         raise UsageError("--abs-max and --abs-min need the closed interval: --over x=A:B",
                          hint='for example: --over x=0:3 --abs-max "5 at x = 3"')
@@ -59,8 +62,21 @@ def _read(text: str, option: str, variable: str):
     return value, points
 
 
+def _several(question, given):
+    """A rectangle, a region or constraints: tasks/check/regions.py grades the answers."""
+    from ..several import solve
+    from . import regions
+    result = solve(question.text, given.get("over"), given.get("where"),
+                   given.get("subject_to"))
+    return "several", result, regions.prepare(given["extrema"], result.names)
+
+
 def grade(question, prepared, context) -> Graded:
     from ..extrema import extrema
+    if prepared[0] == "several":
+        from .regions import grade_answers
+        return Graded(grade_answers(prepared[1], prepared[2]),
+                      warnings=list(prepared[1].warnings))
     read, over = prepared
     r = extrema(question.text, over)
     name = next(iter(r.region))

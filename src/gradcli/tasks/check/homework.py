@@ -83,7 +83,7 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,
                    wrt=None, of=None, newton=None, roots=None, mvt=None, normal=None,
                    div=None, curl=None, laplacian=None, jacobian_det=None, partial=None,
-                   field_wrt=None, with_=None, exact_at=None,
+                   field_wrt=None, with_=None, exact_at=None, where=None, subject_to=None,
                    rtol: float | None = None,
                    atol: float | None = None, **one_variable) -> Verdict:
     """check() with the homework answers too (see the module doc); one Verdict for all.
@@ -94,7 +94,9 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
     for the equation `text`, `wrt` the independent variable and `of` the other.
     `one_variable`: a curve analysis's answers (increasing="(-inf, -1) U (1, inf)",
     relative_max="x = -1", ...; analyze.ANSWERS), with `over` ("x=-2:2") optional;
-    absolute extrema (abs_max="5 at x = 3", abs_min=...) with `over` required.
+    absolute extrema (abs_max="5 at x = 3", abs_min=...) with `over` required; in
+    several variables with `over` a rectangle, `where` a region or `subject_to` a list
+    of constraints (abs_max="9 at (1, 2) and (-1, 2)").
 
     >>> check_homework("x^2 y", {"x": 1, "y": 2}, tangent="z = 2 + 4(x - 1) + (y - 2)").ok
     True
@@ -107,11 +109,16 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
              "implicit": implicit, "wrt": wrt, "of": of, "newton": newton, "roots": roots,
              "mvt": mvt, "normal": normal, "chainrule": with_,
              "div": div, "curl": curl, "laplacian": laplacian, "jacobian_det": jacobian_det,
-             "partial": partial or None, "field_wrt": field_wrt, **one_variable}
+             "partial": partial or None, "field_wrt": field_wrt, **one_variable,
+             "where": where, "subject_to": list(subject_to) if subject_to else None}
     unknown = [k for k in one_variable if k not in _ONE_VARIABLE]
     if unknown:
         raise TypeError(f"check_homework() got an unexpected keyword argument '{unknown[0]}'")
     curve = {k: v for k, v in one_variable.items() if v is not None}
+    if (where or subject_to) and not any(k in curve for k in extrema_grader.ANSWERS):
+        raise UsageError(f"{'--where' if where else '--subject-to'} goes with --abs-max or "
+                         "--abs-min", hint='for example: --where "x^2 + y^2 <= 4" '
+                                           '--abs-max "8 at (-2, 0)"')
     for kind in ("analyze", "extrema"):
         given[kind] = {k: v for k, v in curve.items() if _ONE_VARIABLE[k] == kind} or None
     for option, example in _EXAMPLES.items():
