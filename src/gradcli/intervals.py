@@ -2,14 +2,16 @@
 
 A SymPy number in its closed form (closedtext), `-inf` and `inf` at the ends
 of intervals, an interval `(-inf, -1)`, a union `(-inf, -1) U (1, inf)`, an
-empty answer `none`. Both the writers and `check`'s reasons print with these.
+empty answer `none`. Both the writers and `check`'s reasons print with these;
+JSON (`json=True`) spells a closed form in ASCII (`-sqrt(2)/2`, not `-√2/2`), as every
+command's JSON does.
 """
 from __future__ import annotations
 
 from .numbers import number_text
 
 
-def point_text(v) -> str:
+def point_text(v, json: bool = False) -> str:
     """A SymPy number as the book prints it; -inf and inf at the ends of intervals."""
     import sympy as S
     if v == S.oo:
@@ -18,12 +20,16 @@ def point_text(v) -> str:
         return "-inf"
     if v.is_Float:
         return number_text(float(v))
+    if json:
+        from .closedtext import simplified
+        from .symbolic.realforms import json_text
+        return json_text(simplified(v))
     from .closedtext import closed_text
     return closed_text(v)
 
 
-def interval_text(pair) -> str:
-    return f"({point_text(pair[0])}, {point_text(pair[1])})"
+def interval_text(pair, json: bool = False) -> str:
+    return f"({point_text(pair[0], json)}, {point_text(pair[1], json)})"
 
 
 def union_text(pairs) -> str:

@@ -10,6 +10,14 @@ from ..intervals import interval_text, point_text, union_text
 from ..numbers import json_number
 
 
+def _json(v) -> str:
+    return point_text(v, json=True)
+
+
+def _json_interval(pair) -> str:
+    return interval_text(pair, json=True)
+
+
 def double(v):
     return json_number(float(v.evalf(30)))
 
@@ -19,7 +27,7 @@ def points_text(points, name: str) -> str:
 
 
 def _point_record(points, name) -> list:
-    return [{name: point_text(c), f"{name}_value": double(c), "value": point_text(v),
+    return [{name: _json(c), f"{name}_value": double(c), "value": _json(v),
              "value_value": double(v)} for c, v in points]
 
 
@@ -33,17 +41,17 @@ def _over_text(a) -> str:
 def analyze_record(a, precision=None, steps=False) -> dict:
     x = a.variable
     record = {"expression": a.expression, "read_as": a.read_as,
-              **({"over": [point_text(a.over[0]), point_text(a.over[1])]} if a.over else {}),
-              "domain": [interval_text((c.start, c.end)) for c in a.study.components],
+              **({"over": [_json(a.over[0]), _json(a.over[1])]} if a.over else {}),
+              "domain": [_json_interval((c.start, c.end)) for c in a.study.components],
               "derivative": a.derivative, "second_derivative": a.second_derivative,
-              "critical": [point_text(c) for c, _ in a.critical],
+              "critical": [_json(c) for c, _ in a.critical],
               "critical_value": [double(c) for c, _ in a.critical],
-              "increasing": [interval_text(p) for p in a.increasing],
-              "decreasing": [interval_text(p) for p in a.decreasing],
+              "increasing": [_json_interval(p) for p in a.increasing],
+              "decreasing": [_json_interval(p) for p in a.decreasing],
               "relative_max": _point_record(a.relative_max, x),
               "relative_min": _point_record(a.relative_min, x),
-              "concave_up": [interval_text(p) for p in a.concave_up],
-              "concave_down": [interval_text(p) for p in a.concave_down],
+              "concave_up": [_json_interval(p) for p in a.concave_up],
+              "concave_down": [_json_interval(p) for p in a.concave_down],
               "inflection": _point_record(a.inflection, x),
               "complete": a.study.complete}
     if steps:
@@ -55,7 +63,7 @@ def analyze_record(a, precision=None, steps=False) -> dict:
 
 
 def _chart_record(a, spans) -> list:
-    return [{"interval": interval_text((s.a, s.b)), "sign": "+-0"[[1, -1, 0].index(s.sign)]}
+    return [{"interval": _json_interval((s.a, s.b)), "sign": "+-0"[[1, -1, 0].index(s.sign)]}
             for s in spans]
 
 
@@ -155,18 +163,18 @@ def _at_text(at: dict) -> str:
 
 
 def _extremum_record(e) -> dict:
-    return {"value": point_text(e.value), "value_value": double(e.value),
-            "at": [{k: point_text(v) for k, v in at.items()} for at in e.at],
+    return {"value": _json(e.value), "value_value": double(e.value),
+            "at": [{k: _json(v) for k, v in at.items()} for at in e.at],
             "at_value": [{k: double(v) for k, v in at.items()} for at in e.at]}
 
 
 def extrema_record(r, precision=None, steps=False) -> dict:
     record = {"expression": r.expression, "read_as": r.read_as,
-              "over": {k: [point_text(lo), point_text(hi)] for k, (lo, hi) in r.region.items()},
+              "over": {k: [_json(lo), _json(hi)] for k, (lo, hi) in r.region.items()},
               "derivative": r.derivative,
-              "candidates": [{"at": {k: point_text(v) for k, v in c.at.items()},
+              "candidates": [{"at": {k: _json(v) for k, v in c.at.items()},
                               "at_value": {k: double(v) for k, v in c.at.items()},
-                              "value": point_text(c.value), "value_value": double(c.value),
+                              "value": _json(c.value), "value_value": double(c.value),
                               "from": c.source} for c in r.candidates],
               "max": _extremum_record(r.max), "min": _extremum_record(r.min),
               "complete": r.complete}

@@ -13,6 +13,10 @@ from .analysis import double
 _LETTER = {"lambda": "λ", "mu": "μ"}
 
 
+def _json(v) -> str:
+    return point_text(v, json=True)
+
+
 def _region(r) -> str:
     if r.kind == "over":
         return ", ".join(f"{point_text(lo)} ≤ {k} ≤ {point_text(hi)}"
@@ -27,16 +31,16 @@ def _label(r) -> str:
 def _side_record(side):
     if side.value is None:
         return "none"
-    at = [{k: point_text(v) for k, v in a.items()} for a in side.at]
+    at = [{k: _json(v) for k, v in a.items()} for a in side.at]
     at += [{"along": a} for a in side.along]
-    return {"value": point_text(side.value), "value_value": double(side.value), "at": at,
+    return {"value": _json(side.value), "value_value": double(side.value), "at": at,
             "at_value": [{k: double(v) for k, v in a.items()} for a in side.at]}
 
 
 def region_record(r, precision=None, steps=False) -> dict:
     record = {"expression": r.expression, "read_as": r.read_as, "variables": list(r.names)}
     if r.kind == "over":
-        record["over"] = {k: [point_text(lo), point_text(hi)] for k, (lo, hi) in r.box.items()}
+        record["over"] = {k: [_json(lo), _json(hi)] for k, (lo, hi) in r.box.items()}
     elif r.kind == "where":
         record["where"] = r.region_text
     else:
@@ -44,14 +48,14 @@ def region_record(r, precision=None, steps=False) -> dict:
     record["gradient"] = list(r.gradient)
     candidates = []
     for c in r.candidates:
-        item = {"at": {k: point_text(v) for k, v in c.at.items()},
+        item = {"at": {k: _json(v) for k, v in c.at.items()},
                 "at_value": {k: double(v) for k, v in c.at.items()},
-                "value": point_text(c.value), "value_value": double(c.value),
+                "value": _json(c.value), "value_value": double(c.value),
                 "from": c.source}
         if c.piece and r.kind != "subject-to":
             item["on"] = c.piece
         for m, v in c.multipliers.items():
-            item[m], item[f"{m}_value"] = point_text(v), double(v)
+            item[m], item[f"{m}_value"] = _json(v), double(v)
         if c.along:
             item["along"] = c.along
         candidates.append(item)

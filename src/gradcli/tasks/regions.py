@@ -389,7 +389,7 @@ def side_text(side, precision=None) -> str:
         f"{value} " + " and ".join(("at " + w) if w.startswith("(") else w for w in where))
 
 
-def number_text_of(v, precision=None) -> str:
+def number_text_of(v, precision=None, json: bool = False) -> str:
     """A number as the book prints it; a root with no form in radicals (CRootOf) as a
     decimal, the only form it has (to `precision` significant digits if given)."""
     import sympy as S
@@ -397,4 +397,4 @@ def number_text_of(v, precision=None) -> str:
     if v.has(S.CRootOf):
         from ..numbers import number_text
         return number_text(float(v.evalf(30)), precision)
-    return point_text(v)
+    return point_text(v, json)
