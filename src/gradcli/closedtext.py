@@ -134,7 +134,11 @@ def _simplified(value):
     import sympy as S
     simpler = S.nsimplify(value) if value.is_Float else value
     big = any(abs(r.p) > _SMALL or r.q > _SMALL for r in value.atoms(S.Rational))
-    if not big:  # simplifying (factoring) a 300-digit number could take minutes
+    if _one_root(simpler):
+        # 2*2^(2/3), -3/√2: SymPy's own form of a rational times one root of a whole number
+        # is the simplest there is; simplify would only load its unit tables (0.2 s) to say so
+        simpler = S.radsimp(simpler)
+    elif not big:  # simplifying (factoring) a 300-digit number could take minutes
         try:
             logs = {}
             for log in _outer_logs(simpler):
@@ -148,6 +152,15 @@ def _simplified(value):
     if S.count_ops(simpler) > S.count_ops(value):
         simpler = value
     return simpler
+
+
+def _one_root(value) -> bool:
+    """A rational, a root of a whole number (2^(2/3)), or a rational times one."""
+    if value.is_Rational:
+        return True
+    if value.is_Mul and len(value.args) == 2 and value.args[0].is_Rational:
+        value = value.args[1]
+    return bool(value.is_Pow and value.base.is_Integer and value.exp.is_Rational)
 
 
 def _text(expr) -> str:
