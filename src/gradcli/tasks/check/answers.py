@@ -13,6 +13,7 @@ from ...language.expr import Program
 from ...language.printer import read_as
 from ...reading import given_names, read_program
 from .formula import check_formula, parse_answer
+from .heard import heard_answers
 from .verdict import Answer, Verdict, as_typed, check_pairs, grade_numeric, known_variable, \
     number_or_why, pairs_of, tolerances
 
@@ -34,6 +35,7 @@ def derivative_names(text: str, bindings: dict, grads: dict, wrt, derivatives) -
     return names
 
 
+@heard_answers
 def check(text: str, at: dict | None = None, value=None, grad: dict | None = None,
           derivatives=None, rtol: float | None = None, atol: float | None = None,
           program: Program | None = None) -> Verdict:

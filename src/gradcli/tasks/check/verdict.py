@@ -58,6 +58,7 @@ class Answer:
     rounded: str | None = None         # ... and the value correctly rounded to them
     key: str | None = None    # the homework answers' own label (tangent, T2, dy/dx, D_u f, ...)
     step: dict | None = None  # derivatives: the step of diff --steps the named mistake breaks
+    warnings: list = field(default_factory=list)  # how the answer's own text was read
 
 
 @dataclass
