@@ -40,21 +40,31 @@ def heard_answers(checker):
 
 def attach(verdict, heard) -> None:
     """Each (text, warnings) heard whose text is part of an answer's text: its warnings go
-    to that answer, and to the verdict named after it. The question's own readings, and
+    to that answer, and to the verdict named after it. A grader may read a piece it has
+    rewritten (`<a, b, c>` as `[a, b, c]`): then a warning goes to the answer whose text
+    holds the piece it quotes ('yz' is read as y*z). The question's own reading, and
     gradcli's readings of its own results, are no part of any answer and stay out."""
     for answer in verdict.answers:
         typed = str(answer.answer)
         for text, warnings in heard:
             piece = text.strip()
-            if not piece or piece not in typed:
+            if not piece or text == verdict.expression:
                 continue
+            whole = piece in typed
             for w in warnings:
-                if w not in answer.warnings:
+                if (whole or _quoted(w) in typed) and w not in answer.warnings:
                     answer.warnings.append(w)
         for w in answer.warnings:
             named = f"your answer {_name(answer, verdict.result_name)}: {w}"
             if named not in verdict.warnings:
                 verdict.warnings.append(named)
+
+
+def _quoted(warning: str) -> str:
+    """The typed piece a reading's warning quotes first ('xy' is read as x*y), or a text no
+    answer holds."""
+    end = warning.find("' is read as") if warning.startswith("'") else -1
+    return warning[1:end] if end > 1 else "\0"
 
 
 def _name(answer, f: str) -> str:
