@@ -27,6 +27,8 @@ _GLUE = re.compile(r"(?<![\w.^])(\d+)\*(?=[√π(]|e(?![\d+-]))")
 _SPACE = re.compile(r"(?<![\w.^])(\d+)\*(?=[a-zA-Z]\w*\()")
 # a coefficient that glues to a variable as it is: 3x, √2x, 3√2x, (1 + ln(2))x
 _GLUES_TO_NAME = re.compile(r"\d+|\d*√\d+")
+# e^2, 3^-1, 2e^x: a coefficient that ends in an exponent without brackets
+_ENDS_IN_EXPONENT = re.compile(r"\^-?[\w.]+$")
 
 
 def _make_printer():
@@ -218,7 +220,10 @@ def _times(coefficient: str, factor: str) -> str:
     if not factor:
         return coefficient
     if factor.startswith("("):
-        # 3(x - 1), √2(x - 1), ln(2)(x - 2); e(x - 1) would warn that e is no function
+        # 3(x - 1), √2(x - 1), ln(2)(x - 2); e(x - 1) would warn that e is no function;
+        # e^2 (x - 2) with a space, as e^2(x - 2) may be e^(2(x - 2)) (amendment 14)
+        if _ENDS_IN_EXPONENT.search(coefficient):
+            return f"{coefficient} {factor}"
         joint = "" if coefficient[-1].isdigit() or coefficient[-1] == ")" else "*"
         return coefficient + joint + factor
     if _GLUES_TO_NAME.fullmatch(coefficient) or _bracketed(coefficient):

@@ -2,9 +2,11 @@
 
 Each is read as the rules read it, and warned with both readings:
 
-- a whole-number power over a whole number, `x^2/3`, `x^-3/2`, `e^2/3`: a power
-  binds tighter than '/', so (x^2)/3, where a book may have printed x^(2/3) (the
-  fraction in lowest terms, its denominator 2 to 5, as a book's roots are);
+- a whole-number power of a variable over a whole number, `x^2/3`, `x^-3/2` (and
+  `e^1/2`, `e^-1/2`, as rule 10's `x^1/2`): a power binds tighter than '/', so
+  (x^2)/3, where a book may have printed x^(2/3) (the fraction in lowest terms,
+  its denominator 2 to 5, as a book's roots are; e^2/3 and π^2/3 are constants'
+  powers over a number, as gradcli prints them itself);
 - a signed exponent over a number on e or a number, `e^-t/2`: e^(-t)/2, or e^(-t/2);
 - an exponent on e or a number followed by a bracket, `e^2(x+1)`, `2^3(x+1)`;
 - a power tower glued to letters, `e^x^2y`: e^(x^2)*y, or e^(x^2 y);
@@ -22,7 +24,7 @@ import re
 from math import gcd
 
 from .chars import SUPERSCRIPT_DIGITS
-from .expr import Apply, Num
+from .expr import Apply, Name, Num
 
 # What a function's name looks like before a bare argument: sin, sin^2, sin^-1, sin², σ.
 _FUNCTION_HEAD = re.compile(r"[^\W\d]\w*(?:\^[-+]?\d+|[⁻¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*\*\d+)?")
@@ -82,7 +84,8 @@ def over_number(source: str, factor, right, rule10: bool) -> str | None:
         base, exponent = power
         n = right.value
         if type(exponent) is Num and isinstance(exponent.value, int) and exponent.value \
-                and 1 < n <= _LARGEST_ROOT and gcd(exponent.value, n) == 1:
+                and 1 < n <= _LARGEST_ROOT and gcd(exponent.value, n) == 1 \
+                and (abs(exponent.value) == 1 or type(factor.args[0]) is Name):
             shown = _text(source, exponent)
             return (f"'{typed}' is read as ({base}^{shown})/{n}: a power binds tighter "
                     f"than '/'; a fractional power is written with brackets, as "
