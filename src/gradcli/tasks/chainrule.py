@@ -199,9 +199,8 @@ def trig_simplified(expr):
         letters[arg], back[u] = u, arg
     if not letters:
         return S.trigsimp(expr)
-    # the largest arguments first, so that an argument inside another is replaced in it too
-    pairs = sorted(letters.items(), key=lambda kv: -S.count_ops(kv[0]))
-    abstract = expr.xreplace({f: f.func(dict(pairs)[f.args[0]]) for f in expr.atoms(*_TRIG)
+    # xreplace works from the top: a trig function inside an abstracted argument goes with it
+    abstract = expr.xreplace({f: f.func(letters[f.args[0]]) for f in expr.atoms(*_TRIG)
                               if f.args[0] in letters})
     return S.trigsimp(abstract).xreplace(back)
 
