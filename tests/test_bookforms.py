@@ -117,3 +117,11 @@ def test_the_book_printer_spaces_an_exponent_before_a_bracket_so_it_reads_back_q
     assert code == 0
     text = json.loads(out)["polynomial"]
     assert "e^2 (x - 2)" in text and parse(text).warnings == []
+
+
+def test_an_answer_checked_at_every_row_of_a_points_file_warns_too(tmp_path):
+    points = tmp_path / "points.csv"
+    points.write_text("x\n1\n4\n")
+    code, out, err = run("check", "sqrt(x)", "--points", str(points), "--derivative",
+                         "1/2x^-1/2", "--wrt", "x", "-o", "plain")
+    assert code == 1 and "your answer for d/dx: " in err and "x^(-1/2)" in err

@@ -55,9 +55,14 @@ def attach(verdict, heard) -> None:
                 if (whole or _quoted(w) in typed) and w not in answer.warnings:
                     answer.warnings.append(w)
         for w in answer.warnings:
-            named = f"your answer {_name(answer, verdict.result_name)}: {w}"
+            named = answer_warning(_name(answer, verdict.result_name), w)
             if named not in verdict.warnings:
                 verdict.warnings.append(named)
+
+
+def answer_warning(name: str, warning: str) -> str:
+    """A warning of an answer's reading as the verdict lists it, named after the answer."""
+    return f"your answer {name}: {warning}"
 
 
 def _quoted(warning: str) -> str:
