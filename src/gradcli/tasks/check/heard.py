@@ -1,14 +1,15 @@
 """How each answer given to `check` was read: its reading's warnings, with the verdict
 (docs/language.md, amendment 15).
 
-`1/2x^-1/2` for d/dx √x is read (1/2)·x·(x^-1)/2 and is wrong; the student learns why
+`1/2x^-1/2` for d/dx √x is read ((1/2)·x^-1)/2 and is wrong; the student learns why
 only if the warnings of that reading are shown. The graders read their answers in many
 ways (a formula, a tangent's sides, the numbers of a list of points, the chain rule's
 SymPy), all through the language's parse; `heard_answers` wraps a checker so that every
 parse inside it is heard (language.parser.listening), and gives each Answer the warnings
 of the readings of its own text. The verdict lists them too, each naming its answer, so
 that the table shows them (on stderr, as every warning) and JSON has them twice: in the
-answer's record and in the verdict's "warnings". Nothing here prints.
+answer's record and in the verdict's "warnings". `check --points` names the warnings of
+its formula answers the same way (streaming.py). Nothing here prints.
 """
 from __future__ import annotations
 
