@@ -27,6 +27,8 @@ _GLUE = re.compile(r"(?<![\w.^])(\d+)\*(?=[√π(]|e(?![\d+-]))")
 _SPACE = re.compile(r"(?<![\w.^])(\d+)\*(?=[a-zA-Z]\w*\()")
 # a coefficient that glues to a variable as it is: 3x, √2x, 3√2x, (1 + ln(2))x
 _GLUES_TO_NAME = re.compile(r"\d+|\d*√\d+")
+# e^2, 3^-1, 2e^x: a coefficient that ends in an exponent without brackets
+_ENDS_IN_EXPONENT = re.compile(r"\^-?[\w.]+$")
 
 
 def _make_printer():
@@ -134,7 +136,11 @@ def _simplified(value):
     import sympy as S
     simpler = S.nsimplify(value) if value.is_Float else value
     big = any(abs(r.p) > _SMALL or r.q > _SMALL for r in value.atoms(S.Rational))
-    if not big:  # simplifying (factoring) a 300-digit number could take minutes
+    if _one_root(simpler):
+        # 2*2^(2/3), -3/√2: SymPy's own form of a rational times one root of a whole number
+        # is the simplest there is; simplify would only load its unit tables (0.2 s) to say so
+        simpler = S.radsimp(simpler)
+    elif not big:  # simplifying (factoring) a 300-digit number could take minutes
         try:
             logs = {}
             for log in _outer_logs(simpler):
@@ -148,6 +154,15 @@ def _simplified(value):
     if S.count_ops(simpler) > S.count_ops(value):
         simpler = value
     return simpler
+
+
+def _one_root(value) -> bool:
+    """A rational, a root of a whole number (2^(2/3)), or a rational times one."""
+    if value.is_Rational:
+        return True
+    if value.is_Mul and len(value.args) == 2 and value.args[0].is_Rational:
+        value = value.args[1]
+    return bool(value.is_Pow and value.base.is_Integer and value.exp.is_Rational)
 
 
 def _text(expr) -> str:
@@ -205,7 +220,10 @@ def _times(coefficient: str, factor: str) -> str:
     if not factor:
         return coefficient
     if factor.startswith("("):
-        # 3(x - 1), √2(x - 1), ln(2)(x - 2); e(x - 1) would warn that e is no function
+        # 3(x - 1), √2(x - 1), ln(2)(x - 2); e(x - 1) would warn that e is no function;
+        # e^2 (x - 2) with a space, as e^2(x - 2) may be e^(2(x - 2)) (amendment 14)
+        if _ENDS_IN_EXPONENT.search(coefficient):
+            return f"{coefficient} {factor}"
         joint = "" if coefficient[-1].isdigit() or coefficient[-1] == ")" else "*"
         return coefficient + joint + factor
     if _GLUES_TO_NAME.fullmatch(coefficient) or _bracketed(coefficient):

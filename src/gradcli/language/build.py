@@ -1,7 +1,8 @@
 """The AST builder: the grammar's reduce callbacks, each building one node as the parser reduces.
 
 Also the readings that need a built node to see (e^2x and 10^-2x refused as
-ambiguous, x^1/2 and 1/2x and 2e3x warned, [x] as a group or a matrix row) and
+ambiguous, x^1/2 and 1/2x and 2e3x warned, the book forms of bookforms.py
+warned, [x] as a group or a matrix row) and
 the names' checks after the build (no redefinition, no use before definition).
 docs/language.md shows each. The builder reads the source and puts its warnings
 in the ParseContext of its parse; nothing here is shared between parses.
@@ -13,6 +14,7 @@ import re
 from .. import limits, ops
 from ..errors import ParseError
 from .chars import CONSTANT_ALIASES, SUBSCRIPTS, SUPERSCRIPT_DIGITS, SUPERSCRIPTS
+from .bookforms import glued_after_power, over_number
 from .explain import unknown_function
 from .expr import (Apply, Call, Const, Expr, Name, Num, Program, Statement, Vector, free_names,
                    postorder)
@@ -106,7 +108,8 @@ class Builder(Transformer):
     def binary(self, c):
         left, tok, right = c
         power = _last_factor(left) if tok.type == "DIVIDE" else None
-        if power is not None and _unit_power_over_integer(self.source, power, right):
+        unit = power is not None and _unit_power_over_integer(self.source, power, right)
+        if unit:
             typed = self.source[left.span[0]:right.span[1]]
             exponent = self.source[power.args[1].span[0]:power.args[1].span[1]]
             self._warn(f"'{typed}' is read as ({typed.rsplit('/', 1)[0]})/"
@@ -114,6 +117,10 @@ class Builder(Transformer):
                        f"tighter than '/'; a root is written with brackets, as "
                        f"{self.source[power.args[0].span[0]:power.args[0].span[1]]}^"
                        f"({exponent}/{self.source[right.span[0]:right.span[1]]})")
+        if power is not None:
+            book = over_number(self.source, power, right, unit)
+            if book is not None:
+                self._warn(book)
         if tok.type == "POW" and isinstance(left, Const) and left.id == "e":
             return Apply("exp", (right,), _Span.join(left, right))  # e^u is exp(u)
         return Apply(_BINARY[tok.value], (left, right), _Span.join(left, right))
@@ -134,6 +141,9 @@ class Builder(Transformer):
             _ambiguous_exponent(self.source, last, right)
             if type(last) is Num and "e" in self.source[last.span[0]:last.span[1]].lower():
                 self._e_notation(last, right)
+        book = glued_after_power(self.source, last, right)
+        if book is not None:
+            self._warn(book)  # e^x(x+1): says all that 'x is a variable here' would
         if isinstance(left, Apply) and left.op == "div" and tok.type == "IMPLICIT" \
                 or tok.value.startswith("NAME(") and isinstance(left, Apply) \
                 and left.op == "div":
@@ -146,7 +156,8 @@ class Builder(Transformer):
                 f"'{limits.quote(self.source[node.span[0]:node.span[1]])}' is read as "
                 f"{quoted(node, clarify=True)}: juxtaposition binds like '*', left to "
                 f"right; write {quoted(other)} if you meant that")
-        elif tok.value.startswith("NAME(") and len(self.warnings) < limits.MAX_WARNINGS:
+        elif tok.value.startswith("NAME(") and book is None \
+                and len(self.warnings) < limits.MAX_WARNINGS:
             from .printer import quoted
             self._warn(
                 f"'{limits.quote(self.source[node.span[0]:node.span[1]])}' is read as "

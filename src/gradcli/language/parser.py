@@ -15,6 +15,8 @@ no state.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from .. import limits, ops
 from ..errors import LimitError, ParseError, UnknownName, UsageError
@@ -24,7 +26,23 @@ from .explain import character_error, token_error
 from .expr import Program, Statement
 from .postlex import ParseContext, PostLex
 
-__all__ = ["given_names", "parse", "parse_expr"]
+__all__ = ["given_names", "listening", "parse", "parse_expr"]
+
+# While a `listening()` block runs: the list each parse with warnings adds (text, warnings) to.
+_heard: ContextVar = ContextVar("gradcli_heard", default=None)
+
+
+@contextmanager
+def listening():
+    """Within the block, every parse that warns records (its text, its warnings) in the list
+    this yields: how `check` learns how a student's answer was read, however deep in a
+    grader the answer is parsed (tasks/check/heard.py)."""
+    heard = []
+    token = _heard.set(heard)
+    try:
+        yield heard
+    finally:
+        _heard.reset(token)
 
 
 def _grammar_path() -> str:
@@ -131,6 +149,9 @@ def parse(text: str, names=()) -> Program:
     if ctx.skipped:
         program.warnings.append(limits.more_warnings(ctx.skipped))
     validate(program, bool(functions))
+    heard = _heard.get()
+    if heard is not None and program.warnings:
+        heard.append((text, list(program.warnings)))
     return program
 
 

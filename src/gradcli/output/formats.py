@@ -179,6 +179,8 @@ def check_record(verdict, precision=None) -> dict:
             item["decided_by"] = a.decided_by
         if a.note:
             item["note"] = a.note
+        if a.warnings:
+            item["warnings"] = list(a.warnings)
         answers.append(item)
     record = {"expression": verdict.expression, "read_as": verdict.read_as,
               "at": {k: json_number(v) for k, v in verdict.at.items()},

@@ -131,7 +131,7 @@ def sign_at(expr, x, t) -> int:
 def _finite_set(found, what: str, x, expr, a, b, notes):
     """The points of a solveset answer; decimals by bisection where SymPy has no closed
     form (a bounded interval only), said in `notes`. Returns (points, complete)."""
-    if found == S.Interval.open(a, b) or S.simplify(expr) == 0:
+    if found == S.Interval.open(a, b) or _identically_zero(expr, x, a, b):
         return [], True  # zero on the whole interval: no sign, no isolated zero
     if isinstance(found, S.FiniteSet):
         points = [p for p in found if p.is_real]
@@ -145,6 +145,22 @@ def _finite_set(found, what: str, x, expr, a, b, notes):
     notes.append(f"the {what} have no closed form that SymPy finds: decimals found by a "
                  f"search of {SCAN} points, which cannot prove it found them all")
     return _bisected(expr, x, a, b), False
+
+
+def _identically_zero(expr, x, a, b) -> bool:
+    """expr is 0 on all of (a, b). A value at a test point that is not 0 proves it is not,
+    for the cost of one evaluation; simplify (a second or more on a root's derivative)
+    decides only where every test point gives 0."""
+    t = between(a, b)
+    for p in (t, *(q for q in (t - S.Rational(1, 3), t + S.Rational(2, 7))
+                   if (a == -S.oo or a < q) and (b == S.oo or q < b))):
+        try:
+            v = expr.subs(x, p).evalf(DIGITS)
+        except (TypeError, ValueError):
+            continue
+        if v.is_real and v.is_finite and abs(v) > TINY:
+            return False
+    return S.simplify(expr) == 0
 
 
 def _checked(expr, x, p) -> bool:
@@ -263,6 +279,9 @@ def study(f, x, lo=-S.oo, hi=S.oo, concavity: bool = True) -> Study:
                     undefined.update(gaps)
         for c in inside:
             left, right = form_at(between(_prev(ends, c), c)), form_at(between(c, _next(ends, c)))
+            if _infinite_at(S.diff(left, x), x, c) or _infinite_at(S.diff(right, x), x, c):
+                undefined1.add(c)  # a cusp or a vertical tangent, as x^(2/3) at 0
+                continue
             one_sided = [S.limit(S.diff(left, x), x, c, "-"), S.limit(S.diff(right, x), x, c, "+")]
             if all(v.is_finite for v in one_sided) and S.simplify(one_sided[0] - one_sided[1]) == 0:
                 if S.simplify(one_sided[0]) == 0:
@@ -283,6 +302,22 @@ def study(f, x, lo=-S.oo, hi=S.oo, concavity: bool = True) -> Study:
     second = _chart(components, second_cuts, form_at, x, 2) if concavity else []
     return Study(f, x, lo, hi, components, critical, sorted(undefined1, key=_num), first,
                  second, set(undefined1), complete, notes, whole)
+
+
+def _infinite_at(d, x, c) -> bool:
+    """|d| grows without bound as x tends to c (from the side of the piece d is the form
+    on), proven by algebra: d = n/m with n and m sums and products of powers with positive
+    exponents of bases positive on the piece (continuous up to c), m(c) = 0 and n(c) ≠ 0.
+    False where that does not settle it (SymPy's limit decides, at ten times the cost)."""
+    n, m = S.fraction(S.together(d))
+    for part in (n, m):
+        if part.atoms(S.Function) or any(not (p.exp.is_Rational and p.exp > 0)
+                                         for p in part.atoms(S.Pow)):
+            return False
+    try:
+        return m.subs(x, c).is_zero is True and n.subs(x, c).is_zero is False
+    except (TypeError, ValueError):
+        return False
 
 
 def _defined(d, x, p) -> bool:

@@ -14,6 +14,7 @@ from ...language.printer import read_as
 from ...reading import given_names, read_program
 from .formula import check_formula, parse_answer
 from .numberdigits import constant_alone, exact_digits, literals_matched
+from .heard import heard_answers
 from .verdict import Answer, Verdict, as_typed, check_pairs, grade_numeric, known_variable, \
     number_or_why, pairs_of, tolerances
 
@@ -35,6 +36,7 @@ def derivative_names(text: str, bindings: dict, grads: dict, wrt, derivatives) -
     return names
 
 
+@heard_answers
 def check(text: str, at: dict | None = None, value=None, grad: dict | None = None,
           derivatives=None, rtol: float | None = None, atol: float | None = None,
           program: Program | None = None) -> Verdict:

@@ -39,6 +39,7 @@ from . import jacobian_det as jacobian_det_grader
 from . import laplacian as laplacian_grader
 from . import partial as partial_grader
 from .answers import check
+from .heard import heard_answers
 from .shared import Context, Question
 from .verdict import Verdict, tolerances
 
@@ -78,6 +79,7 @@ def wanted(**answers) -> bool:
     return any(answers.get(k) is not None for k in OPTIONS + tuple(_ONE_VARIABLE))
 
 
+@heard_answers
 def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
                    derivatives=None, tangent=None, directional=None, direction=None,
                    critical=None, over=None, taylor=None, order=None, implicit=None,

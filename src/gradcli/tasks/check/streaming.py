@@ -155,6 +155,9 @@ class PointsCheck:
         self.job.unused = [c for c in self.job.unused if c not in columns.values()]
         self.reader, self.unused = self.job.reader, self.job.unused
         self.warnings = list(program.warnings)
+        from .heard import answer_warning
+        self.warnings += [answer_warning(f"for d/d{a.name}", w) for a in answers
+                          if a.program is not None for w in a.program.warnings]
 
     rows = property(lambda self: self.job.rows)
     bad_rows = property(lambda self: self.job.bad_rows)

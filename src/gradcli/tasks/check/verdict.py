@@ -59,6 +59,7 @@ class Answer:
     key: str | None = None    # the homework answers' own label (tangent, T2, dy/dx, D_u f, ...)
     step: dict | None = None  # derivatives: the step of diff --steps the named mistake breaks
     decided_by: str | None = None  # "proof", "digits", "counterexample" or "sampling"
+    warnings: list = field(default_factory=list)  # how the answer's own text was read
 
 
 @dataclass
