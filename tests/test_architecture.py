@@ -9,6 +9,7 @@ language, autodiff, symbolic, cli) taken as one node and each top-level module a
 its own, the arrows between them read one way too.
 """
 import ast
+import functools
 import os
 import re
 import warnings
@@ -53,14 +54,24 @@ def _modules() -> dict:
 MODULES = _modules()
 
 
-def _imports(name: str, path: str):
+@functools.lru_cache(maxsize=None)
+def _tree(path: str):
+    """A module's syntax tree, parsed once for all the tests of this file."""
+    with warnings.catch_warnings():  # a module's own escape-sequence warnings are not ours
+        warnings.simplefilter("ignore")
+        return ast.parse(open(path, encoding="utf-8").read(), path)
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(name: str, path: str) -> tuple:
+    return tuple(_walk_imports(name, path))
+
+
+def _walk_imports(name: str, path: str):
     """(target module, third-party top name or None, line) for each import in a module."""
     package = name.split(".") if path.endswith("__init__.py") else name.split(".")[:-1]
     package = [p for p in package if p]
-    with warnings.catch_warnings():  # a module's own escape-sequence warnings are not ours
-        warnings.simplefilter("ignore")
-        tree = ast.parse(open(path, encoding="utf-8").read(), path)
-    for node in ast.walk(tree):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == "gradcli" or alias.name.startswith("gradcli."):
@@ -321,10 +332,7 @@ def test_no_hand_written_list_of_function_names_beside_the_op_table():
     for name, path in MODULES.items():
         if name in ("ops", "language._lalr_tables"):
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(open(path, encoding="utf-8").read(), path)
-        for node in ast.walk(tree):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.Set, ast.List, ast.Tuple)):
                 items = node.elts
             elif isinstance(node, ast.Dict):
