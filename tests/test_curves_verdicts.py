@@ -382,14 +382,14 @@ def extrema_cases(seed, count):
 # ---------------------------------------------------------------- the tests
 
 def test_analyze_verdicts_agree_with_sympy_fast():
-    tally = analyze_cases(7, 3)
-    assert tally["right"] >= 10 and tally["wrong"] >= 10, tally
+    tally = analyze_cases(7, 1)
+    assert tally["right"] >= 3 and tally["wrong"] >= 3, tally
     assert tally["bad"] == []
 
 
 def test_extrema_verdicts_agree_with_sympy_fast():
-    tally = extrema_cases(11, 6)
-    assert tally["right"] >= 20 and tally["wrong"] >= 20, tally
+    tally = extrema_cases(11, 2)
+    assert tally["right"] >= 5 and tally["wrong"] >= 5, tally
     assert tally["bad"] == []
 
 

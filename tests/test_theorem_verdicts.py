@@ -8,7 +8,7 @@ with a multiple of it added) and wrong ones (a c missed, a c outside, a c that
 is not one, "does not apply" where it does, a c where it does not; the tangent,
 1/m or -m for a normal, a shifted line; -y'', dy/dx, y'' off the curve's
 multiple). SymPy decides each typed answer's truth again before it is graded:
-a verdict that differs from SymPy's is a failure. 10 + 10 per kind run always;
+a verdict that differs from SymPy's is a failure. 5 + 5 per kind run always;
 the bulk (200 + 200 per kind) is marked slow.
 """
 import random
@@ -273,7 +273,7 @@ def _run(cases, grade, n_right, n_wrong):
     assert not bad, bad[:5]
 
 
-FAST, BULK = (10, 10), (200, 200)
+FAST, BULK = (5, 5), (200, 200)
 
 
 def test_mvt_verdicts_agree_with_sympy():
