@@ -14,14 +14,13 @@ from __future__ import annotations
 import re
 
 from ...errors import UsageError
-from .onevar_answers import is_none, read_number, read_points, same_number
+from .onevar_answers import EXTREMUM_WORDS, is_none, read_number, read_points, same_number, \
+    value_and_where
 from .shared import Graded
 from .verdict import Answer
 
 OPTION = "extrema"
 ANSWERS = {"abs_max": "--abs-max", "abs_min": "--abs-min"}
-_WORDS = re.compile(r"^\s*(?:the\s+)?(?:absolute\s+|abs\.?\s+|global\s+)?"
-                    r"(?:max(?:imum)?|min(?:imum)?)(?:\s+value)?\s*(?:is|=|:)?\s*", re.I)
 
 
 def prepare(question, given, context):
@@ -44,16 +43,11 @@ def _read(text: str, option: str, variable: str):
         raise UsageError(f"{option}: a continuous function on a closed interval has an "
                          "absolute maximum and minimum (the extreme value theorem)",
                          hint=f'for example {option} "5 at x = 3"')
-    t = _WORDS.sub("", text.strip())
+    t = EXTREMUM_WORDS.sub("", text.strip())
     called = re.fullmatch(r"\s*[a-zA-Z]\w*\s*\((.+)\)\s*=\s*(.+)", t)
     if called:  # f(4) = 17, as Stewart prints an extreme value
         t = f"{called.group(2)} at {called.group(1)}"
-    value_text, at, where = t.partition(" at ")
-    if not at:
-        if re.match(rf"^\s*(\(|{re.escape(variable)}\s*=)", t):
-            value_text, where = "", t
-        else:
-            value_text, where = t, ""
+    value_text, where = value_and_where(t, rf"^\s*(\(|{re.escape(variable)}\s*=)")
     value = read_number(value_text, option) if value_text.strip() else None
     points = [p for p, _ in read_points(where, option, variable)] if where.strip() else None
     if value is None and not points:

@@ -36,6 +36,21 @@ class Typed:
         return f"Typed({self.text!r})"
 
 
+# "the absolute maximum value is", "max =", "min of" before an extremum's answer
+EXTREMUM_WORDS = re.compile(r"^\s*(?:the\s+)?(?:absolute\s+|abs\.?\s+|global\s+)?"
+                            r"(?:max(?:imum)?|min(?:imum)?)(?:\s+value)?\s*(?:is|=|:|of)?\s*",
+                            re.I)
+
+
+def value_and_where(text: str, starts_point: str) -> tuple:
+    """'5 at x = 3' -> ('5', 'x = 3'); without ' at ', a text that starts like a point
+    (the pattern `starts_point`) is all point, any other all value."""
+    value_text, at, where = text.partition(" at ")
+    if at:
+        return value_text, where
+    return ("", text) if re.match(starts_point, text) else (text, "")
+
+
 def is_none(text: str) -> bool:
     return text.strip().lower().rstrip(".") in NONE_WORDS
 

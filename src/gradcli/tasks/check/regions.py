@@ -21,10 +21,9 @@ import itertools
 import re
 
 from ...errors import UsageError
-from .onevar_answers import Typed, is_none, read_number, same_number
+from .onevar_answers import EXTREMUM_WORDS, Typed, is_none, read_number, same_number, \
+    value_and_where
 
-_WORDS = re.compile(r"^\s*(?:the\s+)?(?:absolute\s+|abs\.?\s+|global\s+)?"
-                    r"(?:max(?:imum)?|min(?:imum)?)(?:\s+value)?\s*(?:is|=|:|of)?\s*", re.I)
 _ASSIGN = re.compile(r"^\s*([A-Za-z]\w*)\s*=\s*(.+)$")
 
 
@@ -33,17 +32,12 @@ def read_answer(text: str, option: str, names: list):
     'none' -> ("none", None)."""
     if is_none(text):
         return "none", None
-    t = _WORDS.sub("", text.strip())
+    t = EXTREMUM_WORDS.sub("", text.strip())
     called = re.fullmatch(r"((?:\s*[a-zA-Z]\w*\s*\([^()=]+\)\s*=)+)\s*([^=]+)", t)
     if called:  # f(1, 2) = 9 or f(1, 1) = f(-1, -1) = 2, as a book prints an extreme value
         points = re.findall(r"\(([^()=]+)\)", called.group(1))
         t = f"{called.group(2)} at " + " and ".join(f"({p})" for p in points)
-    value_text, at, where = t.partition(" at ")
-    if not at:
-        if re.match(r"^\s*(\(|[A-Za-z]\w*\s*=)", t):
-            value_text, where = "", t
-        else:
-            value_text, where = t, ""
+    value_text, where = value_and_where(t, r"^\s*(\(|[A-Za-z]\w*\s*=)")
     value = read_number(value_text, option) if value_text.strip() else None
     points = _points(where, option, names) if where.strip() else None
     if value is None and not points:
