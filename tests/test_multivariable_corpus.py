@@ -39,7 +39,7 @@ def run(args):
 def record(args):
     result = run(list(args) + ["-o", "json"])
     assert result.exit_code in (0, 1), result.output
-    return result.exit_code, json.loads(result.output)
+    return result.exit_code, json.loads(result.stdout)
 
 
 def read(text):

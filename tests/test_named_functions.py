@@ -162,7 +162,7 @@ def test_diff_differentiates_through_a_definition():
 
 def test_json_keeps_the_definition_in_read_as():
     result = cli("eval", "f(t) = t^3; f''(x)", "--at", "x=2", "-o", "json")
-    record = json.loads(result.output)
+    record = json.loads(result.stdout)
     assert record["read_as"] == "f(t) = t**3; f''(x)"
     assert record["value"] == 12 and record["gradient"] == {"x": 6}
 
