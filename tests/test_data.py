@@ -307,8 +307,8 @@ def same_as_the_text_writer(cols):
 
 def test_fast_text_is_the_text_writers_bytes_on_hard_values_and_random_bits():
     rng = np.random.default_rng(27)
-    bits = rng.integers(0, 2 ** 64, size=20000, dtype=np.uint64).view(np.float64)
-    spread = rng.normal(size=20000) * 10.0 ** rng.integers(-30, 30, size=20000)
+    bits = rng.integers(0, 2 ** 64, size=5000, dtype=np.uint64).view(np.float64)
+    spread = rng.normal(size=5000) * 10.0 ** rng.integers(-30, 30, size=5000)
     hard = np.array(HARD)
     for values in (hard, bits, spread, np.round(spread, 3)):
         same_as_the_text_writer([values, values[::-1].copy(), np.abs(values)])

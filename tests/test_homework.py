@@ -247,7 +247,8 @@ def test_critical_points_of_a_textbook_example():
     ("sin(x)*sin(y)", {"x": (-4, 4), "y": (-4, 4)}),
     ("x*log(x) + y^2", {"x": (0.1, 3), "y": (-1, 1)}),   # Newton steps leave the domain
     ("x*y*exp(-(x^2 + y^2)/2)", {"x": (-3, 3), "y": (-3, 3)}),
-    ("x^2 + y^2 + z^2 + x*y*z", {"x": (-3, 3), "y": (-3, 3), "z": (-3, 3)}),
+    pytest.param("x^2 + y^2 + z^2 + x*y*z", {"x": (-3, 3), "y": (-3, 3), "z": (-3, 3)},
+                 marks=pytest.mark.slow),  # 3 variables: 10 s of CPU
 ])
 def test_all_starts_at_once_find_what_each_start_alone_finds(f, box, monkeypatch):
     from gradcli.tasks import critical
