@@ -171,6 +171,7 @@ def check_second(e) -> tuple[bool, bool]:
         t = re.sub(r"(\d|\))\s*([xy(s])", r"\1*\2", t)
         t = re.sub(r"([xy])\s+([xy])", r"\1*\2", t)
         t = re.sub(r"\b([xy])\(", r"\1*(", t)
+        t = re.sub(r"(?<![a-z])([xy])(?=[xy])", r"\1*", t)
         t = re.sub(r"\*\*\((\d)/(\d)\)", r"**Rational(\1, \2)", t)
         return expr(t, names)
     ok = _on_curve_zero(F, printed - truth, X, Y) and \
