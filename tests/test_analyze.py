@@ -146,12 +146,21 @@ def test_check_accepts_the_book_forms():
     assert all(a["ok"] for a in got.values()), got
 
 
+def test_check_reads_an_extremum_printed_as_a_value_of_f():
+    # Stewart prints "the local maximum value f(0) = 5": the point (0, 5).
+    got = answers("3x^4 - 4x^3 - 12x^2 + 5", "--relative-max", "f(0) = 5",
+                  "--relative-min", "f(-1) = 0 and f(2) = -27")
+    assert all(a["ok"] for a in got.values()), got
+
+
 @pytest.mark.parametrize("option, answer, mistake", [
     ("--increasing", "(-1, 1)", "swapped"),
     ("--relative-max", "x = 1", "swapped"),
     ("--inflection", "x = 1", "not-inflection"),
     ("--decreasing", "(-1, 1) U (2, 3)", "wrong-intervals"),
     ("--relative-min", "(1, -1)", "wrong-value"),
+    ("--relative-min", "f(1) = -1", "wrong-value"),
+    ("--relative-max", "f(1) = -2", "swapped"),
     ("--concave-up", "none", "wrong-intervals"),
 ])
 def test_check_names_the_mistake(option, answer, mistake):

@@ -56,7 +56,7 @@ def intervals(text: str) -> list:
 
 
 def points(text: str, variable: str) -> list:
-    """[(x, value or None)] of 'x = -1 and x = 2', '(±1, 2)', '(0, 0) and (2, -16)'."""
+    """[(x, value or None)] of 'x = -1 and x = 2', '(±1, 2)', '(0, 0) and (2, -16)', 'f(0) = 5'."""
     if text.strip() == "none":
         return []
     out = []
@@ -64,7 +64,8 @@ def points(text: str, variable: str) -> list:
         item = item.strip()
         if not item:
             continue
-        m = re.fullmatch(r"\((.*),(.*)\)", item)
+        m = re.fullmatch(r"\((.*),(.*)\)", item) or \
+            re.fullmatch(r"[a-z]\((.*)\)\s*=\s*(.*)", item)  # f(-2)=18 is the point (-2, 18)
         xs, v = (m.group(1), m.group(2)) if m else (re.sub(rf"^{variable}\s*=\s*", "", item), None)
         for s in ("+", "-") if "±" in xs else ("",):
             xv = number(xs.replace("±", s))

@@ -40,7 +40,8 @@ def functions(text):
 
 def numbers(answer):
     items = []
-    for part in answer.split(","):
+    # a page may list roots as "a and b" as well as "a, b"
+    for part in answer.replace(" and ", ",").split(","):
         part = part.strip()
         if part.startswith("±"):
             items += ["-" + part[1:].strip(), part[1:].strip()]

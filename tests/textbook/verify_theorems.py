@@ -58,9 +58,9 @@ def read_c(text: str) -> list:
 
 
 def _roots(t: str) -> str:
-    """sqrt 19 -> sqrt(19): the radical of a number, as printed."""
+    """sqrt 19 -> sqrt(19): the radical of a number, as printed; 2sqrt(3) -> 2*sqrt(3)."""
     import re
-    return re.sub(r"sqrt (\d+)", r"sqrt(\1)", t)
+    return re.sub(r"(\d)sqrt", r"\1*sqrt", re.sub(r"sqrt (\d+)", r"sqrt(\1)", t))
 
 
 def check_mvt(e) -> tuple[bool, bool]:
@@ -170,6 +170,8 @@ def check_second(e) -> tuple[bool, bool]:
         t = re.sub(r"sqrt(\w)", r"sqrt(\1)", t)
         t = re.sub(r"(\d|\))\s*([xy(s])", r"\1*\2", t)
         t = re.sub(r"([xy])\s+([xy])", r"\1*\2", t)
+        t = re.sub(r"\b([xy])\(", r"\1*(", t)
+        t = re.sub(r"(?<![a-z])([xy])(?=[xy])", r"\1*", t)
         t = re.sub(r"\*\*\((\d)/(\d)\)", r"**Rational(\1, \2)", t)
         return expr(t, names)
     ok = _on_curve_zero(F, printed - truth, X, Y) and \

@@ -113,7 +113,7 @@ def _expand_pm(item: str) -> list:
 
 
 def read_points(text: str, option: str, variable: str) -> list:
-    """'x = -1 and x = 2', '-1, 2', '(1, 3)', 'x = ±√2' -> [(Typed x, Typed value or None)]."""
+    """'x = -1 and x = 2', '-1, 2', '(1, 3)', 'f(1) = 3', 'x = ±√2' -> [(Typed x, Typed value or None)]."""
     if is_none(text):
         return []
     items = []
@@ -123,6 +123,11 @@ def read_points(text: str, option: str, variable: str) -> list:
     out = []
     for item in items:
         t = item.strip()
+        # Books print an extremum as its value at the point: "f(0) = 5" is the point (0, 5).
+        called = re.fullmatch(r"[A-Za-z]\w*\s*\((.+)\)\s*=\s*(.+)", t)
+        if called:
+            out.append((read_number(called.group(1), option), read_number(called.group(2), option)))
+            continue
         m = re.fullmatch(r"\(\s*(.*)\)", t)
         if m:
             pair = split_top_level(m.group(1))
