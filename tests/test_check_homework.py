@@ -211,7 +211,7 @@ def test_the_textbook_critical_points_are_right():
     assert [a["ok"] for a in got] == [True, True, True]
     assert [a["key"] for a in got] == ["critical", "critical", "critical points"]
     assert got[-1]["answer"] == "2 listed" and got[-1]["expected"] == "2 found by gradcli"
-    assert "cannot prove that there are no others" in got[-1]["note"]
+    assert "no others: ∇f = 0 solved exactly" in got[-1]["note"]
 
 
 def test_a_wrong_kind_a_point_that_is_not_critical_and_a_missed_point():

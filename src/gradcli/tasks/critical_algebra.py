@@ -95,7 +95,8 @@ def solve_gradient(f, syms, box) -> AlgebraSolution | None:
         if not p.is_zero:
             h = p if h is None else h.gcd(p)
     sets = []
-    if h.total_degree() > 0:
+    # In one variable the common factor's zeros are points, solved below with the rest.
+    if h.total_degree() > 0 and len(syms) > 1:
         sets = [fac.as_expr() for fac, _ in h.factor_list()[1] if fac.total_degree() > 0]
         nums = [p.quo(h) if not p.is_zero else p for p in nums]
     rest = [p.as_expr() for p in nums if not p.is_zero]

@@ -135,11 +135,14 @@ def _krawczyk(g_of, h_of, x, X, n, iv, np):
             return "none", x
         if not (x[i][0] < lo and hi < x[i][1]):
             inside = False
-        shrunk.append((max(lo, x[i][0]), min(hi, x[i][1])))
+        # X ∩ K holds every zero of X; widened a hair, so that a zero K pins exactly
+        # (a linear component) still lies inside the next box, not on its edge.
+        pad = 1e-10 * max(1.0, abs(lo), abs(hi)) + 0.01 * (hi - lo)
+        shrunk.append((max(lo - pad, x[i][0]), min(hi + pad, x[i][1])))
     # The interval context works in doubles: lo and hi are K's ends exactly.
     if inside:
         return "unique", x
-    return "split", [(min(a, b), max(a, b)) for a, b in shrunk]
+    return "split", shrunk
 
 
 def _newton_in(g_of, h_of, b, iv, np):
