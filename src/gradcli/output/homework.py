@@ -179,7 +179,7 @@ def second_derivative_test(p) -> dict:
         return {"f''": h[0][0]}
     if len(names) == 2:
         a, b = names
-        return {"D": h[0][0] * h[1][1] - h[0][1] * h[1][0], f"f_{a}{a}": h[0][0]}
+        return {"D": h[0][0] * h[1][1] - h[0][1] * h[1][0] + 0.0, f"f_{a}{a}": h[0][0] + 0.0}
     return {"eigenvalues": list(p.eigenvalues)}
 
 

@@ -219,9 +219,11 @@ def _proven(text, box, bindings, names, evaluate, first):
                                else "space") if whole else "in the box"
     count = f"{len(points)} critical point{'s' if len(points) != 1 else ''}"
     if sets:
-        count += (f" and {len(sets)} {'curve' if len(names) == 2 else 'set'}"
-                  f"{'s' if len(sets) != 1 else ''} of them ("
-                  + "; ".join(t for t, _ in sets) + ")")
+        curves = (f"{len(sets)} {'curve' if len(names) == 2 else 'set'}"
+                  f"{'s' if len(sets) != 1 else ''} of ")
+        listed = " (" + "; ".join(t for t, _ in sets) + ")"
+        count = (f"{count} and {curves}them{listed}" if points
+                 else f"{curves}critical points{listed}")
     if proof.method == "algebra":
         note = (f"{count} {where}, and no others: ∇f = 0 solved exactly (Gröbner bases; "
                 "every real root of each eliminant was tried)")
@@ -238,16 +240,19 @@ def _set_kind(text, bindings, names, h, syms, box, evaluate) -> str:
     the set): a minimum or maximum that is not strict, or neither."""
     import sympy as S
     lo_hi = [(max(lo, -10.0), min(hi, 10.0)) for lo, hi in box.values()]
-    others, last = syms[:-1], syms[-1]
+    k = max(i for i, s in enumerate(syms) if h.has(s))   # solved for; the others are set
+    last, others = syms[k], syms[:k] + syms[k + 1:]
+    ranges = dict(zip(syms, lo_hi))
     for t in (0.5, 0.3, 0.7, 0.1, 0.9):
-        at = {s: S.Rational(repr(lo + t * (hi - lo))) for s, (lo, hi) in zip(others, lo_hi)}
+        at = {s: S.Rational(repr(ranges[s][0] + t * (ranges[s][1] - ranges[s][0])))
+              for s in others}
         try:
             roots = [r for r in S.Poly(h.subs(at), last).real_roots()
-                     if lo_hi[-1][0] <= float(r) <= lo_hi[-1][1]]
+                     if ranges[last][0] <= float(r) <= ranges[last][1]]
         except (S.PolynomialError, S.GeneratorsNeeded, ValueError, TypeError):
             roots = []
         if roots:
-            x = [float(at[s]) for s in others] + [float(roots[0])]
+            x = [float(at[s]) if s in at else float(roots[0]) for s in syms]
             try:
                 f0 = float(evaluate(text, {**bindings, **dict(zip(names, x))}).value)
             except (GradcliError, ArithmeticError):

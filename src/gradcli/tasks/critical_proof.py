@@ -225,3 +225,20 @@ def set_text(h, syms) -> str:
     if const != 0:
         lhs, rhs = h - const, -const
     return f"{printed_text(lhs)} = {printed_text(rhs)}"
+
+
+def on_set(sets, names, values) -> str | None:
+    """The equation of the first set (equation text, kind) through the point `values`."""
+    from .exactinput import read_sympy
+    from ..symbolic.realforms import symbol
+    at = {symbol(n): S.Rational(repr(float(v))) for n, v in zip(names, values)}
+    for equation, _ in sets:
+        lhs, _, rhs = equation.partition(" = ")
+        try:
+            h = read_sympy(f"({lhs}) - ({rhs})", names)[0]
+        except (GradcliError, TypeError, ValueError):
+            continue
+        size = 1 + sum(abs(float(S.N(t.subs(at), 20))) for t in S.Add.make_args(S.expand(h)))
+        if abs(float(S.N(h.subs(at), 30))) <= 1e-9 * size:
+            return equation
+    return None
