@@ -16,6 +16,7 @@ from __future__ import annotations
 
 MAX_BOXES = 6000
 CUT = 0.4921875          # an off-centre cut (63/128), exact in binary
+SMALL = 8                # the Krawczyk test waits for boxes this many times smaller
 SUPPORTED = ("sin", "cos", "tan", "exp", "log")
 
 
@@ -54,6 +55,9 @@ def prove_zeros(grad, hess, syms, box):
     h_of = _functions([e for row in hess for e in row], syms)
     if g_of is None or h_of is None:
         return None
+    import sympy as S
+    # The Hessian at a box's centre only picks the preconditioner Y: doubles do.
+    h_mid = S.lambdify(list(syms), [e for row in hess for e in row], "math", cse=True)
     n = len(syms)
     bounds = [box[str(s)] for s in syms]
     # A zero on the box's own edge must lie inside some searched box: widen a hair.
@@ -75,7 +79,10 @@ def prove_zeros(grad, hess, syms, box):
             gx = None
         if gx is not None and any(not _has_zero(g) for g in gx):
             continue
-        verdict, shrunk = ("split", x) if gx is None else _krawczyk(g_of, h_of, x, X, n, iv, np)
+        small = all(hi - lo <= (b - a) / SMALL for (lo, hi), (a, b) in zip(x, start))
+        # On a large box the test fails (H(X) is too wide): it waits for a smaller one.
+        verdict, shrunk = (("split", x) if gx is None or not small
+                           else _krawczyk(g_of, h_of, h_mid, x, X, n, iv, np))
         if verdict == "none":
             continue
         if verdict == "unique":
@@ -104,17 +111,16 @@ def _has_zero(interval) -> bool:
         return True
 
 
-def _krawczyk(g_of, h_of, x, X, n, iv, np):
+def _krawczyk(g_of, h_of, h_mid, x, X, n, iv, np):
     """("none" | "unique" | "split", the box shrunk to X ∩ K)."""
     mid = [(lo + hi) / 2 for lo, hi in x]
     try:
         gm = g_of(*[iv.mpf(m) for m in mid])
         hx = h_of(*X)
-        hm = h_of(*[iv.mpf(m) for m in mid])
-    except (ZeroDivisionError, ValueError, ArithmeticError):
+        jm = np.array(h_mid(*mid), dtype=float).reshape(n, n)
+    except (ZeroDivisionError, ValueError, ArithmeticError, TypeError):
         return "split", x
     try:
-        jm = np.array([[float(hm[i * n + j].mid) for j in range(n)] for i in range(n)])
         y = np.linalg.inv(jm)
     except (np.linalg.LinAlgError, ValueError, OverflowError, TypeError):
         return "split", x
