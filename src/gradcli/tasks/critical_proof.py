@@ -92,12 +92,19 @@ def _by_intervals(f, syms, box):
         return None
     points = []
     for enclosure, approx in zeros:
+        if not all(_within(v, *box[str(s)]) for v, s in zip(approx, syms)):
+            continue    # in the hair the search widens the box by, not in the box
         exact = _guess(grad, syms, enclosure, approx)
         if exact is not None:
             points.append(_exact_point(f, syms, dict(zip(syms, exact))))
         else:
             points.append(ProvenPoint(dict(zip(map(str, syms), approx)), None))
-    return Proof("interval", points, [], len(zeros))
+    return Proof("interval", points, [], len(points))
+
+
+def _within(v, lo, hi) -> bool:
+    """lo ≤ v ≤ hi with the slack the grid search and the algebra allow at an edge."""
+    return lo - 1e-12 * max(1, abs(lo)) <= v <= hi + 1e-12 * max(1, abs(hi))
 
 
 def _factored(e):
@@ -171,9 +178,12 @@ def _is_zero(v) -> bool:
 def _exact_point(f, syms, at):
     point = {str(s): float(S.N(v, 20)) for s, v in at.items()}
     exact = {str(s): v for s, v in at.items()}
+    rooted = any(v.has(S.CRootOf) for v in at.values())
     try:
-        value = f.subs(at)
-        h = S.hessian(f, syms).subs(at)
+        # A root of a quintic substituted exactly makes determinants of huge algebraic
+        # numbers: such a point is classified on its value to 60 digits instead.
+        value = None if rooted else f.subs(at)
+        h = S.hessian(f, syms).subs({s: S.N(v, 60) for s, v in at.items()} if rooted else at)
         kind = _kind(h, len(syms))
         floats = [[float(S.N(h[i, j], 20)) for j in range(len(syms))]
                   for i in range(len(syms))]
@@ -185,11 +195,12 @@ def _exact_point(f, syms, at):
 
 
 def _sign(x) -> int:
-    """The sign of an exact real number: 0 only when it is exactly 0."""
+    """The sign of an exact real number (0 only when it is exactly 0), or of a number
+    known to 60 digits (0 when it is below their reach)."""
     v = S.N(x, 50)
     if abs(v) > S.Float(10) ** -40:
         return 1 if v > 0 else -1
-    if x.has(S.CRootOf) or S.simplify(x) == 0:
+    if x.has(S.Float) or S.simplify(x) == 0:
         return 0
     return 1 if S.N(x, 200) > 0 else -1
 
