@@ -108,9 +108,11 @@ def _within(v, lo, hi) -> bool:
 
 
 def _factored(e):
+    """e with its common factors pulled out (y e^u - x^2 y e^u -> y(1 - x^2)e^u); not
+    SymPy's factor, which expands e^(-1000(x - 2)^2) into powers past any use."""
     try:
-        out = S.factor(e)
-    except (S.PolynomialError, TypeError, ValueError, RecursionError):
+        out = S.factor_terms(e)
+    except (TypeError, ValueError, RecursionError):
         return e
     return out if S.count_ops(out) <= 2 * S.count_ops(e) + 4 else e
 
