@@ -33,26 +33,27 @@ def exact_points(c):
     return {tuple(sp.nsimplify(p.exact[n]) for n in c.box) for p in c.points}
 
 
-def sympy_truth(f, syms, box):
-    """The real critical points of a polynomial f in the box, and their kinds, by SymPy's
-    solve and the Hessian: the judge, independent of gradcli."""
-    grad = [sp.diff(f, s) for s in syms]
+def sympy_truth(f, box):
+    """The real critical points of a polynomial f(x, y) in the box and their kinds, by a
+    method other than gradcli's: the resultant of f_x and f_y in x, its real roots y
+    (SymPy, exact), the x of each from f_x and f_y at 50 digits; kinds by the Hessian.
+    The judge, independent of gradcli's Gröbner bases."""
+    fx, fy = sp.diff(f, X), sp.diff(f, Y)
     out = {}
-    for sol in sp.solve(grad, syms, dict=True):
-        point = tuple(sol[s] for s in syms)
-        if not all(v.is_real for v in point):
-            continue
-        if not all(box[str(s)][0] <= float(v) <= box[str(s)][1] for s, v in zip(syms, point)):
-            continue
-        h = sp.hessian(f, syms).subs(sol)
-        eig = [complex(e) for e in h.eigenvals(multiple=True)]
-        if all(e.real > 0 for e in eig):
-            kind = "local minimum"
-        elif all(e.real < 0 for e in eig):
-            kind = "local maximum"
-        else:
-            kind = "saddle point"
-        out[point] = kind
+    res = sp.Poly(sp.resultant(fx, fy, X), Y)
+    for y0 in set(res.real_roots()):
+        yv = sp.N(y0, 50)
+        for x0 in sp.Poly(fx.subs(Y, yv), X).nroots(n=50):
+            if abs(sp.im(x0)) > 1e-30 or abs(fy.subs({X: x0, Y: yv})) > 1e-30:
+                continue
+            x0 = sp.re(x0)
+            if not (box["x"][0] <= x0 <= box["x"][1] and box["y"][0] <= yv <= box["y"][1]):
+                continue
+            h = sp.hessian(f, (X, Y)).subs({X: x0, Y: yv})
+            d = h.det()
+            kind = ("saddle point" if d < 0 else "local minimum" if h[0, 0] > 0
+                    else "local maximum")
+            out[(float(x0), float(yv))] = kind
     return out
 
 
@@ -214,12 +215,12 @@ def test_points_a_hair_inside_or_outside_the_box(text, c, inside):
 
 def _sines(n):
     rng = random.Random(3)
-    return [pytest.param(rng.randint(1, 3), rng.randint(1, 3),
-                         rng.choice([2, 2.5, 3, 3.5]), id=f"sines-{i}") for i in range(n)]
+    return [pytest.param(rng.randint(1, 3), rng.randint(1, 2), rng.choice([1.5, 2, 2.5]),
+                         i % 5 == 0, id=f"sines-{i}") for i in range(n)]
 
 
-@pytest.mark.parametrize("a,b,half", _slow_beyond(_sines(20), 0))
-def test_many_critical_points_of_a_product_of_sines(a, b, half):
+@pytest.mark.parametrize("a,b,half,graded", _slow_beyond(_sines(20), 0))
+def test_many_critical_points_of_a_product_of_sines(a, b, half, graded):
     text = f"sin({a}x) sin({b}y)"
     c = crit(text, {"x": (-half, half), "y": (-half, half)})
     assert c.complete and c.method == "interval"
@@ -232,6 +233,8 @@ def test_many_critical_points_of_a_product_of_sines(a, b, half):
     want = set(itertools.product(zeros(a, 0), zeros(b, 0))) | \
         set(itertools.product(zeros(a, sp.Rational(1, 2)), zeros(b, sp.Rational(1, 2))))
     assert exact_points(c) == want
+    if not graded:   # check recomputes the points: a fifth of the cases suffice for it
+        return
     # The complete list is right; the list missing one point is "a critical point missed".
     names = [f"({sp.sstr(p[0])}, {sp.sstr(p[1])})".replace("**", "^") for p in sorted(
         want, key=lambda q: (float(q[0]), float(q[1])))]
@@ -262,11 +265,11 @@ def _irrational(n):
 @pytest.mark.parametrize("text,f", _slow_beyond(_irrational(20), 1))
 def test_polynomials_with_irrational_critical_points(text, f):
     box = {"x": (-4, 4), "y": (-4, 4)}
-    truth = sympy_truth(f, [X, Y], box)
+    truth = sympy_truth(f, box)
     c = crit(text, box)
     assert c.complete and c.method == "algebra"
     got = {(p.point["x"], p.point["y"]): p.kind for p in c.points}
     assert len(got) == len(truth)
-    for (x, y), kind in truth.items():
-        match = [k for q, k in got.items() if math.dist(q, (float(x), float(y))) < 1e-9]
+    for q0, kind in truth.items():
+        match = [k for q, k in got.items() if math.dist(q, q0) < 1e-9]
         assert match == [kind]
