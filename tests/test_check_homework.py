@@ -222,7 +222,7 @@ def test_a_wrong_kind_a_point_that_is_not_critical_and_a_missed_point():
     assert "a saddle point, not a local maximum" in kind["reason"]
     assert not_critical["mistake"] == "not-critical"
     assert "not a critical point: ∇f = [" in not_critical["reason"]
-    assert "nearest critical point found by gradcli is (3, -1.5)" in not_critical["note"]
+    assert "nearest critical point found by gradcli is (3, -3/2)" in not_critical["note"]
     assert missed["mistake"] == "missed" and missed["mistake_detail"] == "(3, -1.5)"
     assert "found by gradcli in the box" in missed["reason"]
 

@@ -105,10 +105,14 @@ def prove_zeros(grad, hess, syms, box):
 
 
 def _has_zero(interval) -> bool:
+    """Whether 0 may be in the interval: an undefined end (nan, out of f's domain)
+    excludes nothing."""
+    import math
     try:
-        return interval.a <= 0 <= interval.b
-    except (AttributeError, TypeError):
+        a, b = float(interval.a), float(interval.b)
+    except (AttributeError, TypeError, ValueError):
         return True
+    return math.isnan(a) or math.isnan(b) or a <= 0 <= b
 
 
 def _krawczyk(g_of, h_of, h_mid, x, X, n, iv, np):

@@ -214,7 +214,8 @@ def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
                             f"{pt_text(names, values)}; the critical points in the box are "
                             f"proven to be {len(found)}, and it is none of them")
                 if near is not None:
-                    a.note = (f"the nearest critical point is {_exact_pt(names, near[0])} "
+                    a.note = (f"the nearest critical point found by gradcli is "
+                              f"{_exact_pt(names, near[0])} "
                               f"({near[0].kind})")
                 out.append(a)
                 continue
