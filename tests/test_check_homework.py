@@ -223,8 +223,9 @@ def test_a_wrong_kind_a_point_that_is_not_critical_and_a_missed_point():
     assert not_critical["mistake"] == "not-critical"
     assert "not a critical point: ∇f = [" in not_critical["reason"]
     assert "nearest critical point found by gradcli is (3, -3/2)" in not_critical["note"]
-    assert missed["mistake"] == "missed" and missed["mistake_detail"] == "(3, -1.5)"
-    assert "found by gradcli in the box" in missed["reason"]
+    assert missed["mistake"] == "missed" and missed["mistake_detail"] == "(3, -3/2)"
+    assert missed["reason"].startswith("a critical point missed: (3, -3/2)")
+    assert "proven complete (algebra)" in missed["reason"]
 
 
 def test_the_second_derivative_test_example_a():
