@@ -211,7 +211,7 @@ def test_the_textbook_critical_points_are_right():
     assert [a["ok"] for a in got] == [True, True, True]
     assert [a["key"] for a in got] == ["critical", "critical", "critical points"]
     assert got[-1]["answer"] == "2 listed" and got[-1]["expected"] == "2 found by gradcli"
-    assert "cannot prove that there are no others" in got[-1]["note"]
+    assert "no others: ∇f = 0 solved exactly" in got[-1]["note"]
 
 
 def test_a_wrong_kind_a_point_that_is_not_critical_and_a_missed_point():
@@ -222,9 +222,10 @@ def test_a_wrong_kind_a_point_that_is_not_critical_and_a_missed_point():
     assert "a saddle point, not a local maximum" in kind["reason"]
     assert not_critical["mistake"] == "not-critical"
     assert "not a critical point: ∇f = [" in not_critical["reason"]
-    assert "nearest critical point found by gradcli is (3, -1.5)" in not_critical["note"]
-    assert missed["mistake"] == "missed" and missed["mistake_detail"] == "(3, -1.5)"
-    assert "found by gradcli in the box" in missed["reason"]
+    assert "nearest critical point found by gradcli is (3, -3/2)" in not_critical["note"]
+    assert missed["mistake"] == "missed" and missed["mistake_detail"] == "(3, -3/2)"
+    assert missed["reason"].startswith("a critical point missed: (3, -3/2)")
+    assert "proven complete (algebra)" in missed["reason"]
 
 
 def test_the_second_derivative_test_example_a():

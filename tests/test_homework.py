@@ -240,7 +240,10 @@ def test_critical_points_of_a_textbook_example():
                         evaluate=api.evaluate)
     found = {(round(p.point["x"], 9), round(p.point["y"], 9)): p.kind for p in c.points}
     assert found == {(-1, -1): "local minimum", (0, 0): "saddle point", (1, 1): "local minimum"}
-    assert not c.complete and "cannot prove" in c.note
+    # A polynomial: ∇f = 0 is solved exactly, and the list is proven complete.
+    assert c.complete and c.method == "algebra" and "no others" in c.note
+    assert not critical_points("x^4 + y^4 - 4x y + 1", {"x": (-3, 3), "y": (-3, 3)},
+                               evaluate=api.evaluate, prove=False).complete
 
 
 @pytest.mark.parametrize("f,box", [
@@ -290,7 +293,10 @@ def test_critical_through_the_cli_json():
     assert r.exit_code == 0
     rec = json.loads(r.stdout)
     kinds = sorted(p["kind"] for p in rec["points"])
-    assert kinds == ["local minimum", "saddle point"] and rec["complete"] is False
+    assert kinds == ["local minimum", "saddle point"] and rec["complete"] is True
+    assert rec["method"] == "algebra"
+    assert [p["exact"] for p in rec["points"]] == [{"at": {"x": "-1", "y": "0"}, "value": "2"},
+                                                   {"at": {"x": "1", "y": "0"}, "value": "-2"}]
 
 
 def test_direction_in_csv_is_one_header_and_one_row():
@@ -312,13 +318,26 @@ def test_taylor_without_at_is_the_maclaurin_polynomial_with_a_note():
 
 
 def test_critical_without_over_searches_a_default_box_and_says_so():
-    r = cli("critical", "x^3 - 3x + y^2", "-o", "json")
+    r = cli("critical", "sin(x) + y^2", "-o", "json")
     assert r.exit_code == 0, r.stderr
     rec = json.loads(r.stdout)
     assert rec["over"] == {"x": [-5.0, 5.0], "y": [-5.0, 5.0]}
+    assert [(p["exact"]["at"]["x"], p["kind"]) for p in rec["points"]] == \
+        [("-3*pi/2", "saddle point"), ("-pi/2", "local minimum"), ("pi/2", "saddle point"),
+         ("3*pi/2", "local minimum")]
+    assert rec["method"] == "interval" and rec["complete"] is True
+    assert "no --over given" in r.stderr and "-5 ≤ x ≤ 5" in r.stderr
+
+
+def test_critical_without_over_solves_a_polynomial_in_the_whole_plane():
+    r = cli("critical", "x^3 - 3x + y^2", "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    rec = json.loads(r.stdout)
+    assert rec["over"] == {"x": ["-inf", "inf"], "y": ["-inf", "inf"]}
     assert sorted((p["at"]["x"], p["kind"]) for p in rec["points"]) == \
         [(-1.0, "saddle point"), (1.0, "local minimum")]
-    assert "no --over given" in r.stderr and "-5 ≤ x ≤ 5" in r.stderr
+    assert rec["complete"] is True and "in the whole plane, and no others" in rec["note"]
+    assert "no --over given" not in r.stderr
 
 
 def test_critical_shows_the_books_second_derivative_test():

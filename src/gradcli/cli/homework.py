@@ -1,6 +1,8 @@
 """The homework commands: tangent, taylor, critical, implicit."""
 from __future__ import annotations
 
+import math
+
 from .. import options
 from ..errors import UsageError
 from ..inputs import read_source
@@ -126,19 +128,26 @@ def critical_command(expr, file, over, at, fmt, precision, debug):
     from ..tasks.critical import critical_points, parse_box
     text = read_source(expr, file)
     bindings = api.parse_bindings(at)
-    note = None
-    if over is None:  # SPEC §3: a default box around the origin, said in a note
+    note, result = None, None
+    if over is None:  # SPEC §3: the whole space where algebra proves the list, else a box
         from ..reading import read_program
         searched = [v for v in api.inputs_of(read_program(text)) if v not in bindings]
-        over = ",".join(f"{v}=-{DEFAULT_HALF_WIDTH}:{DEFAULT_HALF_WIDTH}" for v in searched)
-        note = ("no --over given: searched " + ", ".join(
-            f"-{DEFAULT_HALF_WIDTH} ≤ {v} ≤ {DEFAULT_HALF_WIDTH}" for v in searched))
-    box = parse_box(over, api.split_top_level)
-    result = critical_points(text, box, bindings, evaluate=api.evaluate)
+        if searched:
+            whole = {v: (-math.inf, math.inf) for v in searched}
+            result = critical_points(text, whole, bindings, evaluate=api.evaluate)
+        if result is None:
+            over = ",".join(f"{v}=-{DEFAULT_HALF_WIDTH}:{DEFAULT_HALF_WIDTH}"
+                            for v in searched)
+            note = ("no --over given: searched " + ", ".join(
+                f"-{DEFAULT_HALF_WIDTH} ≤ {v} ≤ {DEFAULT_HALF_WIDTH}" for v in searched))
+    if result is None:
+        box = parse_box(over, api.split_top_level)
+        result = critical_points(text, box, bindings, evaluate=api.evaluate)
     if note:
         result.warnings.insert(0, note)
-    if not result.points:
-        raise UsageError("no critical point found in the box",
+    if not result.points and not result.sets:
+        raise UsageError("no critical point " + ("in the box" if result.complete
+                                                 else "found in the box"),
                          hint="widen --over, or check that the function has one; "
                               + result.note)
     write_warned("critical", result, fmt, precision)

@@ -179,7 +179,7 @@ def second_derivative_test(p) -> dict:
         return {"f''": h[0][0]}
     if len(names) == 2:
         a, b = names
-        return {"D": h[0][0] * h[1][1] - h[0][1] * h[1][0], f"f_{a}{a}": h[0][0]}
+        return {"D": h[0][0] * h[1][1] - h[0][1] * h[1][0] + 0.0, f"f_{a}{a}": h[0][0] + 0.0}
     return {"eigenvalues": list(p.eigenvalues)}
 
 
@@ -191,28 +191,72 @@ def _test_text(p, precision) -> str:
     return ", ".join(f"{k} = {number_text(v, precision)}" for k, v in test.items())
 
 
+def _exact_at_text(p, precision) -> str:
+    """x = π/2, y = 0: the book's exact form of a point where it is known, else digits."""
+    if p.exact is None:
+        return _at_text(p.point, precision)
+    from ..closedtext import printed_text  # solved coordinates are in their final form
+    return ", ".join(f"{k} = {printed_text(v)}" if not _is_root_of(v)
+                     else f"{k} = {number_text(p.point[k], precision)}"
+                     for k, v in p.exact.items())
+
+
+def _is_root_of(v) -> bool:
+    """A CRootOf (a root of a quintic, say): its digits are what a book prints."""
+    return type(v).__name__ in ("CRootOf", "ComplexRootOf")
+
+
+def _exact_value_text(p, precision) -> str:
+    if p.exact_value is None:
+        return number_text(p.value, precision)
+    from ..closedtext import closed_text, printed_text
+    v = p.exact_value
+    return printed_text(v) if v.is_Rational else closed_text(v)
+
+
+def _exact_record(p) -> dict:
+    """The exact forms of a point as text gradcli reads back, where they are known."""
+    from ..symbolic.realforms import json_text
+    rec = {"at": {k: json_text(v) for k, v in p.exact.items() if not _is_root_of(v)}}
+    if p.exact_value is not None:
+        rec["value"] = json_text(p.exact_value)
+    return rec
+
+
+def _ends(lo, hi) -> list:
+    import math
+    return [v if math.isfinite(v) else ("-inf" if v < 0 else "inf") for v in (lo, hi)]
+
+
 def critical_record(c, precision=None) -> dict:
-    return {"expression": c.expression, "read_as": c.read_as,
-            "over": {k: [lo, hi] for k, (lo, hi) in c.box.items()},
-            "points": [{"at": {k: json_number(v, precision) for k, v in p.point.items()},
-                        "value": json_number(p.value, precision), "kind": p.kind,
-                        "test": {k: ([json_number(e, precision) for e in v]
-                                     if isinstance(v, list) else json_number(v, precision))
-                                 for k, v in second_derivative_test(p).items()},
-                        "eigenvalues": [json_number(e, precision) for e in p.eigenvalues],
-                        "hessian": [[json_number(v, precision) for v in row]
-                                    for row in p.hessian]}
-                       for p in c.points],
-            "starts": c.starts, "complete": c.complete, "note": c.note,
-            **({"warnings": list(c.warnings)} if c.warnings else {})}
+    rec = {"expression": c.expression, "read_as": c.read_as,
+           "over": {k: _ends(lo, hi) for k, (lo, hi) in c.box.items()},
+           "points": [{"at": {k: json_number(v, precision) for k, v in p.point.items()},
+                       "value": json_number(p.value, precision), "kind": p.kind,
+                       "test": {k: ([json_number(e, precision) for e in v]
+                                    if isinstance(v, list) else json_number(v, precision))
+                                for k, v in second_derivative_test(p).items()},
+                       "eigenvalues": [json_number(e, precision) for e in p.eigenvalues],
+                       "hessian": [[json_number(v, precision) for v in row]
+                                   for row in p.hessian],
+                       **({"exact": _exact_record(p)} if p.exact is not None else {})}
+                      for p in c.points],
+           "starts": c.starts, "complete": c.complete, "method": c.method, "note": c.note}
+    if c.sets:
+        rec["sets"] = [{"equation": eq, "kind": kind} for eq, kind in c.sets]
+    if c.warnings:
+        rec["warnings"] = list(c.warnings)
+    return rec
 
 
 def critical_rows(c, precision=None) -> list:
     rows = []
     for p in c.points:
-        rows.append((_at_text(p.point, precision),
-                     f"{p.kind}\tf = {number_text(p.value, precision)}\t"
+        rows.append((_exact_at_text(p, precision),
+                     f"{p.kind}\tf = {_exact_value_text(p, precision)}\t"
                      f"{_test_text(p, precision)}"))
+    for equation, kind in c.sets:
+        rows.append((equation, f"every point critical\t{kind}"))
     rows.append(("note", c.note))
     return rows
 
@@ -222,8 +266,10 @@ def critical_markdown(c, precision=None) -> str:
              + ", ".join(f"{lo:g} ≤ {k} ≤ {hi:g}" for k, (lo, hi) in c.box.items()), "",
              "| point | f | second-derivative test | kind |", "|---|---|---|---|"]
     for p in c.points:
-        lines.append(f"| {_at_text(p.point, precision)} | {number_text(p.value, precision)} "
+        lines.append(f"| {_exact_at_text(p, precision)} | {_exact_value_text(p, precision)} "
                      f"| {_test_text(p, precision)} | {p.kind} |")
+    for equation, kind in c.sets:
+        lines.append(f"| {equation} (every point) | | | {kind} |")
     lines += ["", c.note]
     return "\n".join(lines) + "\n"
 

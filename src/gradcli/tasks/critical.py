@@ -33,6 +33,8 @@ class CriticalPoint:
     hessian: list
     eigenvalues: list
     kind: str             # "local minimum", "local maximum", "saddle point", "inconclusive"
+    exact: dict | None = None   # name -> SymPy number, where the point is known exactly
+    exact_value: object = None  # f there as a SymPy number
 
 
 @dataclass
@@ -47,6 +49,8 @@ class Critical:
     complete: bool = False
     note: str = ""
     warnings: list = field(default_factory=list)
+    method: str = "search"  # "algebra" | "interval" (complete, proven) | "search"
+    sets: list = field(default_factory=list)   # (equation text, its kind): all critical
 
 
 def parse_box(spec: str, split) -> dict:
@@ -77,8 +81,10 @@ def classify(eigenvalues, scale: float) -> str:
 
 
 def critical_points(text: str, box: dict, bindings: dict | None = None, *, evaluate,
-                    per_axis: int | None = None) -> Critical:
-    """Search the box for critical points of the scalar `text` (every input in the box)."""
+                    per_axis: int | None = None, prove: bool = True) -> Critical | None:
+    """The critical points of the scalar `text` in the box (every input in it), proven
+    complete where critical_proof can, else searched for from a grid. A box with an
+    infinite side is for the proof alone: None when it does not close there."""
     import numpy as np
     bindings = dict(bindings or {})
     names = list(box)
@@ -98,7 +104,7 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
     def evaluate(t, at, **kw):  # the program is read once, not at every point
         return given(t, at, program=program, **kw)
 
-    probe = {n: (lo + hi) / 2 for n, (lo, hi) in box.items()}
+    probe = {n: _middle(lo, hi) for n, (lo, hi) in box.items()}
     try:
         first = evaluate(text, {**bindings, **probe})
     except DomainError:
@@ -118,6 +124,11 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
                          f"has {n}: {', '.join(names[:6])}{', ...' if n > 6 else ''}",
                          hint="give the others values with --at, and search the rest with "
                               "--over")
+    finite = all(math.isfinite(v) for ends in box.values() for v in ends)
+    if prove:
+        proven = _proven(text, box, bindings, names, evaluate, first)
+        if proven is not None or not finite:
+            return proven
     if per_axis is None:
         per_axis = max(2, min(9, int(round(MAX_STARTS ** (1 / n)))))
     grids = [np.linspace(lo, hi, per_axis) for lo, hi in box.values()]
@@ -166,6 +177,96 @@ def critical_points(text: str, box: dict, bindings: dict | None = None, *, evalu
     read = first.read_as if first is not None else text
     return Critical(text, read, box, points, len(starts), False, note,
                     list(first.warnings) if first is not None else [])
+
+
+def _proven(text, box, bindings, names, evaluate, first):
+    """The Critical of a proof (critical_proof.py), or None where there is none."""
+    import numpy as np
+    from .critical_proof import prove_critical, set_text
+    from ..symbolic.realforms import symbol
+    proof = prove_critical(text, box, bindings)
+    if proof is None:
+        return None
+    points = []
+    for p in sorted(proof.points, key=lambda q: tuple(q.point[n] for n in names)):
+        x = [p.point[n] for n in names]
+        try:
+            r = evaluate(text, {**bindings, **p.point}, hessian=True)
+        except (GradcliError, ArithmeticError):
+            return None
+        h = np.array(p.hessian if p.hessian is not None else
+                     [[float(r.hessian[a][b]) for b in names] for a in names])
+        eig, vecs = np.linalg.eigh((h + h.T) / 2)
+        eig = [float(e) + 0.0 for e in eig]
+        scale = max([abs(e) for e in eig] + [1.0])
+        kind = p.kind or classify(eig, scale)
+        if p.kind is None and (p.exact is not None or kind == "inconclusive"):
+            # An exact point with a singular Hessian: the smallest eigenvalues are its zeros.
+            cut = 1e-8 * scale if kind == "inconclusive" else min(abs(e) for e in eig)
+            null = [vecs[:, i] for i, e in enumerate(eig) if abs(e) <= cut]
+            kind = higher_order_kind(text, bindings, names, x, float(r.value), eig, null,
+                                     evaluate) or "inconclusive"
+        value = float(p.value) if p.value is not None else float(r.value)
+        points.append(CriticalPoint(dict(p.point), value + 0.0, h.tolist(), eig, kind,
+                                    p.exact, p.value))
+    sets = []
+    syms = [symbol(n) for n in names]
+    for h_ in proof.sets:
+        sets.append((set_text(h_, syms), _set_kind(text, bindings, names, h_, syms, box,
+                                                   evaluate)))
+    whole = not all(math.isfinite(v) for ends in box.values() for v in ends)
+    where = "in the whole " + ("line" if len(names) == 1 else "plane" if len(names) == 2
+                               else "space") if whole else "in the box"
+    count = f"{len(points)} critical point{'s' if len(points) != 1 else ''}"
+    if sets:
+        curves = (f"{len(sets)} {'curve' if len(names) == 2 else 'set'}"
+                  f"{'s' if len(sets) != 1 else ''} of ")
+        listed = " (" + "; ".join(t for t, _ in sets) + ")"
+        count = (f"{count} and {curves}them{listed}" if points
+                 else f"{curves}critical points{listed}")
+    if proof.method == "algebra":
+        note = (f"{count} {where}, and no others: ∇f = 0 solved exactly (Gröbner bases; "
+                "every real root of each eliminant was tried)")
+    else:
+        note = (f"{count} {where}, and no others: interval arithmetic proves each the only "
+                "zero of ∇f in a small box around it, and ∇f nonzero on the rest of the box")
+    read = first.read_as if first is not None else text
+    return Critical(text, read, box, points, 0, True, note,
+                    list(first.warnings) if first is not None else [], proof.method, sets)
+
+
+def _set_kind(text, bindings, names, h, syms, box, evaluate) -> str:
+    """What f does around one point of a set of critical points (it is constant along
+    the set): a minimum or maximum that is not strict, or neither."""
+    import sympy as S
+    lo_hi = [(max(lo, -10.0), min(hi, 10.0)) for lo, hi in box.values()]
+    k = max(i for i, s in enumerate(syms) if h.has(s))   # solved for; the others are set
+    last, others = syms[k], syms[:k] + syms[k + 1:]
+    ranges = dict(zip(syms, lo_hi))
+    for t in (0.5, 0.3, 0.7, 0.1, 0.9):
+        at = {s: S.Rational(repr(ranges[s][0] + t * (ranges[s][1] - ranges[s][0])))
+              for s in others}
+        try:
+            roots = [r for r in S.Poly(h.subs(at), last).real_roots()
+                     if ranges[last][0] <= float(r) <= ranges[last][1]]
+        except (S.PolynomialError, S.GeneratorsNeeded, ValueError, TypeError):
+            roots = []
+        if roots:
+            x = [float(at[s]) if s in at else float(roots[0]) for s in syms]
+            try:
+                f0 = float(evaluate(text, {**bindings, **dict(zip(names, x))}).value)
+            except (GradcliError, ArithmeticError):
+                continue
+            kind = higher_order_kind(text, bindings, names, x, f0, [0.0], [], evaluate)
+            return {"local minimum": "minimum (not strict)",
+                    "local maximum": "maximum (not strict)"}.get(kind, kind or "inconclusive")
+    return "inconclusive"
+
+
+def _middle(lo, hi) -> float:
+    if math.isfinite(lo) and math.isfinite(hi):
+        return (lo + hi) / 2
+    return lo + 1 if math.isfinite(lo) else hi - 1 if math.isfinite(hi) else 0.0
 
 
 def higher_order_kind(text, bindings, names, point, f0, eigenvalues, null, evaluate):

@@ -4,8 +4,11 @@ Each listed point is right when it is one that the critical-points task's
 search found (coordinates graded as numbers) or when ∇f vanishes there; its
 kind is judged against the second-derivative test (`not-critical`,
 `classification`, `outside-box`); the points of the search that the list
-misses are one more answer (`missed`). The search cannot prove that it found
-every point, and the verdict says so.
+misses are one more answer (`missed`). Where the task proves its list complete
+(by algebra or interval arithmetic), a point it does not have is not critical,
+however small ∇f is there, and a point or a curve of points it has that the
+list misses is "a critical point missed"; where it only searched, the verdict
+says that it cannot prove the list complete.
 """
 from __future__ import annotations
 
@@ -149,10 +152,29 @@ def _probe(text, bindings, names, point, f0):
     return higher_order_kind(text, bindings, names, list(point), f0, [], [], evaluate)
 
 
+def _exact_pt(names, p) -> str:
+    """A found point as the book prints it: (π/2, -1/√2) where it is known exactly."""
+    if p.exact is None or any(type(v).__name__ in ("CRootOf", "ComplexRootOf")
+                              for v in p.exact.values()):
+        return pt_text(names, [p.point[n] for n in names])
+    from ...closedtext import printed_text
+    coords = [printed_text(p.exact[n]) for n in names]
+    return "(" + ", ".join(coords) + ")" if len(names) > 1 else coords[0]
+
+
+def _on_set(search, names, values) -> str | None:
+    """The equation of the proven set of critical points that a point lies on, if any."""
+    if not search.sets:
+        return None
+    from ..critical_proof import on_set
+    return on_set(search.sets, names, values)
+
+
 def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
     import numpy as np
     names = list(box)
     search = critical_points(text, box, bindings, evaluate=evaluate)
+    proven = search.complete
     found = [(p, [p.point[n] for n in names]) for p in search.points]
     matched = set()
     out = []
@@ -176,6 +198,27 @@ def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
                 continue
             g = [float(r.gradient[n]) for n in names]
             h = [[float(r.hessian[x][y]) for y in names] for x in names]
+            on = _on_set(search, names, values) if proven else None
+            if on is not None:
+                a.ok = True
+                a.expected = a.correct = f"on {on}"
+                a.note = (f"{pt_text(names, values)} lies on {on}, where every point is "
+                          "critical")
+                out.append(a)
+                continue
+            if proven and all(lo <= v <= hi for v, (lo, hi) in zip(values, box.values())):
+                a.mistake = "not-critical"
+                a.expected = a.correct = "not a critical point"
+                near = min(found, key=lambda fq: math.dist(fq[1], values), default=None)
+                a.reason = (f"not a critical point: ∇f = [{', '.join(num(x) for x in g)}] at "
+                            f"{pt_text(names, values)}; the critical points in the box are "
+                            f"proven to be {len(found)}, and it is none of them")
+                if near is not None:
+                    a.note = (f"the nearest critical point found by gradcli is "
+                              f"{_exact_pt(names, near[0])} "
+                              f"({near[0].kind})")
+                out.append(a)
+                continue
             size = max([1.0] + [abs(x) for row in h for x in row]) * max([1.0] + [abs(v)
                                                                                for v in values])
             if not all(math.isfinite(x) for x in g) or math.hypot(*g) > 1e-9 * size + atol:
@@ -206,7 +249,8 @@ def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
                 continue
             else:
                 a.note = "a critical point (∇f = 0 there) that gradcli's search did not find"
-        a.expected = f"{pt_text(names, where)} {kind}"
+        a.expected = (f"{_exact_pt(names, found[index][0])} {kind}" if index is not None
+                      else f"{pt_text(names, where)} {kind}")
         a.correct = a.expected
         if said is None:
             a.ok = True
@@ -245,16 +289,24 @@ def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
                         f"Hessian's eigenvalues there are {eig_text} ({why})")
         out.append(a)
     missed = [found[i] for i in range(len(found)) if i not in matched]
+    sets = [eq for eq, _ in search.sets]
     listed = f"{len(items)} listed" if items else "none listed"
-    total = f"{len(found)} found by gradcli"
+    total = f"{len(found)} found by gradcli" + (f" and {len(sets)} set{'s' if len(sets) > 1 else ''}"
+                                                f" of them" if sets else "")
     a = Answer("critical", "missed", listed, key="critical points", expected=total,
-               ok=not missed, note=search.note)
-    a.correct = "; ".join(f"{pt_text(names, q)} {p.kind}" for p, q in found) or "none found"
-    if missed:
+               ok=not missed and not sets, note=search.note)
+    a.correct = "; ".join([f"{_exact_pt(names, p)} {p.kind}" for p, _ in found]
+                          + [f"every point of {eq} ({kind})" for eq, kind in search.sets]) \
+        or "none found"
+    if missed or sets:
         a.mistake = "missed"
-        a.mistake_detail = "; ".join(pt_text(names, q) for _, q in missed)
-        a.reason = ("your list misses " + "; ".join(
-            f"{pt_text(names, q)} ({p.kind}, f = {num(p.value)})" for p, q in missed)
-            + ", found by gradcli in the box")
+        a.mistake_detail = "; ".join([_exact_pt(names, p) for p, _ in missed] + sets)
+        what = ("a critical point missed: " if len(missed) + len(sets) == 1
+                else "critical points missed: ")
+        a.reason = what + "; ".join(
+            [f"{_exact_pt(names, p)} ({p.kind}, f = {num(p.value)})" for p, _ in missed]
+            + [f"every point of {eq}" for eq in sets]) + (
+            f", and the list in the box is proven complete ({search.method})" if proven
+            else ", found by gradcli in the box")
     out.append(a)
     return out
