@@ -124,3 +124,12 @@ def test_taylor_prints_the_same_fractions_in_every_format():
     latex = run("taylor", "e^x", "--at", "x=0", "--order", "4", "-o", "latex").output
     assert "\\frac{x^{3}}{6}" in latex and "0.166667" not in latex
     assert "O(\\lvert x\\rvert ^5)" in latex  # the bars pair up
+
+
+def test_fit_keeps_a_bracketed_group_on_one_line():
+    line = "  Programs     z = w*x + b; y = sigmoid(z); loss = (y - t)^2 and more words"
+    lines = fit(line, 60).split("\n")
+    assert all(len(l) <= 60 for l in lines)
+    assert any("(y - t)^2" in l for l in lines)  # never "(y -" / "t)^2"
+    long = "x " + "(" + " + ".join(["a"] * 40) + ")"  # a group longer than a line still wraps
+    assert all(len(l) <= 60 for l in fit(long, 60).split("\n"))

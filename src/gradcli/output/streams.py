@@ -40,7 +40,6 @@ def fit(text: str, width: int | None, hang: int = 2, paragraphs: bool = False) -
     one paragraph, joined before wrapping (a help topic's prose)."""
     if not width:
         return text
-    import textwrap
     lines = text.split("\n")
     if paragraphs:
         joined = []
@@ -59,9 +58,28 @@ def fit(text: str, width: int | None, hang: int = 2, paragraphs: bool = False) -
         lead = len(line) - len(line.lstrip(" "))
         match = _LABELLED.match(line)
         indent = len(match.group(1)) if match and len(match.group(1)) <= width // 2 else lead + hang
-        out.extend(textwrap.wrap(line, width=width, subsequent_indent=" " * indent,
-                                 break_long_words=False, break_on_hyphens=False) or [line])
+        out.extend(_wrap(line, width, indent))
     return "\n".join(out)
+
+
+_KEEP = "\x00"  # a space inside brackets while wrapping: (2 - (-2)) stays on one line
+
+
+def _wrap(line: str, width: int, indent: int) -> list:
+    """textwrap's lines, never broken inside a bracket unless a bracketed group is itself
+    too long for a line."""
+    import textwrap
+
+    def wrap(text):
+        return textwrap.wrap(text, width=width, subsequent_indent=" " * indent,
+                             break_long_words=False, break_on_hyphens=False) or [text]
+    depth, kept = 0, []
+    for ch in line:
+        depth += ch in "([{"
+        depth -= ch in ")]}" and depth > 0
+        kept.append(_KEEP if ch == " " and depth > 0 else ch)
+    lines = [piece.replace(_KEEP, " ") for piece in wrap("".join(kept))]
+    return lines if all(len(piece) <= width for piece in lines) else wrap(line)
 
 
 def fit_help(text: str, width: int | None) -> str:
