@@ -136,13 +136,13 @@ def check_table(verdict, precision=None):
     parts.extend([Text(""), table, Text("")])
     for a in verdict.answers:
         if a.ok:
-            if a.note:
+            if a.told:
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
-                                           (carets(a.note), "yellow")))
+                                           (carets(a.told), "yellow")))
             continue
         lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", carets(a.reason))]
-        if a.note:
-            lines.append(Text.assemble("  ", (carets(a.note), "yellow")))
+        if a.told:
+            lines.append(Text.assemble("  ", (carets(a.told), "yellow")))
         if a.kind == "derivative" and a.correct is not None:
             lines.append(Text.assemble(("  correct: ", "dim"), (a.correct, "bold")))
         parts.extend(lines)

@@ -58,6 +58,13 @@ class Answer:
     rounded: str | None = None         # ... and the value correctly rounded to them
     key: str | None = None    # the homework answers' own label (tangent, T2, dy/dx, D_u f, ...)
     step: dict | None = None  # derivatives: the step of diff --steps the named mistake breaks
+    decided_by: str | None = None  # formulas: "proof", "counterexample" or "sampling"
+    evidence: str = ""        # ... and that evidence in words, printed after the note
+
+    @property
+    def told(self) -> str:
+        """The evidence and the note, as the table and plain output print them."""
+        return "; ".join(n for n in (self.evidence, self.note) if n)
 
 
 @dataclass
