@@ -31,6 +31,7 @@ import signal
 import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import product
 
 import sympy as sp
 
@@ -187,8 +188,30 @@ def _scan(f, x) -> list:
     return [Fraction(repr(r)) for r in found]
 
 
-def _real_zeros(arg, x) -> tuple:
+def _nested_zeros(arg, x, depth) -> tuple:
+    """The zeros of an argument with |.| or sign inside (|x + 4| - 1/1000): for each sign of
+    the inner arguments, the zeros of the polynomial that leaves, where those signs hold."""
+    inner = sorted(arg.atoms(sp.Abs, sp.sign), key=sp.default_sort_key)
+    if len(inner) > 4 or depth > 3:
+        return [], False
+    out, complete = [], True
+    for signs in product((1, -1), repeat=len(inner)):
+        fixed = {f: s * f.args[0] if isinstance(f, sp.Abs) else sp.Integer(s)
+                 for f, s in zip(inner, signs)}
+        zeros, whole = _real_zeros(arg.xreplace(fixed), x, depth + 1)
+        complete = complete and whole
+        for r in zeros:
+            at = sp.Rational(r.numerator, r.denominator)
+            if all(s * sp.N(f.args[0].subs(x, at), 30) >= -sp.Float("1e-25")
+                   for f, s in zip(inner, signs)):
+                out.append(r)
+    return out, complete
+
+
+def _real_zeros(arg, x, depth=0) -> tuple:
     """(the real zeros of arg in x as Fractions, all of them found?)."""
+    if arg.has(sp.Abs, sp.sign):
+        return _nested_zeros(arg, x, depth)
     try:
         arg = sp.together(arg)
         parts = [p for p in (sp.numer(arg), sp.denom(arg)) if p.has(x)]
