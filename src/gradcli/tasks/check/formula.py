@@ -219,8 +219,8 @@ def _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, n
                 f"derivative is {num(shown.correct)}")
     if num(shown.yours) == num(shown.correct):
         a.reason += " (the two differ beyond the digits shown)"
-    key, detail, sentence = diagnose(program, answer_program, name, variables, compared,
-                                      tol_rtol, atol)
+    key, detail, sentence = diagnose(program, answer_program, name, variables,
+                                      _telling(compared, tol_rtol, atol), tol_rtol, atol)
     a.mistake, a.mistake_detail = key, detail
     a.step = _step_of(program, name, variables, detail) if key else None
     where = ""
@@ -233,6 +233,16 @@ def _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, n
         "decided by sampling (a point where the two differ in doubles)"
     a.note = "; ".join(n for n in (sentence, where, caveat) if n)
     return a
+
+
+def _telling(rows, rtol, atol) -> list:
+    """The rows a mistake can be named from: not those where the gap is within the naming
+    tolerance (a point far out, x = 1000, where the answer's terms are 1e6)."""
+    def telling(r):
+        return r.ok or abs(r.yours - r.correct) >= 4 * (atol + rtol * max(
+            abs(r.yours), abs(r.correct), r.mag))
+    kept = [r for r in rows if telling(r)]
+    return kept if len(kept) >= 3 else rows
 
 
 def _sampled(n, literals=()) -> str:

@@ -448,11 +448,11 @@ def decide_derivative(program, answer_program, name, variables, at=None,
             return decision
         n = len(cuts) + 1
         decision.decided_by = "proof"
-        shown = [c for c in decision.cuts if c != 0] or decision.cuts
+        shown = decision.cuts
         decision.how = ("decided by proof: the difference simplifies to 0" +
-                        (f" on each of the {n} pieces of the line between "
+                        (f" on each of the {n} pieces of the line cut at "
                          f"{name} = {', '.join(_number(c) for c in shown[:6])}"
-                         f"{', ...' if len(shown) > 6 else ''}" if shown and n > 2 else ""))
+                         f"{', ...' if len(shown) > 6 else ''}" if n > 2 else ""))
         return decision
     if not (a - truth).has(sp.Abs, sp.sign) \
             and _capped(lambda: _simplifies(a - truth), SIMPLIFY_SECONDS):
