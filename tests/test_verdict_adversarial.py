@@ -208,3 +208,27 @@ def test_share_of_generated_answers_decided_by_algebra(record_property):
     record_property("drawn", len(exact))
     print(f"decided by algebra: {algebra} of {len(exact)}")
     assert algebra >= 0.9 * len(exact)
+
+
+# ------------------------------------------------------------ the textbook corpus
+
+@pytest.mark.slow
+def test_printed_textbook_answers_are_proven(record_property):
+    """The book's printed answers (tests/textbook/exercises.json, as typed) are right, and
+    how many of them algebra proves; minus each one is wrong, by a counterexample."""
+    from test_textbook import ORDINARY
+    proven = total = 0
+    for entry in ORDINARY:
+        for var, printed in entry["answers"].items():
+            a = check(entry["function"], None, derivatives=[(var, printed)]).answers[0]
+            assert a.ok, (entry["id"], a.reason)
+            total += 1
+            proven += a.decided_by == "proof"
+            if total % 4 == 0:  # a quarter of them: the sign flipped is wrong, and named
+                b = check(entry["function"], None, derivatives=[(var, f"-({printed})")])
+                b = b.answers[0]
+                assert not b.ok and b.decided_by == "counterexample", (entry["id"], b.evidence)
+    record_property("compared", proven)
+    record_property("drawn", total)
+    print(f"printed answers proven: {proven} of {total}")
+    assert proven >= 0.9 * total

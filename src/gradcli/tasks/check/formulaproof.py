@@ -317,14 +317,24 @@ def _value(expr, subs, digits):
     """expr at the point, at `digits` digits: an exact Rational where arithmetic keeps it
     exact, else a Float; None where undefined (not real, not finite)."""
     try:
-        v = expr.xreplace(subs)
-        if not v.is_Rational:
-            v = sp.N(v, digits, maxn=400)
+        if _rational(expr):
+            v = expr.xreplace(subs)
+            if not v.is_Rational:
+                v = sp.N(v, digits)
+        else:  # evaluated numerically: an exact exp(10007/10) would take SymPy minutes
+            v = expr.evalf(digits, subs=subs, maxn=400)
     except Exception:  # SymPy refuses or fails: the point tells nothing
         return None
     if v.is_Rational or (v.is_Float and v.is_finite):
         return v
     return None
+
+
+def _rational(expr) -> bool:
+    """A rational function with |.| and sign: exact at a rational point."""
+    return all(isinstance(f, (sp.Abs, sp.sign)) for f in expr.atoms(sp.Function)) \
+        and all(p.exp.is_Integer for p in expr.atoms(sp.Pow)) \
+        and not expr.atoms(sp.NumberSymbol)
 
 
 def _scale(program, name, point):
