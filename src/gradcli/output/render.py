@@ -136,13 +136,17 @@ def check_table(verdict, precision=None):
     parts.extend([Text(""), table, Text("")])
     for a in verdict.answers:
         if a.ok:
-            if a.told:
+            if a.note or a.evidence:
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
-                                           (carets(a.told), "yellow")))
+                                           (carets(a.note or a.evidence), "yellow")))
+            if a.note and a.evidence:
+                parts.append(Text.assemble("  ", (a.evidence, "dim")))
             continue
         lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", carets(a.reason))]
-        if a.told:
-            lines.append(Text.assemble("  ", (carets(a.told), "yellow")))
+        if a.note:
+            lines.append(Text.assemble("  ", (carets(a.note), "yellow")))
+        if a.evidence:
+            lines.append(Text.assemble("  ", (a.evidence, "dim")))
         if a.kind == "derivative" and a.correct is not None:
             lines.append(Text.assemble(("  correct: ", "dim"), (a.correct, "bold")))
         parts.extend(lines)
