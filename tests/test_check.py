@@ -88,14 +88,14 @@ def test_equivalent_forms_are_right(formula):
     a = one(check(Q, AT, derivatives=[("w", formula)]))
     assert a.ok, a.reason
     assert a.expected == 28.0 and a.computed == 28.0
-    assert a.points == 17  # the given point and 16 random ones
+    assert a.points >= 17  # the given point and the points algebra chose (both sides of cuts)
 
 
 def test_equivalent_forms_without_a_point():
     v = check(Q, None, derivatives={"w": "2*x**2*w + 2*x*b", "x": "2*w*(w*x+b)",
                                     "b": "2*(b + x*w)"})
     assert v.ok
-    assert all(a.expected is None and a.points == 16 for a in v.answers)
+    assert all(a.expected is None and a.points >= 16 for a in v.answers)
 
 
 def test_wrong_formula_shows_a_point_and_both_values():
@@ -153,7 +153,8 @@ def test_answer_undefined_everywhere_the_derivative_is_defined():
 def test_compared_only_where_both_are_defined():
     # d/dx log(x) = 1/x; log is undefined for x <= 0, so only x > 0 is compared.
     a = one(check("log(x)", None, derivatives=[("x", "1/x")]))
-    assert a.ok and a.points >= 16  # the random points, and points beside the domain edge
+    # algebra's points where both are defined (x > 0: inside, beside the edge, far out)
+    assert a.ok and a.points >= 8 and a.decided_by == "proof"
     a = one(check("log(abs(x))", None, derivatives=[("x", "1/x")]))
     assert a.ok
 

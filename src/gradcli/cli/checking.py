@@ -49,7 +49,7 @@ def check_command(expr, file, at, value, grad, derivative, wrt, rtol, atol, poin
           --derivative "2*x*(w*x+b)" --wrt w -o plain
       df/dw   right   28      28
       df/dx   wrong   40      42      the correct value is 42
-      d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)
+      d/dw    right   2*x*(w*x+b)     2*x*(w*x+b)     decided by proof: the difference simplifies to 0
 
     \b
     At every row of a file (answers as constants or as columns value, grad_w, ...):

@@ -162,6 +162,8 @@ def check_record(verdict, precision=None) -> dict:
             item["mistake_detail"] = a.mistake_detail
             if a.step is not None:
                 item["step"] = a.step
+        if a.decided_by is not None:
+            item["decided_by"] = a.decided_by
         if a.digits is not None:
             item["digits"] = a.digits
             item["rounded"] = a.rounded
@@ -202,9 +204,9 @@ def check_lines(verdict, precision=None) -> str:
             correct = expected_text(a, precision)
         fields = [label(a, verdict.result_name), "right" if a.ok else "wrong", a.answer, correct]
         if not a.ok:
-            fields.append(carets(a.reason + (f"; {a.note}" if a.note else "")))
-        elif a.note:
-            fields.append(carets(a.note))
+            fields.append(carets(a.reason + (f"; {a.told}" if a.told else "")))
+        elif a.told:
+            fields.append(carets(a.told))
         lines.append("\t".join(f.replace("\t", " ").replace("\n", "; ") for f in fields))
     return "".join(line + "\n" for line in lines)
 

@@ -136,16 +136,20 @@ def check_table(verdict, precision=None):
     parts.extend([Text(""), table, Text("")])
     for a in verdict.answers:
         if a.ok:
-            if a.note:
+            if a.note or a.evidence:
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
-                                           (carets(a.note), "yellow")))
-            elif a.kind in ("tangent", "taylor") and a.decided_by in _DECIDED:
+                                           (carets(a.note or a.evidence), "yellow")))
+            if a.note and a.evidence:
+                parts.append(Text.assemble("  ", (a.evidence, "dim")))
+            elif not a.note and a.kind in ("tangent", "taylor") and a.decided_by in _DECIDED:
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
                                            (_DECIDED[a.decided_by], "dim")))
             continue
         lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", carets(a.reason))]
         if a.note:
             lines.append(Text.assemble("  ", (carets(a.note), "yellow")))
+        if a.evidence:
+            lines.append(Text.assemble("  ", (a.evidence, "dim")))
         elif a.kind in ("tangent", "taylor") and a.decided_by in _DECIDED:
             lines.append(Text.assemble("  ", (_DECIDED[a.decided_by], "dim")))
         if a.kind == "derivative" and a.correct is not None:

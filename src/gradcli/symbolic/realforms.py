@@ -29,6 +29,9 @@ def _real_pow(base, exponent):
 
 # The real root where SymPy's own function is the principal (complex) one.
 _REAL = {"pow": _real_pow, "cbrt": lambda a: _real_pow(a, S.Rational(1, 3))}
+# Step and relu through sign and |.|: equal to the op table's off their kink (where the
+# table picks a convention), which is all a comparison between kinks needs.
+_STEPS = {"step": lambda a: (1 + S.sign(a)) / 2, "relu": lambda a: (a + S.Abs(a)) / 2}
 
 
 def as_real(expr):
@@ -65,10 +68,11 @@ def symbol(name: str):
     return S.Symbol(name, real=True)
 
 
-def to_sympy(root, names=(), real_roots: bool = True) -> object:
+def to_sympy(root, names=(), real_roots: bool = True, steps: bool = False) -> object:
     """The expression tree `root` as SymPy (iteratively: trees may be deep). Without
     `real_roots`, x^(2/3) is SymPy's x**(2/3): the same algebra (derivatives, the curve's
-    equation) without |.| and sign, for formulas; `as_real` turns it back."""
+    equation) without |.| and sign, for formulas; `as_real` turns it back. With `steps`,
+    step and relu are read through sign and |.| (_STEPS) instead of refused."""
     symbols = {n: symbol(n) for n in names}
     done: dict = {}
     for node in postorder(root):
@@ -87,7 +91,9 @@ def to_sympy(root, names=(), real_roots: bool = True) -> object:
         elif isinstance(node, Const):
             value = S.pi if node.id == "pi" else S.E
         elif isinstance(node, Apply):
-            value = _apply(node.op, [done[id(a)] for a in node.args], real_roots)
+            args = [done[id(a)] for a in node.args]
+            value = _STEPS[node.op](*args) if steps and node.op in _STEPS \
+                else _apply(node.op, args, real_roots)
         else:
             raise UsageError(f"'{type(node).__name__}' is not supported here: this command "
                              "works with scalar functions of one variable")

@@ -186,6 +186,16 @@ def how_text(c: Comparison) -> str:
                         "simplify the difference to 0)"}[c.how]
 
 
+def decided_by(results) -> str:
+    """The JSON word for the weakest evidence among comparisons: "proof" (SymPy proved every
+    one equal), "counterexample" (a point, or SymPy, refuted one), else "sampling"."""
+    hows = [r.how for r in results]
+    if any(not r.equal and r.how in ("point", "sympy+point", "sympy-digits", "sympy")
+           for r in results):
+        return "counterexample"
+    return "proof" if hows and all(h == "sympy" for h in hows) else "sampling"
+
+
 def value(root, point):
     """The double of a root at a point, or None where undefined."""
     got = maybe_value(program_of(root), point)

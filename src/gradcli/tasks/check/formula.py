@@ -1,12 +1,19 @@
-"""Grading a derivative formula: compared with the true derivative at many points.
+"""Grading a derivative formula: by proof where algebra can, by points otherwise.
 
-A symbolic derivative is compared numerically: at the given point and at
-random points of moderate size (sampling.py) where both the answer and the
-true derivative are defined; a point where both are within the tolerance of 0
-proves nothing and is not counted. Rounded decimals typed in the formula widen
-the tolerance by what their rounding can move (probes.py). A wrong answer gets
-a point where the two differ and, where it can be named, its mistake
-(diagnose.py) and the step of `diff --steps` it breaks. Nothing here prints.
+formulaproof.py decides first: SymPy proves the answer equal to the true
+derivative on every piece of the line between the kinks of the question and
+the answer, or finds a point where the two differ at 60 digits. The points
+compared here in doubles are the given point, the points algebra chose (both
+sides of each kink, however far out) and points of moderate size that depend
+on the variables alone (sampling.py). A gap in doubles is a mistake only when
+it exceeds the question's own rounding there (relative to the true value, with
+the largest term of its evaluation as the floor) and, where algebra can look,
+holds at 60 digits. A point where both are within that tolerance of 0 proves
+nothing and is not counted. Rounded decimals typed in the formula are judged by
+the digits rule (probes.py). A wrong answer gets a point where the two differ
+and, where it can be named, its mistake (diagnose.py) and the step of
+`diff --steps` it breaks. Every answer says what decided it (`decided_by`).
+Nothing here prints.
 """
 from __future__ import annotations
 
@@ -20,6 +27,7 @@ from ...language.printer import to_text
 from ...reading import given_names, read_program
 from ...symbolic.derivative import differentiate_text, inline
 from .diagnose import diagnose
+from .formulaproof import Decision, decide_derivative
 from .probes import rounded_literals, rounding_slack
 from .sampling import LARGE, SAMPLES, SAMPLES_LARGE, Row, answer_value, edge_candidates, \
     exact_value, ill_conditioned, sample_points, true_derivative
@@ -59,16 +67,24 @@ def _slack_at(answer_program, point, literals) -> float:
     return rounding_slack(answer_program, lambda p: [answer_value(p, point)[0]], literals)[0]
 
 
+# Beside the true value and the largest term of the question's evaluation, the rounding of
+# doubles a right formula may show: a few hundred units in the last place.
+QUESTION_ROUNDING = 256 * 2.0 ** -52
+NUDGE_GAP = 1e5
+
+
 def check_formula(text, program, variables, name, formula, answer_program, at, rtol,
                    atol, digits_rule=False) -> Answer:
-    """Compare a formula with d/d`name` at the given point and at random points.
+    """Compare a formula with d/d`name`: algebra first (formulaproof.py), then at the given
+    point, both sides of every kink and points of moderate size.
 
     A point where the answer and the derivative are both within the tolerance
     of 0 proves nothing and is left out (exp(2*x) and exp(x) agree to 1e-9
     at x = -20); if every point is such a point, both are 0 and the answer is right.
     """
     a = Answer("derivative", name, formula.strip())
-    seed = zlib.crc32(f"{text}\0{name}".encode())
+    # The points depend on the variables, never on how the question or the answer is spelled.
+    seed = zlib.crc32("\0".join((name, *variables)).encode())
     rows = []         # informative points, and points where only the answer is undefined
     quiet = []        # points where both are within the tolerance of 0
     # --rtol's default is for numbers typed by hand; an exact formula is compared as tightly
@@ -78,9 +94,14 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
     nodes = sum(size(stmt.expr) for stmt in program.statements)
     samples = SAMPLES if nodes < LARGE else SAMPLES_LARGE
     literals = rounded_literals(answer_program) if digits_rule else []
-    edges = edge_candidates(program, answer_program, variables, at, seed) \
-        if nodes < LARGE else []
-    samples += len(edges)
+    algebra = decide_derivative(program, answer_program, name, variables, at,
+                                judging=not literals) if nodes < LARGE else Decision()
+    # Without a SymPy form, the kinks are looked for by a scan of the line (probes.py).
+    edges = algebra.points or (edge_candidates(program, answer_program, variables, at, seed)
+                               if nodes < LARGE else [])
+    # Proven or refuted: the given point and algebra's points are compared in doubles too
+    # (the value there, where the answer is undefined), but no random ones.
+    samples = len(edges) if algebra.decided_by else samples + len(edges)
     for point, given in sample_points(variables, at, seed, edges):
         if random_rows >= samples or quiet_random >= 3 * samples:
             break
@@ -105,7 +126,8 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
         t, t_mag = truth
         # The scale comes from the question alone: a large number inside the answer
         # (2x + 1/1000, x^3 + 0*10^12) must not widen its own tolerance.
-        tol = atol + tol_rtol * max(abs(t), t_mag)
+        tol = QUESTION_ROUNDING * max(abs(t), t_mag) if digits_rule \
+            else atol + tol_rtol * max(abs(t), t_mag)
         slack = _slack_at(answer_program, point, literals) if literals and math.isfinite(s) \
             else 0.0
         if slack:  # rounded decimals: their digits decide, not --rtol's default
@@ -118,8 +140,12 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
             if exact is not None:
                 s = exact
                 ok = abs(s - t) <= tol
-        if not ok and not given and ill_conditioned(program, answer_program, point, name,
-                                                     s, t, tol):
+        # Ill-conditioned: a 1e-11 nudge of the point moves a side by more than the gap
+        # (with the question's own tolerance, by NUDGE_GAP times it: then the doubles'
+        # rounding of the point alone, 1e-16, could make the gap).
+        if not ok and not given and ill_conditioned(
+                program, answer_program, point, name, s, t,
+                max(tol, NUDGE_GAP * abs(s - t)) if digits_rule and not slack else tol):
             continue
         row = Row(point, given, s, t, ok, "", tol, s_mag)
         if math.isfinite(s) and abs(s) <= tol and abs(t) <= tol:
@@ -128,15 +154,42 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
             continue
         rows.append(row)
         random_rows += not given
+    return _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,
+                    variables, tol_rtol, atol)
+
+
+def _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,
+             variables, tol_rtol, atol) -> Answer:
+    """The answer's verdict from the points compared and what algebra said."""
     compared = [r for r in rows if r.yours is not None]
     undefined = [r for r in rows if r.yours is None]
-    a.points = len(compared)
+    if algebra.judge is not None:
+        for r in compared:
+            # A gap in doubles that vanishes at 60 digits is rounding, not a mistake.
+            if not r.ok and algebra.judge(r.point)[0] == "same":
+                r.ok = True
+    a.points = max(len(compared), algebra.compared)
     # Points where only the answer is undefined are left out of the verdict (the
     # derivative there may be a limit, as d/dy 0**y = 0), but they are reported.
     caveat = _undefined_note(undefined, compared, variables)
+    wrong = [r for r in compared if not r.ok]
+    confirmed = algebra.judge is not None and bool(wrong)
+    if algebra.decided_by == "proof" and not confirmed:
+        a.ok, a.decided_by, a.evidence, a.note = True, "proof", algebra.how, caveat
+        return a
+    if algebra.decided_by == "counterexample" or confirmed:
+        a.decided_by = "counterexample"
+        if algebra.counterexample is not None and not any(r.given for r in wrong):
+            # algebra's point first: the plainest number where the two differ
+            row = _row_at(program, answer_program, name, algebra.counterexample)
+            wrong.insert(0, row)
+            compared.append(row)
+    else:
+        a.decided_by = "sampling"
     if not compared:
         if quiet and all(r.ok for r in quiet):
             a.ok, a.points = True, len(quiet)
+            a.evidence = _sampled(len(quiet))
             a.note = "; ".join(n for n in ("your answer and the derivative are 0 (within the "
                                            "tolerance) at every point compared", caveat) if n)
             return a
@@ -151,20 +204,23 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
         else:
             a.reason = "no point was found where the derivative is defined"
         return a
-    wrong = [r for r in compared if not r.ok]
     a.ok = not wrong
     if a.ok:
-        a.note = caveat
+        a.note, a.evidence = caveat, _sampled(len(compared), literals)
         return a
     a.correct = correct_formula(text, name)
     # The given point, else a random one: a point beside a kink reads as contrived.
-    shown = next((r for r in wrong if r.given), None) \
+    shown = next((r for r in wrong if r.given), None) or wrong[0] \
+        if a.decided_by == "counterexample" else \
+        next((r for r in wrong if r.given), None) \
         or next((r for r in wrong if r.given is False), wrong[0])
     a.counterexample = {"at": dict(shown.point), "yours": shown.yours, "correct": shown.correct}
     a.reason = (f"at {point_text(shown.point)} your answer gives {num(shown.yours)}, but the "
                 f"derivative is {num(shown.correct)}")
-    key, detail, sentence = diagnose(program, answer_program, name, variables, compared,
-                                      tol_rtol, atol)
+    if num(shown.yours) == num(shown.correct):
+        a.reason += " (the two differ beyond the digits shown)"
+    key, detail, sentence = diagnose(program, answer_program, name, variables,
+                                      _telling(compared, tol_rtol, atol), tol_rtol, atol)
     a.mistake, a.mistake_detail = key, detail
     a.step = _step_of(program, name, variables, detail) if key else None
     where = ""
@@ -172,8 +228,37 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
         where = (f"step {a.step['number']} of `gradcli diff \"{text}\" --steps` is where the "
                  f"work leaves the path ({a.step['rule']} rule"
                  f"{'s' if ' and ' in a.step['rule'] else ''} on {a.step['expression']})")
+    a.evidence = algebra.how if algebra.decided_by == "counterexample" else \
+        "decided by a counterexample (confirmed to 60 digits)" if confirmed else \
+        "decided by sampling (a point where the two differ in doubles)"
     a.note = "; ".join(n for n in (sentence, where, caveat) if n)
     return a
+
+
+def _telling(rows, rtol, atol) -> list:
+    """The rows a mistake can be named from: not those where the gap is within the naming
+    tolerance (a point far out, x = 1000, where the answer's terms are 1e6)."""
+    def telling(r):
+        return r.ok or abs(r.yours - r.correct) >= 4 * (atol + rtol * max(
+            abs(r.yours), abs(r.correct), r.mag))
+    kept = [r for r in rows if telling(r)]
+    return kept if len(kept) >= 3 else rows
+
+
+def _sampled(n, literals=()) -> str:
+    if literals:
+        return (f"decided by sampling: within the rounding of the typed decimals at {n} "
+                f"points")
+    return f"decided by sampling: equal at {n} points (no proof was found)"
+
+
+def _row_at(program, answer_program, name, cx) -> Row:
+    """The row of algebra's counterexample: its values computed to 60 digits, rounded."""
+    try:
+        s_mag = answer_value(answer_program, cx["at"])[1]
+    except GradcliError:
+        s_mag = 0.0
+    return Row(cx["at"], False, cx["yours"], cx["correct"], False, "", 0.0, s_mag)
 
 
 def _step_of(program, wrt, variables, detail) -> dict | None:

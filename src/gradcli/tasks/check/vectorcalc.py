@@ -145,6 +145,7 @@ def _grade_formula(a, student, correct, variables, seed, at, literals=()) -> Non
         results = [decide.compare(s, c, variables, seed, at, literals)
                    for s, c in zip(student, correct)]
         a.ok = all(r.equal for r in results)
+        a.decided_by = decide.decided_by(results)
         bad = [i for i, r in enumerate(results) if not r.equal]
         shown = results if a.ok else [results[i] for i in bad]
         a.note = "; ".join(sorted({decide.how_text(r) for r in shown}))
@@ -162,7 +163,7 @@ def _grade_formula(a, student, correct, variables, seed, at, literals=()) -> Non
         a.reason = f"the answer is a vector; this is one formula: {a.correct}"
         return
     r = decide.compare(student, correct, variables, seed, at, literals)
-    a.ok, a.note = r.equal, decide.how_text(r)
+    a.ok, a.note, a.decided_by = r.equal, decide.how_text(r), decide.decided_by([r])
     if not a.ok:
         a.counterexample = r.counterexample
         a.reason = f"the correct formula is {a.correct}" + (f" ({_at(r)})" if

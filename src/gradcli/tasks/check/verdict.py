@@ -60,6 +60,12 @@ class Answer:
     step: dict | None = None  # derivatives: the step of diff --steps the named mistake breaks
     decided_by: str | None = None  # "proof", "digits", "counterexample" or "sampling"
     warnings: list = field(default_factory=list)  # how the answer's own text was read
+    evidence: str = ""        # ... and that evidence in words, printed after the note
+
+    @property
+    def told(self) -> str:
+        """The evidence and the note, as the table and plain output print them."""
+        return "; ".join(n for n in (self.evidence, self.note) if n)
 
 
 @dataclass
