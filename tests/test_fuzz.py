@@ -20,7 +20,7 @@ from fuzzing import check
 # Hostile inputs are large and slow by design, and many draws are rejected by the
 # grammar strategies: those three health checks say nothing here; the others stay on.
 QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-FAST = settings(max_examples=30, derandomize=True, deadline=None, database=None,
+FAST = settings(max_examples=15, derandomize=True, deadline=None, database=None,
                 phases=[Phase.explicit, Phase.generate], suppress_health_check=QUIET)
 # The campaign in CI is repeatable too: 1,000 inputs, each run under every command that
 # reads an expression (about 20,000 runs, a few minutes of CPU). bench/fuzz.py draws

@@ -118,7 +118,8 @@ CUT_NUMBER = re.compile(r"\d…|…\d")
 
 
 @pytest.mark.skipif(not shutil.which("stty") and sys.platform == "win32", reason="POSIX only")
-@pytest.mark.parametrize("width", [WIDTH, 120])
+# 60 columns always; 120 (every screen again, in a fresh process each) in the slow job.
+@pytest.mark.parametrize("width", [WIDTH, pytest.param(120, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a)[:50])
 def test_every_screen_fits_sixty_columns(args, points, width):
     code, out = on_terminal(args, points, width=width)
