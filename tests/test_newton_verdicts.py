@@ -28,7 +28,9 @@ X = sympy.Symbol("x", real=True)
 
 
 def _text(v, k, rounding=ROUND_HALF_EVEN) -> str:
-    d = Decimal(mp.nstr(v, 45, strip_zeros=False, min_fixed=-mp.inf, max_fixed=mp.inf))
+    # 40 significant digits, rounded, first: an iterate that is exactly -2.45 is carried
+    # in binary as -2.44999...9 (50 digits), and its cut-off is -2.450000000, not -2.449999999.
+    d = Decimal(mp.nstr(v, 40, strip_zeros=False, min_fixed=-mp.inf, max_fixed=mp.inf))
     q = d.quantize(Decimal(1).scaleb(-k), rounding=rounding)
     return format(abs(q) if q == 0 else q, "f")
 

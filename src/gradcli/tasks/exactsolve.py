@@ -99,6 +99,7 @@ class deadline:
     def __enter__(self):
         if self.seconds:
             import signal
+            self.outer = signal.getitimer(signal.ITIMER_REAL)  # a caller's timer, put back
             self.old = signal.signal(signal.SIGALRM, self._expired)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
         return self
@@ -112,6 +113,8 @@ class deadline:
             import signal
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.old)
+            if self.outer[0]:
+                signal.setitimer(signal.ITIMER_REAL, *self.outer)
         return False
 
 

@@ -318,6 +318,9 @@ def _places(text: str) -> str:
     return f"{places} decimal place" + ("s" if places > 1 else "")
 
 
+MAX_KINK_ARGUMENTS = 12
+
+
 def kinks_as_abs(root):
     """relu, max, min and step written with abs and sign, which SymPy reads: the same
     function exactly (step(0) = 0, as the op table has it), so a tangent with a kink is
@@ -343,6 +346,12 @@ def kinks_as_abs(root):
         return node if all(a is b for a, b in zip(args, node.args)) \
             else Apply(node.op, tuple(args), node.span)
 
+    # Each further argument of max or min writes the ones before it twice: past a few the
+    # SymPy form doubles out of reach (max(x, y, y, ..., y) of 3,000 arguments).
+    extra = sum(len(n.args) - 1 for n in postorder(root)
+                if type(n) is Apply and n.op in ("max", "min"))
+    if extra > MAX_KINK_ARGUMENTS:
+        raise ValueError(f"{extra + 1} arguments of max or min: too many for an exact form")
     done = {}
     for node in postorder(root):
         if type(node) is Apply:

@@ -79,6 +79,7 @@ def _capped(work, seconds):
     def late(signum, frame):
         raise _Late
 
+    outer = signal.getitimer(signal.ITIMER_REAL)  # a caller's own timer is put back
     old = signal.signal(signal.SIGALRM, late)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -88,6 +89,8 @@ def _capped(work, seconds):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if outer[0]:
+            signal.setitimer(signal.ITIMER_REAL, *outer)
 
 
 def _zero(d) -> bool | None:

@@ -104,14 +104,14 @@ def literals_matched(a, answer_program, program, name: str, variables) -> None:
     from ...symbolic.tosympy import NoSympyForm, symbol
     from .digits import rounds_right, with_unknowns
     from .exact import question_expr
-    f = question_expr(program)
-    if f is None:
-        return
     try:
         expr, unknowns = with_unknowns(answer_program, {})
     except (NoSympyForm, TypeError, ValueError, ArithmeticError):
         return
     if not unknowns or len(unknowns) > _MAX_MATCHED:
+        return  # before the question's SymPy form, which a long max(...) makes costly
+    f = question_expr(program)
+    if f is None:
         return
     xs = [symbol(v) for v in variables]
     symbols = [s for s, _, _ in unknowns]
