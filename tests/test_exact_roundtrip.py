@@ -62,6 +62,9 @@ SYMPTOMS = [
     # ln x about π/6: '--ln(π) + ln(6) + ...'
     (["taylor", "ln x", "--at", "x=pi/6", "--order", "1"],
      "T1\tln(π/6) + 6(x - π/6)/π\nremainder\tO(|x - π/6|^2)\n"),
+    # found by the campaign: 'e^π (x - π)' read back with "'π' is a variable here"
+    (["tangent", "x^x", "--at", "x=e"],
+     "tangent\ty = e^e + 2e^e*(x - e)\nexpanded\ty = 2e^e x + e^e - 2e*e^e\n"),
 ]
 
 

@@ -222,8 +222,10 @@ def _times(coefficient: str, factor: str) -> str:
     if factor.startswith("("):
         # 3(x - 1), √2(x - 1), ln(2)(x - 2); e(x - 1) would warn that e is no function;
         # e^2 (x - 2) with a space, as e^2(x - 2) may be e^(2(x - 2)) (amendment 14)
+        # ... but e^π*(x - π): after a name, a space and a bracket would warn that π is no
+        # function
         if _ENDS_IN_EXPONENT.search(coefficient):
-            return f"{coefficient} {factor}"
+            return f"{coefficient}{'*' if coefficient[-1].isalpha() else ' '}{factor}"
         joint = "" if coefficient[-1].isdigit() or coefficient[-1] == ")" else "*"
         return coefficient + joint + factor
     if _GLUES_TO_NAME.fullmatch(coefficient) or _bracketed(coefficient):
