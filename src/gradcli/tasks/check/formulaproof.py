@@ -107,7 +107,7 @@ def _zero(d) -> bool | None:
         if out.is_rational_function() and all(c.is_Rational for c in out.atoms(sp.Number)) \
                 and not out.atoms(sp.NumberSymbol, sp.Function):
             return False
-    except Exception:
+    except Exception:  # SymPy cannot tell what the difference is: not decided here
         return None
     return None
 
@@ -218,7 +218,7 @@ def _real_zeros(arg, x, depth=0) -> tuple:
     try:
         arg = sp.together(arg)
         parts = [p for p in (sp.numer(arg), sp.denom(arg)) if p.has(x)]
-    except Exception:
+    except Exception:  # SymPy cannot split the argument: no zeros claimed, not complete
         return [], False
     out, complete = [], True
     for p in parts:
@@ -240,7 +240,7 @@ def _real_zeros(arg, x, depth=0) -> tuple:
         complete = False
         try:
             out += _scan(p, x)
-        except Exception:
+        except Exception:  # not even a scan: complete is already False, so no proof follows
             pass
     return out, complete
 
