@@ -204,6 +204,7 @@ def test_deep_random_expressions_agree_with_sympy(record_property):
     assert sizes[-1] >= 15, sizes
 
 
+@pytest.mark.slow  # 40 functions, each against SymPy: half a minute of CPU
 @pytest.mark.parametrize("name,arity", FUNCTIONS, ids=[f for f, _ in FUNCTIONS])
 def test_each_function_in_a_random_context(name, arity, record_property):
     """Every function appears, composed with random sub-expressions, at least a few times."""
