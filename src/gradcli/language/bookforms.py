@@ -74,8 +74,9 @@ def over_number(source: str, factor, right, rule10: bool) -> str | None:
 
     `rule10`: the unit-power warning (x^1/2) was given already."""
     if right.span is None or factor.span is None \
-            or source[factor.span[1]:right.span[0]].strip() != "/":
-        return None
+            or source[factor.span[1]:right.span[0]].strip() != "/" \
+            or source[right.span[0]:right.span[0] + 1] in "([{":
+        return None  # x^2/(3...): the bracket says what is divided; nothing to warn
     denominator = _text(source, right)
     typed = source[factor.span[0]:right.span[1]]
     power = _open_power(source, factor, "any")
