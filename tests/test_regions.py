@@ -204,3 +204,14 @@ def test_plus_minus_in_two_coordinates_is_also_read_with_the_signs_together():
 def test_an_empty_region_or_constraint_set_is_refused(over, where, subject_to):
     with pytest.raises(GradcliError, match="empty"):
         solve("x y", over, where, subject_to)
+
+
+def test_a_quartic_sphere_is_bounded_though_its_leading_part_has_complex_zeros():
+    from gradcli.tasks.regionshape import directions_to_infinity, read_constraints
+    # x^4 + y^4 + z^4 = 0 on the unit sphere has complex solutions only; SymPy returns
+    # them as a family with a free parameter, which once read as real directions
+    assert directions_to_infinity(read_constraints(["x^4 + y^4 + z^4 = 1"])) == []
+    assert directions_to_infinity(read_constraints(["2x^6 + y^6 + 3z^6 = 5"])) == []
+    # a leading part of one variable, or of both signs, still goes to the solver
+    assert directions_to_infinity(read_constraints(["x^2 - y^2 + z^4 = 1"])) != []
+    assert directions_to_infinity(read_constraints(["x^4 - y^4 + z^4 = 1"])) != []
