@@ -43,8 +43,12 @@ def test_the_corpus_has_ten_exercises_of_each_kind_from_named_books():
     kinds = {}
     for e in CORPUS:
         kinds.setdefault(e["kind"], []).append(e)
-        assert e["source"].split(",")[0] in ("Stewart", "OpenStax Calculus Volume 3",
-                                             "Paul's Online Notes", "Thomas' Calculus")
+        if e.get("typed") == "page":
+            # copied from a published page: the page is named by its address
+            assert "http" in e["source"] and e["notes"].startswith("copied from http")
+        else:
+            assert e["source"].split(",")[0] in ("Stewart", "OpenStax Calculus Volume 3",
+                                                 "Paul's Online Notes", "Thomas' Calculus")
     assert len(kinds["region"]) >= 10 and len(kinds["lagrange"]) >= 10
     assert len({e["id"] for e in CORPUS}) == len(CORPUS)
 
@@ -200,3 +204,14 @@ def test_plus_minus_in_two_coordinates_is_also_read_with_the_signs_together():
 def test_an_empty_region_or_constraint_set_is_refused(over, where, subject_to):
     with pytest.raises(GradcliError, match="empty"):
         solve("x y", over, where, subject_to)
+
+
+def test_a_quartic_sphere_is_bounded_though_its_leading_part_has_complex_zeros():
+    from gradcli.tasks.regionshape import directions_to_infinity, read_constraints
+    # x^4 + y^4 + z^4 = 0 on the unit sphere has complex solutions only; SymPy returns
+    # them as a family with a free parameter, which once read as real directions
+    assert directions_to_infinity(read_constraints(["x^4 + y^4 + z^4 = 1"])) == []
+    assert directions_to_infinity(read_constraints(["2x^6 + y^6 + 3z^6 = 5"])) == []
+    # a leading part of one variable, or of both signs, still goes to the solver
+    assert directions_to_infinity(read_constraints(["x^2 - y^2 + z^4 = 1"])) != []
+    assert directions_to_infinity(read_constraints(["x^4 - y^4 + z^4 = 1"])) != []

@@ -78,7 +78,10 @@ def test_sympy_confirms_the_printed_answer(entry):
     assert verify_vectorcalc.verify(entry) is None
 
 
-@pytest.mark.parametrize("entry", CORPUS, ids=[e["id"] for e in CORPUS])
+# The entries copied from published pages (typed: page) run in the slow job.
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["id"], marks=pytest.mark.slow if e.get("typed") == "page" else ())
+    for e in CORPUS])
 def test_corpus(entry):
     kind = entry["kind"]
     want = verify_vectorcalc.solve(entry)

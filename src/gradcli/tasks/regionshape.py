@@ -171,6 +171,8 @@ def directions_to_infinity(region: Region) -> list:
     symbols = region.symbols
     tops = [_top(p.g, symbols) for p in region.pieces]
     if region.constraint:
+        if any(_definite(t, symbols) for t, _ in tops):
+            return []
         unit = S.Add(*[s ** 2 for s in symbols]) - 1
         try:
             found = S.solve([t for t, _ in tops] + [unit], symbols, dict=True)
@@ -211,6 +213,18 @@ def directions_to_infinity(region: Region) -> list:
                zip(region.pieces, tops)):
             out.append(d)
     return out
+
+
+def _definite(top, symbols) -> bool:
+    """A leading part like x^4 + y^4 + z^4 or 2x^2 + 3y^2: even powers of each variable
+    alone, all of one sign, so it vanishes at no real direction and the set is bounded.
+    SymPy's solve of such a part on the unit sphere can return a family of complex
+    directions, which must not be taken for real ones."""
+    terms = S.Poly(top, *symbols).terms()
+    alone = [m for m, _ in terms if sum(1 for e in m if e) == 1 and max(m) % 2 == 0]
+    signs = {c > 0 for _, c in terms}
+    return (len(alone) == len(terms) == len(symbols) and len(signs) == 1
+            and {m.index(max(m)) for m in alone} == set(range(len(symbols))))
 
 
 def _real(v) -> bool:

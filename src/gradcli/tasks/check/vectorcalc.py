@@ -22,6 +22,7 @@ from . import decide
 from .formula import parse_answer
 from .probes import rounded_literals
 from .shared import Graded
+from .unitvectors import bracket_form
 from .verdict import Answer, grade_number, grade_numeric, num, number_or_why
 
 _KEYS = {"div": "div F", "curl": "curl F", "laplacian": "∇²f", "jacobian_det": "det J"}
@@ -92,6 +93,8 @@ def _read_answer(answer: str, program, variables, kind):
     """(the answer as a root, or a list of roots for a vector (⟨a, b, c⟩, (a, b, c) or
     [..]), its rounded decimals for the digits rule)."""
     text = answer.strip()
+    if kind == "curl" and len(variables) == 3:
+        text = bracket_form(text, variables) or text
     bracket = _BRACKETS.match(text)
     if bracket and "," in bracket.group(1):
         text = "[" + bracket.group(1) + "]"
