@@ -1,9 +1,10 @@
 """The test suite on every Python gradcli supports, the slow checks once, and a packaging check.
 
-    nox                      # every session below, in this order
-    nox -s tests-3.10        # the README's test command, the whole suite (3.10 and 3.13)
+    nox                      # tests, subset and package below, in this order
+    nox -s tests-3.10        # the README's test command, the whole suite
+    nox -s tests-3.13        # the whole suite and the slow checks, in one run
     nox -s subset-3.12       # the version-sensitive part of the suite (3.11 and 3.12)
-    nox -s slow              # the slow checks (-m slow), once, on 3.11
+    nox -s slow              # the slow checks alone (-m slow), on 3.13
     nox -s package           # build, twine check, install wheel and sdist (3.10 and 3.13)
     nox -s tests-3.10 -- -k exact    # arguments after -- go to pytest
 
@@ -12,7 +13,9 @@ tests whose outcome can depend on the interpreter (the csv and io modules,
 Unicode tables, terminals, the entry point and what it imports, math.cbrt,
 NumPy and pyarrow builds) run again. The slow checks (the adversarial harness,
 the large regression corpus, the SymPy-only verification of the test data, the
-memory bound, scale and verdict tests) need one Python, not four.
+memory bound, scale and verdict tests) need one Python, not four: they run in the
+same pytest run as the 3.13 suite, so that the two workers share one collection and
+the short tests fill the time beside the long ones (`--dist worksteal`).
 
 Interpreters are looked up on PATH as python3.10 ... python3.13. pyenv's own
 installs (versions/3.1X.*/bin under $PYENV_ROOT, ~/.pyenv or /root/.pyenv) go first on
@@ -40,7 +43,7 @@ PYTHONS = ["3.10", "3.11", "3.12", "3.13"]  # keep in step with pyproject's clas
 PYTEST = ("python", "-m", "pytest", "-q", "-m", "not slow", "-n", "auto")
 WHOLE_SUITE = ["3.10", "3.13"]
 SUBSET = ["3.11", "3.12"]
-SLOW_ON = "3.11"
+SLOW_ON = "3.13"   # one run there: the whole suite and the slow checks
 # The tests whose outcome can depend on the interpreter or on the NumPy, pyarrow and
 # click builds it gets; the rest is pure computation, the same on every Python.
 VERSION_SENSITIVE = [
@@ -52,7 +55,7 @@ VERSION_SENSITIVE = [
     "tests/test_plot.py", "tests/test_plot2d.py",
 ]
 
-nox.options.sessions = ["tests", "subset", "slow", "package"]
+nox.options.sessions = ["tests", "subset", "package"]
 nox.options.error_on_missing_interpreters = True
 nox.options.download_python = "never"
 # uv makes each session's environment in seconds (pip takes a minute or more for the
@@ -98,7 +101,11 @@ def tests(session: nox.Session) -> None:
     """The README's set-up and test command. A run that collects no test (pytest exit 5) fails."""
     _check_version(session)
     session.install("-e", ".[test]")
-    session.run(*PYTEST, *session.posargs)
+    if session.python == SLOW_ON and not session.posargs:
+        # PYTEST without its `-m "not slow"`: every test, the slow ones included
+        session.run("python", "-m", "pytest", "-q", "-n", "auto", "--dist", "worksteal")
+    else:
+        session.run(*PYTEST, *session.posargs)
 
 
 @nox.session(python=SUBSET)
@@ -111,7 +118,7 @@ def subset(session: nox.Session) -> None:
 
 @nox.session(python=SLOW_ON)
 def slow(session: nox.Session) -> None:
-    """The slow checks, once: a regression among them fails the run like any other test."""
+    """The slow checks alone (CI runs them inside tests-3.13)."""
     _check_version(session)
     session.install("-e", ".[test]")
     session.run("python", "-m", "pytest", "-q", "-m", "slow", "-n", "auto", *session.posargs)

@@ -31,6 +31,7 @@ import signal
 import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 
 import sympy as sp
@@ -316,16 +317,20 @@ def pieces(cuts) -> list:
     return out
 
 
-def _value(expr, subs, digits):
+def _value(expr, subs, digits, compiled=None):
     """expr at the point, at `digits` digits: an exact Rational where arithmetic keeps it
-    exact, else a Float; None where undefined (not real, not finite)."""
+    exact, else a Float; None where undefined (not real, not finite). `compiled` (from
+    _compiled) evaluates in mpmath, several times faster than SymPy's evalf; where it has
+    no answer SymPy's evalf decides."""
     try:
         if _rational(expr):
             v = expr.xreplace(subs)
             if not v.is_Rational:
                 v = sp.N(v, digits)
-        else:  # evaluated numerically: an exact exp(10007/10) would take SymPy minutes
-            v = expr.evalf(digits, subs=subs, maxn=400)
+        else:
+            v = compiled(subs, digits) if compiled is not None else _SLOW
+            if v is _SLOW:  # evaluated numerically: an exact exp(10007/10) takes SymPy minutes
+                v = expr.evalf(digits, subs=subs, maxn=400)
     except Exception:  # SymPy refuses or fails: the point tells nothing
         return None
     if v.is_Rational or (v.is_Float and v.is_finite):
@@ -333,6 +338,45 @@ def _value(expr, subs, digits):
     return None
 
 
+_SLOW = object()   # mpmath could not evaluate: ask SymPy
+
+
+def _compiled(expr, symbols):
+    """(subs, digits) -> a Float that two precisions of mpmath agree on, else _SLOW (not
+    real, not finite, a name mpmath lacks, or digits lost to cancellation: SymPy's adaptive
+    evalf then decides). None for an expr that is exact at rational points or that lambdify
+    cannot translate."""
+    if _rational(expr):
+        return None
+    import mpmath
+    order = list(symbols)
+    try:
+        f = sp.lambdify(order, expr, modules="mpmath")
+    except Exception:  # a function lambdify has no mpmath name for: evalf instead
+        return None
+
+    def once(subs, dps):
+        with mpmath.workdps(dps):
+            try:
+                v = f(*[mpmath.mpf(subs[s].p) / subs[s].q for s in order])
+            except Exception:  # undefined there, or a type mpmath refuses: evalf decides
+                return None
+            if isinstance(v, mpmath.mpc) and v.imag == 0:
+                v = v.real
+            return v if isinstance(v, mpmath.mpf) and mpmath.isfinite(v) else None
+
+    def at(subs, digits):
+        low, high = once(subs, digits + 10), once(subs, 2 * digits + 10)
+        if low is None or high is None:
+            return _SLOW
+        with mpmath.workdps(2 * digits + 10):
+            if abs(low - high) > mpmath.mpf(10) ** -digits * abs(high) or (high == 0) != (low == 0):
+                return _SLOW
+            return sp.Float(high, digits)
+    return at
+
+
+@lru_cache(maxsize=512)
 def _rational(expr) -> bool:
     """A rational function with |.| and sign: exact at a rational point."""
     return all(isinstance(f, (sp.Abs, sp.sign)) for f in expr.atoms(sp.Function)) \
@@ -354,14 +398,26 @@ def _scale(program, name, point):
 def _judge(program, name, a, truth, symbols):
     """point (floats or Fractions) -> ("differ", cx) | ("same", None) | ("undefined", t) |
     (None, None) where the truth is undefined."""
+    ordered = [symbols[v] for v in symbols]
+    fast_truth, fast_a = _compiled(truth, ordered), _compiled(a, ordered)
+
     def at(point):
         subs = {symbols[v]: sp.Rational(Fraction(p).numerator, Fraction(p).denominator)
                 for v, p in point.items()}
         shown = {v: float(p) for v, p in point.items()}
-        t = _value(truth, subs, DIGITS)
+        if set(subs) == set(ordered):
+            verdict = compare(subs, shown, fast_truth, fast_a)
+            if verdict[0] == "same":
+                return verdict
+        # anything but agreement is decided by SymPy's evalf, which raises its precision
+        # until the digits are right (x*sigmoid(z)*(1 - sigmoid(z)) at z = 733)
+        return compare(subs, shown, None, None)
+
+    def compare(subs, shown, t_fast, a_fast):
+        t = _value(truth, subs, DIGITS, t_fast)
         if t is None:
             return None, None
-        s = _value(a, subs, DIGITS)
+        s = _value(a, subs, DIGITS, a_fast)
         if s is None:
             return "undefined", float(t)
         gap = abs(s - t)
@@ -371,7 +427,8 @@ def _judge(program, name, a, truth, symbols):
             scale = max(abs(float(t)), _scale(program, name, shown))
             real = float(gap) > SEPARATION * scale
             if real:  # the same gap at more digits: not an artefact of the evaluation
-                s2, t2 = _value(a, subs, CONFIRM_DIGITS), _value(truth, subs, CONFIRM_DIGITS)
+                s2 = _value(a, subs, CONFIRM_DIGITS, a_fast)
+                t2 = _value(truth, subs, CONFIRM_DIGITS, t_fast)
                 real = s2 is not None and t2 is not None \
                     and abs(float(abs(s2 - t2)) - float(gap)) <= 1e-3 * float(gap)
         if not real:
