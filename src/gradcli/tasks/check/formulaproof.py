@@ -71,8 +71,9 @@ class _Late(Exception):
 
 
 def _capped(work, seconds):
-    """work() or None when it takes longer than `seconds` (a timer signal; off the main
-    thread, where no signal can reach, it is not tried at all)."""
+    """work() or None when it takes longer than `seconds` of this process's CPU time (a
+    profiling timer, not the wall clock: the verdict does not depend on how loaded the
+    machine is; off the main thread, where no signal can reach, it is not tried at all)."""
     if threading.current_thread() is not threading.main_thread() \
             or not hasattr(signal, "setitimer"):
         return None
@@ -80,18 +81,18 @@ def _capped(work, seconds):
     def late(signum, frame):
         raise _Late
 
-    outer = signal.getitimer(signal.ITIMER_REAL)  # a caller's own timer is put back
-    old = signal.signal(signal.SIGALRM, late)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    outer = signal.getitimer(signal.ITIMER_PROF)  # a caller's own timer is put back
+    old = signal.signal(signal.SIGPROF, late)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         return work()
     except Exception:  # _Late, or SymPy failing on hard input: it cannot decide
         return None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
         if outer[0]:
-            signal.setitimer(signal.ITIMER_REAL, *outer)
+            signal.setitimer(signal.ITIMER_PROF, *outer)
 
 
 def _zero(d) -> bool | None:
