@@ -1,5 +1,6 @@
-"""check --abs-max/--abs-min on a closed interval: a point outside it is named as such
-(`not-in-region`, the name the several-variable grader gives), whatever its value."""
+"""The bounds of extrema: on a closed interval a point outside it is named as such
+(`not-in-region`, the name the several-variable grader gives), whatever its value; a solid
+region in space is refused (exit 2) with the method by hand as the hint."""
 import pytest
 from click.testing import CliRunner
 
@@ -42,3 +43,11 @@ def test_through_the_cli():
                                        "21 at x = -2", "-o", "plain"])
     assert result.exit_code == 1
     assert "x = -2 is outside the interval [-1, 2]" in result.output
+
+
+@pytest.mark.parametrize("options", [["--where", "x^2 + y^2 + z^2 <= 1"],
+                                     ["--over", "x=0:1,y=0:1,z=0:1"]])
+def test_a_solid_region_in_space_is_refused_with_the_method_as_the_hint(options):
+    result = CliRunner().invoke(main, ["extrema", "x + y + z"] + options)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "solid region in space" in result.output and "--subject-to" in result.output
