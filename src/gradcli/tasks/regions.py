@@ -94,19 +94,12 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
         from .exactinput import read_sympy
         region.names = sorted(set(region.names) | set(read_sympy(text)[1]))
     if len(region.names) == 3:
-        # a solid (a ball, a box cut by a plane) needs its faces, edges and corners each
-        # solved as a problem of its own: not built; the method by hand is the hint
-        surface = " + ".join(f"{n}^2" for n in region.names) + " = 1"
-        raise UsageError(f"extrema on a solid region in space ({', '.join(region.names)}) is "
-                         "not built: only regions of the plane (two variables)",
-                         hint=f"find the interior's candidates with gradcli critical EXPR "
-                              f"--over {','.join(n + '=A:B' for n in region.names)}, each "
-                              f"boundary surface's with gradcli extrema EXPR --subject-to "
-                              f"\"{surface}\" (for a ball), and compare the values")
+        from .solids import solid_extrema  # a solid: faces, edges and corners too
+        return solid_extrema(text, region, over)
     if len(region.names) != 2:
         raise UsageError(f"extrema on a region works in the plane: two variables, got "
                          f"{len(region.names)} ({', '.join(region.names)})",
-                         hint="for one variable: --over x=A:B; in space use --subject-to")
+                         hint="for one variable: --over x=A:B; a solid: three variables")
     f, read, program = read_objective(text, region.names)
     symbols = region.symbols
     if where and directions_to_infinity(region):
