@@ -49,7 +49,9 @@ CASES = [  # text, SymPy f, {set equation: kind}, [(point, kind)]
 ]
 
 
-@pytest.mark.parametrize("text, f, sets, points", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("text, f, sets, points", [
+    pytest.param(*c, id=c[0], marks=pytest.mark.slow if i in (1, 2) else ())
+    for i, c in enumerate(CASES)])
 def test_the_level_sets_are_reported_proven_and_critical(text, f, sets, points):
     c = crit(text)
     assert c.complete and c.method == "algebra", c.note

@@ -1,6 +1,6 @@
 """The bounds of extrema: on a closed interval a point outside it is named as such
-(`not-in-region`, the name the several-variable grader gives), whatever its value; a solid
-region in space is refused (exit 2) with the method by hand as the hint."""
+(`not-in-region`, the name the several-variable grader gives), whatever its value; a region
+in four variables is refused (exit 2) with a hint."""
 import pytest
 from click.testing import CliRunner
 
@@ -45,9 +45,9 @@ def test_through_the_cli():
     assert "x = -2 is outside the interval [-1, 2]" in result.output
 
 
-@pytest.mark.parametrize("options", [["--where", "x^2 + y^2 + z^2 <= 1"],
-                                     ["--over", "x=0:1,y=0:1,z=0:1"]])
-def test_a_solid_region_in_space_is_refused_with_the_method_as_the_hint(options):
-    result = CliRunner().invoke(main, ["extrema", "x + y + z"] + options)
+@pytest.mark.parametrize("options", [["--where", "w^2 + x^2 + y^2 + z^2 <= 1"],
+                                     ["--over", "w=0:1,x=0:1,y=0:1,z=0:1"]])
+def test_a_region_in_four_variables_is_refused(options):
+    result = CliRunner().invoke(main, ["extrema", "w + x + y + z"] + options)
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "solid region in space" in result.output and "--subject-to" in result.output
+    assert "got 4" in result.output and "three variables" in result.output
