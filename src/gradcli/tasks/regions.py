@@ -93,9 +93,6 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
     if where:
         from .exactinput import read_sympy
         region.names = sorted(set(region.names) | set(read_sympy(text)[1]))
-    if len(region.names) == 3:
-        from .solids import solid_extrema  # a solid: faces, edges and corners too
-        return solid_extrema(text, region, over)
     if len(region.names) != 2:
         raise UsageError(f"extrema on a region works in the plane: two variables, got "
                          f"{len(region.names)} ({', '.join(region.names)})",
