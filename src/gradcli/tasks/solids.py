@@ -104,7 +104,7 @@ def _candidates(f, active, symbols, what, systems, gs):
     N = [S.expand(g.xreplace(sub)) for g in curved]
     if not free:
         return [(_point(sub, {}, symbols), "")] if all(n == 0 for n in N) else []
-    multipliers = [S.Symbol(m, real=True) for m in ("lambda", "mu", "nu")[:len(N)]]
+    multipliers = [S.Symbol(m, real=True) for m in ("λ", "μ", "ν")[:len(N)]]
     if not N:
         equations, unknowns = [S.diff(F, s) for s in free], free
     elif len(N) < len(free):
