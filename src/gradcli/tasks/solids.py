@@ -55,8 +55,11 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
             if any(set(c) <= set(active) for c in constant_on):
                 continue
             what = " and ".join(pieces[i].text for i in active) or "the interior"
-            for at, along in _candidates(f, [gs[i] for i in active], symbols, what,
-                                         systems if k == 1 else None, gs):
+            # in a fixed order: which point stands for a whole piece is the same on every run
+            found_here = sorted(_candidates(f, [gs[i] for i in active], symbols, what,
+                                            systems if k == 1 else None, gs),
+                                key=lambda c: [float(v.evalf(20)) for v in c[0].values()])
+            for at, along in found_here:
                 if not _inside(gs, at, strict=(k == 0)):
                     continue
                 if along:
