@@ -163,12 +163,23 @@ def _pairs(n, seed):
     return right, wrong
 
 
+NAMED = {"plane-point", "not-centred", "normal-sign", "missing-term", "gradient-at-wrong-point",
+         "point-as-normal", "plane-normal"}
+
+
 def _run(n, seed):
     right, wrong = _pairs(n, seed)
     assert len(right) == n and len(wrong) == n
     assert all(ok for *_, ok in right) and not any(ok for *_, ok in wrong)
-    bad = [c for c in right + wrong if check_homework(c[0], dict(c[1]), tangent=c[2]).ok != c[3]]
+    bad, unnamed = [], []
+    for c in right + wrong:
+        a = check_homework(c[0], dict(c[1]), tangent=c[2]).answers[0]
+        if a.ok != c[3]:
+            bad.append(c)
+        elif not a.ok and a.mistake not in NAMED:
+            unnamed.append((c, a.mistake))
     assert not bad, bad[:5]
+    assert not unnamed, unnamed[:5]
 
 
 def test_plane_verdicts_5_right_5_wrong():
