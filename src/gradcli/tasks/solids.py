@@ -62,15 +62,18 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
             for at, along in found_here:
                 if not _inside(gs, at, strict=(k == 0)):
                     continue
-                if along:
+                text = what if along == "all" else along
+                if along == "all":   # f constant on the whole piece
                     if active in constant_on:
                         continue
                     constant_on.append(active)
-                elif any(not q.along and _same_point(at, q.at) for q in found):
+                elif along and any(q.along == text for q in found):
+                    continue         # the same curve of solutions, another point of it
+                elif not along and any(not q.along and _same_point(at, q.at) for q in found):
                     continue
                 found.append(Point(at, _value(f, at), SOURCES[k], "" if k == 0 else what,
-                                   along=what if along else "",
-                                   curve=gs[active[0]] if along and active else None))
+                                   along=text,
+                                   curve=gs[active[0]] if along == "all" and active else None))
     if len(pieces) > 1:
         systems.append(("edges and corners", ["each pair and triple of faces solved the "
                                               "same way, with f restricted to them"]))
@@ -129,7 +132,7 @@ def _candidates(f, active, symbols, what, systems, gs):
     out = []
     for sol in _solve([e for e in equations if e != 0], unknowns, what, families=True):
         if isinstance(sol, tuple):
-            out += _family(f, sub, sol[1], free, symbols)
+            out += _family(f, sub, sol[1], free, symbols, N, what)
         elif sol is not None:
             out.append((_point(sub, {s: sol[s.name] for s in free}, symbols), ""))
     if N and len(N) < len(free):
@@ -156,24 +159,30 @@ def _singular(N, free, sub, symbols, what) -> list:
     return out
 
 
-def _family(f, sub, family, free, symbols) -> list:
-    """A curve or surface of solutions: f constant on it stands as one candidate for all
-    of it; otherwise no claim."""
+def _family(f, sub, family, free, symbols, N, what) -> list:
+    """A curve or surface of solutions, f constant on it: points of it standing for all of
+    it, marked "all" where it is the whole piece (f constant on every point of the curved
+    faces' intersection, by reduction modulo them), else marked with its equations."""
     import sympy as S
     params = sorted({p for v in family.values() for p in v.free_symbols} |
                     {s for s in free if s not in family}, key=str)
     whole = {**{s: family.get(s, s) for s in free}}
-    value = S.simplify(f.xreplace(sub).xreplace(whole))
+    F = S.expand(f.xreplace(sub))
+    value = S.simplify(F.xreplace(whole))
     if value.free_symbols & set(params):
         raise NotExact("a whole curve of points solves one of the systems and f is not "
                        "constant on it; gradcli does not study this case",
                        hint="check that piece of the boundary by hand")
+    mark = "all" if N and S.reduced(F - value, N, *free)[1] == 0 else (
+        ", ".join(f"{s} = {_eq(S.sympify(sub.get(s, s)).xreplace(whole))}" for s in symbols
+                  if S.sympify(sub.get(s, s)).xreplace(whole) != s)
+        + (f" on {what}" if what != "the interior" else " (inside the solid)"))
     out = []
     for t in (0, 1, -1, S.Rational(1, 2), -S.Rational(1, 2), 2, -2, S.Rational(1, 4)):
         at = {s: S.sympify(S.sympify(v).xreplace({p: S.sympify(t) for p in params}))
               for s, v in whole.items()}
         if all(v.is_real for v in at.values()):
-            out.append((_point(sub, at, symbols), "all"))
+            out.append((_point(sub, at, symbols), mark))
     return out
 
 
