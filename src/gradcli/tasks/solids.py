@@ -7,10 +7,14 @@ pieces being the interior (no g active), each face (one g = 0), each edge (two)
 and each corner (three), so every such set of active constraints is solved
 exactly: the planar ones (g of degree 1) are solved for as many coordinates and
 put into f and the others, and what is left is grad F = 0 (nothing curved
-active), the Lagrange system grad F = λ grad N with N = 0 and its singular
-points (a curved face), or the equations alone. Each solution is kept where
-every inequality holds (strictly, for the interior). The list is complete
-wherever SymPy's solutions of these polynomial systems are, as in the plane.
+active), the Lagrange condition with λ eliminated (every maximal minor of the
+matrix of grad F and the curved faces' gradients is 0, which holds at their
+singular points too) with the faces' equations, or the equations alone. Each
+system is solved by Gröbner bases (critical_algebra.real_solutions: every real
+root of each eliminant tried), and each solution is kept where every inequality holds (strictly, for the interior). So the list is complete;
+where a system has a whole curve of solutions (f critical along a curve inside a
+face) gradcli claims nothing (exit 3), unless f is constant on the whole piece,
+which one point of it then stands for (`along`).
 
 Bounded is proven, never sampled: a box is; a solid with a face whose top-degree
 part is a negative definite quadratic form (a ball, an ellipsoid) is; a solid of
@@ -49,6 +53,7 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
     gs = [p.g for p in pieces]
     grad = [S.diff(f, s) for s in symbols]
     systems = [("interior: grad f = 0", [f"{_eq(d)} = 0" for d in grad])]
+    curves = []
     found, constant_on = [], []   # the active sets f is constant on: their sub-pieces add
     for k in range(0, 4):         # nothing (an edge of a face where f is constant)
         for active in combinations(range(len(pieces)), k):
@@ -56,9 +61,12 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
                 continue
             what = " and ".join(pieces[i].text for i in active) or "the interior"
             # in a fixed order: which point stands for a whole piece is the same on every run
-            found_here = sorted(_candidates(f, [gs[i] for i in active], symbols, what,
-                                            systems if k == 1 else None, gs),
-                                key=lambda c: [float(v.evalf(20)) for v in c[0].values()])
+            found_here = _candidates(f, [gs[i] for i in active], symbols, what,
+                                     systems if k == 1 else None, gs)
+            found_here = sorted(found_here, key=lambda c: [] if isinstance(c, Curves) else
+                                [float(v.evalf(20)) for v in c[0].values()])
+            curves += [c for c in found_here if isinstance(c, Curves)]
+            found_here = [c for c in found_here if not isinstance(c, Curves)]
             for at, along in found_here:
                 if not _inside(gs, at, strict=(k == 0)):
                     continue
@@ -81,6 +89,7 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
     if not points:
         raise UsageError(f"--where {region.text}: no point satisfies every inequality (the "
                          "solid is empty)" if not over else f"--over {region.text}: empty")
+    _between(curves, points)
     order = {"interior": 0, "boundary": 1, "corner": 2}
     points.sort(key=lambda c: (order[c.source], [float(c.at[n].evalf(20))
                                                  for n in region.names]))
@@ -90,10 +99,28 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
                          box=region.box, complete=True, warnings=list(program.warnings))
 
 
+def _between(curves, points) -> None:
+    """A curve of candidates matters only if f's value on it could be an extreme: each value
+    strictly between the other candidates' min and max is proven not to be; any other is no
+    case gradcli studies (whether that curve meets the solid is not decided here)."""
+    if not curves:
+        return
+    values = [float(c.value.evalf(30)) for c in points]
+    lo, hi = min(values), max(values)
+    for c in curves:
+        for v in c.values:
+            if not lo < float(v.evalf(30)) < hi:
+                raise NotExact(f"on {c.what} a whole curve of candidates has f = "
+                               f"{_eq(v)}, which could be an extreme value; gradcli does not "
+                               "study this case", hint="check that piece by hand")
+
+
 def _candidates(f, active, symbols, what, systems, gs):
     """[(point, along)] where f restricted to {g = 0 for g in active} is critical; along is
     "all" for a point standing for the whole piece, where f is constant on it."""
     import sympy as S
+
+    from .critical_algebra import real_solutions
     planes = [g for g in active if S.Poly(g, *symbols).total_degree() == 1]
     curved = [g for g in active if S.Poly(g, *symbols).total_degree() > 1]
     sub = {}
@@ -110,80 +137,103 @@ def _candidates(f, active, symbols, what, systems, gs):
     N = [S.expand(g.xreplace(sub)) for g in curved]
     if not free:
         return [(_point(sub, {}, symbols), "")] if all(n == 0 for n in N) else []
-    multipliers = [S.Symbol(m, real=True) for m in ("λ", "μ", "ν")[:len(N)]]
-    if not N:
-        equations, unknowns = [S.diff(F, s) for s in free], free
-    elif len(N) < len(free):
-        equations = [S.expand(S.diff(F, s) - S.Add(*[m * S.diff(n, s)
-                                                     for m, n in zip(multipliers, N)]))
-                     for s in free] + N
-        unknowns = free + multipliers
+    if len(N) >= len(free):
+        conditions = []          # as many curved faces as coordinates left: points
+    elif not N:
+        conditions = [S.diff(F, s) for s in free]
     else:
-        equations, unknowns = N, free
+        # grad F in the span of the faces' gradients (the Lagrange condition, λ eliminated):
+        # every maximal minor of the matrix of gradients is 0; where the faces' own
+        # gradients are dependent (a singular point) they vanish too
+        rows = S.Matrix([[S.diff(e, s) for s in free] for e in [F] + N])
+        conditions = [S.expand(rows[:, list(cols)].det())
+                      for cols in combinations(range(len(free)), len(N) + 1)]
     if systems is not None:
-        systems.append((f"boundary {what}", [f"{_eq(e)} = 0" for e in equations]))
-    if all(e == 0 for e in equations):
-        # F is constant on the piece: one point of it in the solid stands for all of it
+        systems.append((f"boundary {what}", [f"{_eq(e)} = 0" for e in conditions + N
+                                             if e != 0] or ["f is constant on it"]))
+    if len(N) < len(free) and all(c == 0 for c in conditions):
+        return _constant_on_piece(F, N, sub, free, symbols, gs, what)
+    equations = [e for e in conditions + N if e != 0]
+    try:
+        found = real_solutions(equations, free, {str(s): (-S.oo, S.oo) for s in free})
+    except (S.PolynomialError, S.DomainError, NotImplementedError, ValueError) as exc:
+        raise NotExact(f"the system of {what} has no exact solution gradcli can prove "
+                       "complete") from exc
+    if found is None:
+        found = _off_the_piece(equations, free, sub, [g for g in gs if g not in active], F,
+                               what)
+        if isinstance(found, Curves):
+            return [found]
+    return [(_point(sub, dict(zip(free, c)), symbols), "") for c in found]
+
+
+class Curves:
+    """A whole curve (or surface) of candidates on a piece: f is constant on each part of
+    it, and these are every value it can take there (the real roots of an eliminant)."""
+
+    def __init__(self, values, what):
+        self.values, self.what = values, what
+
+
+def _off_the_piece(equations, free, sub, others, F, what):
+    """The solutions of a system with a whole curve or surface of them (the axes, for
+    grad(x y z) = 0). The parts on the other faces' planes are left to those pieces:
+    saturation by their product (t·Πg - 1 added, t eliminated, as Rabinowitsch) removes
+    them. What is left, if finite, is solved; else its Curves, every value F can take on
+    it (F is constant along each part of a set of critical points)."""
+    import sympy as S
+
+    from .critical_algebra import real_solutions
+    product = S.expand(S.Mul(*[g.xreplace(sub) for g in others]))
+    left = equations
+    if product.free_symbols:
+        t = S.Dummy("t")
+        basis = S.groebner(equations + [t * product - 1], t, *free, order="lex")
+        if list(basis.exprs) == [1]:
+            return []
+        left = [b for b in basis.exprs if t not in b.free_symbols]
+    everywhere = {str(s): (-S.oo, S.oo) for s in free}
+    found = real_solutions(left, free, everywhere) if left else None
+    if found is not None:
+        return found
+    w = S.Dummy("w")
+    basis = S.groebner(list(left) + [w - F], *free, w, order="lex")
+    eliminant = [b for b in basis.exprs if not (b.free_symbols & set(free))]
+    if not eliminant:
+        raise NotExact(f"on {what} the candidates form a whole curve or surface whose "
+                       "values of f gradcli cannot bound", hint="check that piece by hand")
+    return Curves(S.Poly(eliminant[0], w).real_roots(), what)
+
+
+def _constant_on_piece(F, N, sub, free, symbols, gs, what) -> list:
+    """F has no critical variation on the piece: constant on it where the curved faces
+    reduce F - c to 0; one point of it in the solid then stands for all of it."""
+    import sympy as S
+
+    from .critical_algebra import real_solutions
+    if not N:
         found = _somewhere(sub, free, symbols, gs)
-        if not found and not N:
-            raise NotExact(f"f is constant on {what}, and gradcli found no point of it in "
-                           "the solid to stand for it")
-        return [(p, "all") for p in found]
-    out = []
-    for sol in _solve([e for e in equations if e != 0], unknowns, what, families=True):
-        if isinstance(sol, tuple):
-            out += _family(f, sub, sol[1], free, symbols, N, what)
-        elif sol is not None:
-            out.append((_point(sub, {s: sol[s.name] for s in free}, symbols), ""))
-    if N and len(N) < len(free):
-        out += [(p, "") for p in _singular(N, free, sub, symbols, what)]
-    return out
-
-
-def _singular(N, free, sub, symbols, what) -> list:
-    """Points of the curved constraints where their gradients are dependent (λ says
-    nothing there)."""
-    import sympy as S
-    jac = S.Matrix([[S.diff(n, s) for s in free] for n in N])
-    if len(N) == 1:
-        degenerate = list(jac)
     else:
-        degenerate = [jac[:, list(cols)].det() for cols in combinations(range(len(free)),
-                                                                         len(N))]
-    out = []
-    for sol in _solve([S.expand(e) for e in N + degenerate if e != 0], free, what):
-        if sol is None:
-            raise NotExact(f"{what} is degenerate along a whole curve",
-                           hint="write each face as one smooth surface")
-        out.append(_point(sub, {s: sol[s.name] for s in free}, symbols))
-    return out
-
-
-def _family(f, sub, family, free, symbols, N, what) -> list:
-    """A curve or surface of solutions, f constant on it: points of it standing for all of
-    it, marked "all" where it is the whole piece (f constant on every point of the curved
-    faces' intersection, by reduction modulo them), else marked with its equations."""
-    import sympy as S
-    params = sorted({p for v in family.values() for p in v.free_symbols} |
-                    {s for s in free if s not in family}, key=str)
-    whole = {**{s: family.get(s, s) for s in free}}
-    F = S.expand(f.xreplace(sub))
-    value = S.simplify(F.xreplace(whole))
-    if value.free_symbols & set(params):
-        raise NotExact("a whole curve of points solves one of the systems and f is not "
-                       "constant on it; gradcli does not study this case",
-                       hint="check that piece of the boundary by hand")
-    mark = "all" if N and S.reduced(F - value, N, *free)[1] == 0 else (
-        ", ".join(f"{s} = {_eq(S.sympify(sub.get(s, s)).xreplace(whole))}" for s in symbols
-                  if S.sympify(sub.get(s, s)).xreplace(whole) != s)
-        + (f" on {what}" if what != "the interior" else " (inside the solid)"))
-    out = []
-    for t in (0, 1, -1, S.Rational(1, 2), -S.Rational(1, 2), 2, -2, S.Rational(1, 4)):
-        at = {s: S.sympify(S.sympify(v).xreplace({p: S.sympify(t) for p in params}))
-              for s, v in whole.items()}
-        if all(v.is_real for v in at.values()):
-            out.append((_point(sub, at, symbols), mark))
-    return out
+        # points of the curved piece: where one coordinate is extreme along it
+        found = []
+        for v in free:
+            rows = S.Matrix([[S.diff(e, s) for s in free if s is not v] for e in N])
+            extra = [S.expand(rows[:, list(c)].det()) for c in
+                     combinations(range(len(free) - 1), len(N))] if len(free) > len(N) else []
+            sols = real_solutions([e for e in N + extra if e != 0], free,
+                                  {str(s): (-S.oo, S.oo) for s in free}) or []
+            found += [_point(sub, dict(zip(free, c)), symbols) for c in sols]
+        found = [p for p in found if _inside(gs, p)]
+        if found:
+            at = {s: found[0][s.name] for s in free}
+            c = F.xreplace(at)
+            if S.reduced(F - c, N, *free)[1] != 0:
+                raise NotExact(f"f is constant on each part of {what} but not the same on "
+                               "all of them; gradcli does not study this case")
+    if not found:
+        raise NotExact(f"f is constant on {what}, and gradcli found no point of it in the "
+                       "solid to stand for it")
+    return [(p, "all") for p in found[:1]]
 
 
 def _somewhere(sub, free, symbols, gs) -> list:
