@@ -97,3 +97,92 @@ def test_what_it_cannot_prove_is_refused(args, code):
     result = CliRunner().invoke(main, ["extrema"] + args)
     assert result.exit_code == code, result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.slow
+def test_xyz_on_a_ball_past_the_axes_and_a_curve_at_an_extreme_refused():
+    # grad(x y z) = 0 on the three axes, inside the ball; f = 0 there, strictly between -1 and 1
+    r = solve("x y z", None, "x^2 + y^2 + z^2 <= 3", None)
+    assert _side(r.max) == (1, [(-1, -1, 1), (-1, 1, -1), (1, -1, -1), (1, 1, 1)])
+    assert _side(r.min) == (-1, [(-1, -1, -1), (-1, 1, 1), (1, -1, 1), (1, 1, -1)])
+    # the minimum 0 of (x - y)^2 + z on the cube is attained along x = y on z = 0: refused
+    result = CliRunner().invoke(main, ["extrema", "(x - y)^2 + z", "--over", "x=0:1,y=0:1,z=0:1"])
+    assert result.exit_code == 3 and "whole curve" in result.output
+
+
+# -- generated verdicts: separable quadratics on boxes, SymPy the judge ---------------------
+
+def _separable(rng):
+    """f = Σ a_i v_i² + b_i v_i on a box, and its exact max and min with every point, from
+    each one-variable part on its interval (SymPy, by the closed interval method)."""
+    terms, ranges, parts = [], [], []
+    for v in (X, Y, Z):
+        a, b = rng.choice((-2, -1, 1, 2, 3)), rng.randint(-4, 4)
+        lo = rng.randint(-3, 1)
+        hi = lo + rng.randint(1, 4)
+        g = a * v**2 + b * v
+        pts = {sp.Integer(lo), sp.Integer(hi)} | {p for p in sp.solve(sp.diff(g, v), v)
+                                                   if lo < p < hi}
+        values = {p: g.subs(v, p) for p in pts}
+        parts.append(values)
+        terms.append(f"{a}*{v}^2 + {b}*{v}")
+        ranges.append(f"{v}={lo}:{hi}")
+    text = " + ".join(f"({t})" for t in terms)
+    out = {}
+    for pick in (max, min):
+        best = [pick(p.values()) for p in parts]
+        where = [[q for q, val in p.items() if val == b] for p, b in zip(parts, best)]
+        import itertools
+        out[pick.__name__] = (sum(best), sorted(itertools.product(*where)))
+    return text, ",".join(ranges), out
+
+
+def _answer(value, points):
+    return f"{value} at " + " and ".join("(" + ", ".join(str(c) for c in p) + ")" for p in points)
+
+
+def _slips(value, points, other):
+    """Wrong answers for one side: the value off by one, the other extremum, a point off by
+    one, a point missed (where there are several)."""
+    out = [_answer(value + 1, points), _answer(*other),
+           _answer(value, [tuple(c + 1 for c in points[0])])]
+    if len(points) > 1:
+        out.append(_answer(value, points[:1]))
+    return [w for w in out if w != _answer(value, points)]
+
+
+def _pairs(n, seed):
+    """n questions, each with one side answered right and the other wrong (one solve grades
+    both): n right and n wrong answers."""
+    import random
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < n:
+        text, over, truth = _separable(rng)
+        top, bottom = truth["max"], truth["min"]
+        right_side = rng.choice(("abs_max", "abs_min"))
+        value, points = top if right_side == "abs_max" else bottom
+        right = rng.choice([_answer(value, points), str(value)])
+        wrong = rng.choice(_slips(*bottom, top) if right_side == "abs_max" else _slips(*top, bottom))
+        cases.append((text, over, right_side, right, wrong))
+    return cases
+
+
+def _run(n, seed):
+    bad = []
+    for text, over, right_side, right, wrong in _pairs(n, seed):
+        wrong_side = "abs_min" if right_side == "abs_max" else "abs_max"
+        verdict = check_homework(text, over=over, **{right_side: right, wrong_side: wrong})
+        got = {a.key: a for a in verdict.answers}
+        r = got[right_side.replace("abs_", "absolute ")]
+        w = got[wrong_side.replace("abs_", "absolute ")]
+        if not r.ok:
+            bad.append((text, over, right, r.reason))
+        if w.ok or w.mistake is None:
+            bad.append((text, over, wrong, w.mistake))
+    assert not bad, bad[:5]
+
+
+@pytest.mark.slow
+def test_separable_boxes_200_right_200_wrong():
+    _run(200, 3535)

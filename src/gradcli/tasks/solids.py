@@ -53,7 +53,7 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
     gs = [p.g for p in pieces]
     grad = [S.diff(f, s) for s in symbols]
     systems = [("interior: grad f = 0", [f"{_eq(d)} = 0" for d in grad])]
-    curves = []
+    curves, near = [], {}         # near: the points found so far, by their rounded place
     found, constant_on = [], []   # the active sets f is constant on: their sub-pieces add
     for k in range(0, 4):         # nothing (an edge of a face where f is constant)
         for active in combinations(range(len(pieces)), k):
@@ -77,11 +77,13 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
                     constant_on.append(active)
                 elif along and any(q.along == text for q in found):
                     continue         # the same curve of solutions, another point of it
-                elif not along and any(not q.along and _same_point(at, q.at) for q in found):
+                elif not along and any(not q.along and _same_point(at, q.at)
+                                       for q in near.get(_key(at), ())):
                     continue
                 found.append(Point(at, _value(f, at), SOURCES[k], "" if k == 0 else what,
                                    along=text,
                                    curve=gs[active[0]] if along == "all" and active else None))
+                near.setdefault(_key(at), []).append(found[-1])
     if len(pieces) > 1:
         systems.append(("edges and corners", ["each pair and triple of faces solved the "
                                               "same way, with f restricted to them"]))
@@ -97,6 +99,12 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
                          [p.text for p in pieces], [_eq(d) for d in grad], points,
                          extreme(points, max), extreme(points, min), systems,
                          box=region.box, complete=True, warnings=list(program.warnings))
+
+
+def _key(at: dict) -> tuple:
+    """Where a point is, to 8 digits: the same point always has the same key, so only
+    points with one key are compared exactly."""
+    return tuple(round(float(v.evalf(20)), 8) + 0.0 for v in at.values())
 
 
 def _between(curves, points) -> None:
@@ -155,7 +163,9 @@ def _candidates(f, active, symbols, what, systems, gs):
         return _constant_on_piece(F, N, sub, free, symbols, gs, what)
     equations = [e for e in conditions + N if e != 0]
     try:
-        found = real_solutions(equations, free, {str(s): (-S.oo, S.oo) for s in free})
+        found = _linear(equations, free)
+        if found is False:
+            found = real_solutions(equations, free, {str(s): (-S.oo, S.oo) for s in free})
     except (S.PolynomialError, S.DomainError, NotImplementedError, ValueError) as exc:
         raise NotExact(f"the system of {what} has no exact solution gradcli can prove "
                        "complete") from exc
@@ -165,6 +175,21 @@ def _candidates(f, active, symbols, what, systems, gs):
         if isinstance(found, Curves):
             return [found]
     return [(_point(sub, dict(zip(free, c)), symbols), "") for c in found]
+
+
+def _linear(equations, free):
+    """The solutions of a linear system (a quadratic f on a box): [] or [the point], None
+    for a line or plane of them, False where the system is not linear."""
+    import sympy as S
+    if any(S.Poly(e, *free).total_degree() > 1 for e in equations):
+        return False
+    solved = S.linsolve(equations, free)
+    if solved == S.EmptySet:
+        return []
+    (values,) = tuple(solved)
+    if any(v.free_symbols & set(free) for v in values):
+        return None
+    return [tuple(values)]
 
 
 class Curves:
