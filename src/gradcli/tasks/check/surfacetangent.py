@@ -28,7 +28,7 @@ from ...errors import UsageError
 from ..implicit import top_equals
 from .digits import judge, shown_places, with_unknowns
 from .shared import Graded
-from .surfacenormal import read_line, surface_of
+from .surfacenormal import read_line, surface_of, vector_groups
 from .verdict import Answer
 
 EXAMPLE = '--tangent "2(x - 1) + 4(y - 2) + 6(z - 3) = 0"'
@@ -57,6 +57,7 @@ def prepare(question, given, context):
             pass
         if line is not None and not isinstance(line, str):
             return s, answer, "line"
+        vector_groups(answer)   # an unclosed bracket is said as such
         raise UsageError("a tangent plane is one equation in " + ", ".join(s.names),
                          source=answer, hint=f"for example {EXAMPLE}")
     sides = [answer[:marks[0]].strip(), answer[marks[0] + 1:].strip()]
