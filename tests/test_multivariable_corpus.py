@@ -3,7 +3,8 @@ rule (diff --with) and level surfaces' tangent planes and normal lines, from pub
 
 For every entry (the solving and checking of all but four per kind marked slow): SymPy proves the printed answer (verify_multivariable.py); gradcli
 solves the question and agrees with SymPy; `gradcli check` accepts the printed answer
-(exit 0) and refuses the entry's plausible wrong answer (exit 1) with its mistake named.
+(exit 0) and refuses the entry's plausible wrong answer (exit 1) with its mistake named;
+for a surface, both the normal line (--normal) and the tangent plane (--tangent).
 """
 import json
 import os
@@ -124,3 +125,11 @@ def test_surface_solved_accepted_and_the_wrong_answer_named(entry):
                         entry["wrong"]["normal"]])
     assert code == 1
     assert got["answers"][0]["mistake"] == entry["wrong"]["mistake"], got
+    # the printed plane, and both planes gradcli prints, are accepted by --tangent
+    for answer in (entry["plane"], rec["equation"], rec["expanded"]):
+        code, got = record(["check", entry["question"], "--at", entry["at"], "--tangent", answer])
+        assert code == 0 and got["ok"], (answer, got)
+    code, got = record(["check", entry["question"], "--at", entry["at"], "--tangent",
+                        entry["wrong_plane"]["plane"]])
+    assert code == 1
+    assert got["answers"][0]["mistake"] == entry["wrong_plane"]["mistake"], got

@@ -4,7 +4,8 @@ Chain rule: the printed derivative (its SymPy transcription), with the inner
 functions substituted, equals d/dp of f(x(p), y(p)) computed directly, and the
 printed value at the point is that derivative's value. Surfaces: the point is
 on the surface, the printed plane passes through it with a normal parallel to
-∇F there, and the printed normal line passes through it along ∇F.
+∇F there, and the printed normal line passes through it along ∇F; the entry's
+wrong plane misses the point or has another normal.
 
 Run: python tests/textbook/verify_multivariable.py
 """
@@ -60,6 +61,11 @@ def verify(entry) -> bool:
     d = [expr(v) for v in n["direction"]]
     through = all(a == b for a, b in zip(p0, point.values())) or parallel(
         [b - a for a, b in zip(p0, point.values())], d)
+    if "wrong_plane" in s:  # the wrong plane is wrong: its normal or its point
+        wrong = expr(s["wrong_plane"])
+        if S.simplify(wrong.xreplace(point)) == 0 and \
+                parallel([S.diff(wrong, v) for v in xyz], grad):
+            return False
     return parallel(d, grad) and through
 
 

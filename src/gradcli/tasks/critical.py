@@ -212,8 +212,8 @@ def _proven(text, box, bindings, names, evaluate, first):
     sets = []
     syms = [symbol(n) for n in names]
     for h_ in proof.sets:
-        sets.append((set_text(h_, syms), _set_kind(text, bindings, names, h_, syms, box,
-                                                   evaluate)))
+        sets.append((set_text(h_, syms), proof.kinds.get(h_) or
+                     _set_kind(text, bindings, names, h_, syms, box, evaluate)))
     whole = not all(math.isfinite(v) for ends in box.values() for v in ends)
     where = "in the whole " + ("line" if len(names) == 1 else "plane" if len(names) == 2
                                else "space") if whole else "in the box"
@@ -224,7 +224,12 @@ def _proven(text, box, bindings, names, evaluate, first):
         listed = " (" + "; ".join(t for t, _ in sets) + ")"
         count = (f"{count} and {curves}them{listed}" if points
                  else f"{curves}critical points{listed}")
-    if proof.method == "algebra":
+    if proof.inner is not None:
+        from ..closedtext import printed_text
+        note = (f"{count} {where}, and no others: f is a function of u = "
+                f"{printed_text(proof.inner)}, so ∇f = f'(u) ∇u is 0 exactly where f'(u) = 0 "
+                "(each root a level set of u) or ∇u = 0 (Gröbner bases)")
+    elif proof.method == "algebra":
         note = (f"{count} {where}, and no others: ∇f = 0 solved exactly (Gröbner bases; "
                 "every real root of each eliminant was tried)")
     else:
@@ -247,7 +252,7 @@ def _set_kind(text, bindings, names, h, syms, box, evaluate) -> str:
         at = {s: S.Rational(repr(ranges[s][0] + t * (ranges[s][1] - ranges[s][0])))
               for s in others}
         try:
-            roots = [r for r in S.Poly(h.subs(at), last).real_roots()
+            roots = [r for r in _real_roots(S.Poly(h.subs(at), last))
                      if ranges[last][0] <= float(r) <= ranges[last][1]]
         except (S.PolynomialError, S.GeneratorsNeeded, ValueError, TypeError):
             roots = []
@@ -261,6 +266,17 @@ def _set_kind(text, bindings, names, h, syms, box, evaluate) -> str:
             return {"local minimum": "minimum (not strict)",
                     "local maximum": "maximum (not strict)"}.get(kind, kind or "inconclusive")
     return "inconclusive"
+
+
+def _real_roots(poly) -> list:
+    """Its real roots: exact over the rationals, else (x^2 + y^2 = π/2 at a fixed x) to 30
+    digits, as a point to probe f at needs no more."""
+    import sympy as S
+    try:
+        return poly.real_roots()
+    except NotImplementedError:
+        return [r for r in S.Poly(poly.as_expr().evalf(40), *poly.gens).nroots(n=30)
+                if r.is_real]
 
 
 def _middle(lo, hi) -> float:

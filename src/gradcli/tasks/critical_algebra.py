@@ -100,32 +100,44 @@ def solve_gradient(f, syms, box) -> AlgebraSolution | None:
         sets = [fac.as_expr() for fac, _ in h.factor_list()[1] if fac.total_degree() > 0]
         nums = [p.quo(h) if not p.is_zero else p for p in nums]
     rest = [p.as_expr() for p in nums if not p.is_zero]
-    points = []
-    basis = S.groebner(rest, *syms, order="lex")
-    if list(basis.exprs) != [1]:
-        if not basis.is_zero_dimensional:
-            return None
-        coordinates = []
-        for i, v in enumerate(syms):
-            order = [s for s in syms if s is not v] + [v]
-            lex = basis if i == len(syms) - 1 else S.groebner(rest, *order, order="lex")
-            eliminant = lex.exprs[-1]
-            if eliminant.free_symbols - {v}:
-                return None
-            lo, hi = box[str(v)]
-            coordinates.append(_real_roots(eliminant, v, lo, hi))
-        if _count(coordinates) > MAX_CANDIDATES:
-            return None
-        polys = [S.Poly(p, *syms) for p in rest]
-        for combo in itertools.product(*coordinates):
-            point = dict(zip(syms, combo))
-            if all(_vanishes(p, point) for p in polys) \
-                    and not any(_vanishes(d, point) for d in dens):
-                points.append(combo)
+    found = real_solutions(rest, syms, box)
+    if found is None:
+        return None
+    points = [c for c in found if not any(_vanishes(d, dict(zip(syms, c))) for d in dens)]
     # A point of a set is reported with the set, not again as a point.
     on_sets = [S.Poly(h_, *syms) for h_ in sets]
     points = [c for c in points if not any(_vanishes(p, dict(zip(syms, c))) for p in on_sets)]
     return AlgebraSolution(points, sets)
+
+
+def real_solutions(equations, syms, box) -> list | None:
+    """Every real solution (a tuple of exact numbers) of the polynomial equations, with
+    rational coefficients, inside `box`; None when the solutions are not finitely many (or
+    past MAX_CANDIDATES combinations). Each candidate coordinate is a real root of an
+    eliminant of a lexicographic Gröbner basis, and each combination is kept where every
+    equation vanishes: the list is complete."""
+    points = []
+    basis = S.groebner(equations, *syms, order="lex")
+    if list(basis.exprs) == [1]:
+        return points
+    if not basis.is_zero_dimensional:
+        return None
+    coordinates = []
+    for i, v in enumerate(syms):
+        order = [s for s in syms if s is not v] + [v]
+        lex = basis if i == len(syms) - 1 else S.groebner(equations, *order, order="lex")
+        eliminant = lex.exprs[-1]
+        if eliminant.free_symbols - {v}:
+            return None
+        lo, hi = box[str(v)]
+        coordinates.append(_real_roots(eliminant, v, lo, hi))
+    if _count(coordinates) > MAX_CANDIDATES:
+        return None
+    polys = [S.Poly(p, *syms) for p in equations]
+    for combo in itertools.product(*coordinates):
+        if all(_vanishes(p, dict(zip(syms, combo))) for p in polys):
+            points.append(combo)
+    return points
 
 
 def _count(coordinates) -> int:

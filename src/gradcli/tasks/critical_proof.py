@@ -46,6 +46,8 @@ class Proof:
     points: list
     sets: list = field(default_factory=list)   # SymPy expressions h: every point of h = 0
     boxes: int = 0
+    inner: object = None        # u where f = g(u) was solved as a composite
+    kinds: dict = field(default_factory=dict)   # a set's kind where the proof knows it
 
 
 def prove_critical(text: str, box: dict, bindings: dict):
@@ -70,9 +72,30 @@ def prove_critical(text: str, box: dict, bindings: dict):
         points = [_exact_point(f, syms, dict(zip(syms, c))) for c in solved.points]
         sets = [h for h in solved.sets if _meets(h, syms, box)]
         return Proof("algebra", points, sets)
-    if not all(math.isfinite(v) for lo_hi in box.values() for v in lo_hi):
+    # f = g(u): curves of critical points (x y + e^(-x y)), which intervals cannot close;
+    # where it has none, the interval proof is tried first, as for any other f
+    composite = _composite(f, syms, box)
+    if composite is not None and composite.sets:
+        return composite
+    if all(math.isfinite(v) for lo_hi in box.values() for v in lo_hi):
+        proof = _by_intervals(f, syms, box)
+        if proof is not None:
+            return proof
+    return composite
+
+
+def _composite(f, syms, box):
+    from .critical_composite import solve_composite
+    try:
+        composite = solve_composite(f, syms, box)
+    except (S.PolynomialError, S.GeneratorsNeeded, NotImplementedError, TypeError, ValueError):
         return None
-    return _by_intervals(f, syms, box)
+    if composite is None:
+        return None
+    solved, inner, kinds = composite
+    points = [_exact_point(f, syms, dict(zip(syms, c))) for c in solved.points]
+    return Proof("algebra", points, [h for h in solved.sets if _meets(h, syms, box)],
+                 inner=inner, kinds=kinds)
 
 
 def _by_intervals(f, syms, box):
@@ -245,7 +268,7 @@ def set_text(h, syms) -> str:
             if len(rest) == 1:
                 return f"{s} = {printed_text(rest[0])}"
     lhs, rhs = h, S.Integer(0)
-    const = h.as_coeff_Add()[0]
+    const = S.Add(*[t for t in S.Add.make_args(h) if not t.free_symbols])  # 1, or π/2
     if const != 0:
         lhs, rhs = h - const, -const
     return f"{printed_text(lhs)} = {printed_text(rhs)}"

@@ -96,7 +96,7 @@ def region_extrema(text: str, over: str | None = None, where: str | None = None
     if len(region.names) != 2:
         raise UsageError(f"extrema on a region works in the plane: two variables, got "
                          f"{len(region.names)} ({', '.join(region.names)})",
-                         hint="for one variable: --over x=A:B; in space use --subject-to")
+                         hint="for one variable: --over x=A:B; a solid: three variables")
     f, read, program = read_objective(text, region.names)
     symbols = region.symbols
     if where and directions_to_infinity(region):

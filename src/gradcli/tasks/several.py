@@ -26,7 +26,26 @@ def solve(text: str, over: str | None, where: str | None, subject_to):
         from .lagrange import lagrange_extrema
         return lagrange_extrema(text, subject_to)
     if is_several(over, where, subject_to):
+        solid = _solid(text, over, where)
+        if solid is not None:   # three variables: faces, edges and corners (solids.py)
+            from .solids import solid_extrema
+            return solid_extrema(text, solid, over)
         from .regions import region_extrema
         return region_extrema(text, over=over, where=where)
     from .extrema import extrema
     return extrema(text, over)
+
+
+def _solid(text: str, over: str | None, where: str | None):
+    """The region when it is a solid in three variables (its own and f's), else None."""
+    if over and where:
+        return None     # region_extrema refuses both at once
+    from .exactinput import read_sympy
+    from .regionshape import read_box, read_where
+    region = read_box(over) if over else read_where(where)
+    names = set(region.names) | (set(read_sympy(text)[1]) if where else set())
+    if len(names) != 3:
+        return None
+    if where:
+        region.names = sorted(names)
+    return region

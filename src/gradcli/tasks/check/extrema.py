@@ -7,7 +7,8 @@ graded as a set: every point where the extremum is attained must be listed.
 The mistakes named: `swapped` (the other extremum), `endpoint-forgotten` (the
 best of the critical numbers alone, where an endpoint wins), `missed` (a
 point where it is also attained), `not-attained` (a point where it is not),
-`wrong-value`.
+`not-in-region` (a point outside the interval, whatever the value: as regions.py names
+it in several variables), `wrong-value`.
 """
 from __future__ import annotations
 
@@ -85,6 +86,17 @@ def grade(question, prepared, context) -> Graded:
     return Graded(out, warnings=list(r.warnings))
 
 
+def _outside(interval, points):
+    """The first point beyond the interval's ends (a rounded end, such as 1.414 for √2,
+    is the end), or None."""
+    lo, hi = interval
+    for p in points:
+        if p.value.is_extended_real is not False and not same_number(p, lo) and not same_number(p, hi) \
+                and (bool(p.value < lo) or bool(p.value > hi)):
+            return p
+    return None
+
+
 def _text(e) -> str:
     from ...intervals import point_text
     return f"{point_text(e.value)} at " + " and ".join(
@@ -94,6 +106,14 @@ def _text(e) -> str:
 def _grade_one(r, name, truth, other, value, points, answer, key):
     from ...intervals import point_text
     word = "maximum" if key == "abs_max" else "minimum"
+    outside = _outside(r.region[name], points or ())
+    if outside is not None:
+        lo, hi = r.region[name]
+        answer.mistake, answer.mistake_detail = "not-in-region", f"{name} = {outside.text}"
+        answer.reason = (f"{name} = {outside.text} is outside the interval "
+                         f"[{point_text(lo)}, {point_text(hi)}]: only points of it count; the "
+                         f"absolute {word} is {_text(truth)}")
+        return
     if value is not None and not same_number(value, truth.value):
         if same_number(value, other.value):
             answer.mistake = "swapped"

@@ -155,19 +155,27 @@ def check_homework(text: str, at: dict | None = None, *, value=None, grad=None,
         return _chain_rule(text, at, with_, derivatives, wrt, exact_at, value, grad, given,
                            context, rtol, atol, digits_rule)
     from ..surfaceinput import is_level_surface
-    if normal is not None and is_level_surface(text, at):
+    from .surfacetangent import is_graph_statement
+    if (normal is not None or tangent is not None) and is_level_surface(text, at) \
+            and (normal is not None or not is_graph_statement(text, at)):
         # a level surface: an equation has no expression of its own, as for --implicit
-        others = [f"--{k}" for k in OPTIONS if k != "normal" and given[k] is not None]
+        surface_answers = [k for k in ("tangent", "normal") if given[k] is not None]
+        others = [f"--{k}" for k in OPTIONS if k not in surface_answers and given[k] is not None]
         if others or value is not None or grad or derivatives:
-            raise UsageError(f"--normal on a level surface is graded alone; "
+            raise UsageError(f"--{surface_answers[0]} on a level surface is graded alone "
+                             f"(with --tangent or --normal); "
                              f"{(others or ['--value/--grad/--derivative'])[0]} needs an "
                              "expression: check it in another run")
         question = Question(text, at)
-        grader = GRADERS["normal"]
-        graded = grader.grade(question, grader.prepare(question, given, context), context)
-        return Verdict(expression=text, read_as=text, at=at, answers=graded.answers,
-                       rtol=rtol, atol=atol, warnings=graded.warnings,
-                       digits_rule=digits_rule)
+        prepared = [(GRADERS[k], GRADERS[k].prepare(question, given, context))
+                    for k in surface_answers]
+        answers, warnings = [], []
+        for grader, state in prepared:
+            graded = grader.grade(question, state, context)
+            answers += graded.answers
+            warnings += [w for w in graded.warnings if w not in warnings]
+        return Verdict(expression=text, read_as=text, at=at, answers=answers,
+                       rtol=rtol, atol=atol, warnings=warnings, digits_rule=digits_rule)
     if implicit is not None:
         others = [n for n, v in (("--value", value), ("--grad", grad),
                                  ("--derivative", derivatives), ("--tangent", tangent),

@@ -153,6 +153,8 @@ def _grade(r, key, truth, other, value, points, answer):
         answer.mistake = "no-extremum"
         answer.reason = f"there is no absolute {word}: {truth.why}"
         return
+    if points and _outside(r, points, answer, key):
+        return      # a point outside the region is the mistake, whatever the value
     if value is not None and not same_number(value, truth.value):
         _wrong_value(r, key, truth, other, value, answer)
         return
@@ -160,6 +162,20 @@ def _grade(r, key, truth, other, value, points, answer):
         answer.ok = True
         return
     _grade_points(r, key, truth, other, points, answer)
+
+
+def _outside(r, points, answer, key) -> bool:
+    """Name the first point not in the region (or not on the constraint set), if any."""
+    import sympy as S
+    for p in points:
+        if not _in_set(r, {S.Symbol(n, real=True): t.value for n, t in zip(r.names, p)}):
+            text = "(" + ", ".join(t.text for t in p) + ")"
+            answer.mistake = "not-in-region"
+            answer.reason = (f"{text} is not " + ("on the constraint set" if r.kind ==
+                                                  "subject-to" else "in the region")
+                             + f"; the absolute {_word(key)} is {answer.expected}")
+            return True
+    return False
 
 
 def _wrong_value(r, key, truth, other, value, answer):

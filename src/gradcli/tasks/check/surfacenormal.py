@@ -155,9 +155,14 @@ def _parallel(a, b) -> bool:
                for i in range(n) for j in range(i + 1, n))
 
 
-def prepare(question, given, context):
+def surface_of(question, given):
+    """The surface task's result at the question's point, read exactly."""
     at = given.get("exact_at") or {k: _exact(v) for k, v in question.at.items()}
-    s = surface(question.text, at)
+    return surface(question.text, at)
+
+
+def prepare(question, given, context):
+    s = surface_of(question, given)
     answer = given["normal"]
     return s, answer, read_line(answer, s.names)
 

@@ -33,7 +33,11 @@ OPTION = "tangent"
 
 
 def prepare(question, given, context):
-    """(the tangent task's result, the student's plane, the answer as typed)."""
+    """(the tangent task's result, the student's plane, the answer as typed); for a level
+    surface F = k (no program of its own), surfacetangent.py's."""
+    if question.program is None:
+        from .surfacetangent import prepare as prepare_surface
+        return ("surface", prepare_surface(question, given, context))
     point = scalar_point(question.at, question.variables, "--tangent")
     t = tangent_of(question.text, point, evaluate=evaluate)
     answer = given["tangent"]
@@ -41,6 +45,9 @@ def prepare(question, given, context):
 
 
 def grade(question, prepared, context) -> Graded:
+    if prepared[0] == "surface":
+        from .surfacetangent import grade as grade_surface
+        return grade_surface(question, prepared[1], context)
     t, plane, answer = prepared
     graded = None
     if context.digits_rule:
