@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, expected_text, label, number_text, summary_text
+from .cells import Broken, rows_table
 from .graphviz import label_lines
 from .ledger import at_text, contribution_text, definition, local_text, shown_nodes, total_text
 from ..language.printer import carets
@@ -660,17 +661,6 @@ def graph_tree(t, precision=None, limit=TREE_NODES):
 __all__ = ["console", "eval_table", "hessian_table", "functions_table", "array_text",
            "check_table", "diff_table", "descend_table", "batch_rows", "progress_bar", "escape",
            "trace_tables", "graph_tree"]
-
-
-def rows_table(rows, title: str | None = None):
-    """Label/value rows (the homework commands' plain rows) as a two-column table."""
-    table = Table(show_header=False, box=None, title=escape(title) if title else None,
-                  title_justify="left", pad_edge=False)
-    table.add_column(style="bold")
-    table.add_column()
-    for key, value in rows:
-        table.add_row(escape(str(key)), escape(str(value)).replace("\t", "   "))
-    return table
 
 
 def eval_direction_tables(pair, precision=None, checks=None):

@@ -1,0 +1,109 @@
+"""Where a line of text may break on a narrow screen: between words of prose first, then
+before an operator of a formula, never inside a formula or a bracket while a looser
+break will do.
+
+A formula typed in a sentence (`f'(x) = 3x^2 - 1`, `(f(2) - f(-2))/(2 - (-2))`)
+reads wrong when a wrap leaves `(2 -` at the end of one line and `(-2))` on the
+next, so every space gets a rank, and a line that must break breaks at the
+loosest-ranked space it holds:
+
+  0  a space between words at bracket depth 0 that touches no operator;
+  1  a space before an operator at depth 0 (`... x^2` / `- 1`, as a book breaks);
+  2  a space after an operator at depth 0;
+  3k, 3k+1, 3k+2  the same inside k brackets.
+
+Standard library only: messages on stderr (streams.fit) and table cells (cells.py)
+break by the same rule.
+"""
+from __future__ import annotations
+
+import re
+
+_OPERATORS = frozenset("=+-−*/^<>≤≥≈≠·×→∈U|:")
+_TOKEN = re.compile(r"\S+|\s+")
+
+
+def _is_operator(word: str) -> bool:
+    return word in _OPERATORS or word in ("<=", ">=", "!=", "==", "->", "=>", ":=")
+
+
+def _ranked_tokens(line: str, columns: bool = False) -> list:
+    """[(start, end, rank)]: each run of spaces with its rank, each word with rank None;
+    `columns`: a run of 3 or more spaces at depth 0 separates columns, the best break."""
+    tokens, depth = [], 0
+    for m in _TOKEN.finditer(line):
+        word = m.group()
+        if word[0].isspace():
+            tokens.append([m.start(), m.end(), depth])
+            continue
+        tokens.append([m.start(), m.end(), None])
+        for ch in word:
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}" and depth > 0:
+                depth -= 1
+    words = [line[s:e] for s, e, r in tokens]
+    for i, (s, e, depth) in enumerate(tokens):
+        if depth is None:
+            continue
+        before = words[i - 1] if i > 0 else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if _is_operator(after):
+            kind = 1
+        elif _is_operator(before) or before[-1:] in "=+−*/^(" or after[:1] in "=*/^)":
+            kind = 2
+        else:
+            kind = 0
+        tokens[i][2] = -1 if columns and depth == 0 and e - s >= 3 else 3 * depth + kind
+    return tokens
+
+
+def break_spans(line: str, width: int, indent: int = 2, columns: bool = False) -> list:
+    """The (start, end) offsets into one `line` (no newline) of the lines it wraps into at
+    `width` columns, continuation lines to be printed after `indent` spaces. A word longer
+    than a line stays whole (the caller may fold it). `columns`: the line is a row of
+    columns 3 spaces apart, best broken between them."""
+    if width <= 0 or len(line) <= width:
+        return [(0, len(line))]
+    indent = _hang(indent, width)
+    tokens = _ranked_tokens(line, columns)
+    spans, start, room = [], 0, width
+    first = 0  # index of the first token on the current line
+    i = 0
+    while i < len(tokens):
+        s, e, rank = tokens[i]
+        if rank is None and e - start > room and i > first:
+            gaps = [j for j in range(first, i) if tokens[j][2] is not None and j > first]
+            if gaps:
+                best = min(tokens[j][2] for j in gaps)
+                cut = max(j for j in gaps if tokens[j][2] == best)
+                spans.append((start, tokens[cut][0]))
+                first = cut + 1
+                start = tokens[first][0]
+                room = width - indent
+                i = first
+                continue
+        i += 1
+    spans.append((start, len(line)))
+    return spans
+
+
+def _hang(indent: int, width: int) -> int:
+    """A continuation's indent, unless it would leave less than half the line."""
+    return indent if indent <= width // 2 else min(2, width // 4)
+
+
+def break_line(line: str, width: int, indent: int = 2) -> list:
+    """`line` as the lines it wraps into (break_spans), continuation lines indented."""
+    spans = break_spans(line, width, indent)
+    pad = " " * _hang(indent, width)
+    return [line[s:e].rstrip() if k == 0 else pad + line[s:e].rstrip()
+            for k, (s, e) in enumerate(spans)]
+
+
+def longest_word(text: str) -> int:
+    """The narrowest a line of `text` can be made without cutting a word."""
+    return max((len(w) for w in text.split()), default=0)
+
+
+__all__ = ["break_spans", "break_line", "longest_word"]
