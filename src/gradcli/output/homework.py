@@ -64,7 +64,8 @@ def tangent_markdown(t, precision=None) -> str:
     if t.expanded_to(precision) != t.equation_to(precision):
         lines += [f"or, expanded, `{t.expanded_to(precision)}`", ""]
     lines += [f"- f = {number_text(t.value, precision)}"]
-    lines += [f"- ∂f/∂{k} = {number_text(v, precision)}" for k, v in t.gradient.items()]
+    d = "∂" if len(t.gradient) > 1 else "d"
+    lines += [f"- {d}f/{d}{k} = {number_text(v, precision)}" for k, v in t.gradient.items()]
     if t.estimate_at is not None:
         lines += [f"- linear approximation at {_at_text(t.estimate_at, precision)}: "
                   f"{number_text(t.estimate, precision)} (true value "

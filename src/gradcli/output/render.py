@@ -121,14 +121,15 @@ def check_table(verdict, precision=None):
             return a.key
         if a.kind == "value":
             return f
-        return f"∂{f}/∂{a.name}" + (" formula" if a.kind == "derivative" else "")
+        several = len(verdict.variables or verdict.at) > 1
+        return partial_label(f, a.name, several) + (" formula" if a.kind == "derivative" else "")
 
     for a in verdict.answers:
         mark = Text("✓", style="bold green") if a.ok else Text("✗", style="bold red")
         expected = expected_text(a, precision)
         computed = ("—" if a.expected is None or isinstance(a.expected, str) else "undefined") \
             if a.computed is None else number_text(a.computed, precision)
-        table.add_row(Text(name_of(a)), Text(a.answer), Text(expected), Text(computed), mark)
+        table.add_row(Text(name_of(a)), Broken(a.answer), Text(expected), Text(computed), mark)
     head = Text.assemble(("read as ", "dim"), (carets(verdict.read_as), "bold"))
     parts = [head]
     if verdict.at:
@@ -163,7 +164,16 @@ def check_table(verdict, precision=None):
     parts.append(Text.assemble((f"{right} of {len(verdict.answers)} right", style),
                                (f"   ({rounding}rtol {number_text(verdict.rtol)}, atol "
                                 f"{number_text(verdict.atol)})", "dim")))
-    return Group(*parts)
+    return Group(*(_hung(p) for p in parts))
+
+
+def _hung(part):
+    """A line of text wrapped as streams.fit wraps messages (continuations 2 spaces further
+    in than the line, a formula never split while a space between words will do)."""
+    if not isinstance(part, Text):
+        return part
+    plain = part.plain
+    return Broken(part, hang=len(plain) - len(plain.lstrip(" ")) + 2)
 
 
 # How a tangent's or Taylor polynomial's verdict was reached, in words (JSON decided_by).
@@ -375,7 +385,8 @@ def diff_table(result, precision=None):
     if result.values is not None:
         table.add_column("value", justify="right")
     for d in result.derivatives:
-        row = [Text(diff_label(result.result_name, d.wrt, unicode=True)), Text(d.text)]
+        row = [Text(diff_label(result.result_name, d.wrt, unicode=True,
+                               several=len(result.variables) > 1)), Text(d.text)]
         if result.values is not None:
             row.append(Text(number_text(result.values[d.key], precision)))
         table.add_row(*row)
@@ -408,7 +419,8 @@ def steps_view(result, precision=None):  # formulas: nothing to round
         more = shown.left_out(derivation)
         if more:
             parts.append(dim_line(more))
-        label = diff_label(result.result_name, (derivation.wrt,), unicode=True)
+        label = diff_label(result.result_name, (derivation.wrt,), unicode=True,
+                           several=len(result.variables) > 1)
         parts.append(_hanging(f"{label}  ", derivation.answer))
     return Group(*parts)
 

@@ -74,7 +74,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     f = program.statements[-1].name or "f"
     value_number = None if value is None else number_or_why(value, "--value")
     grad_numbers = {name: number_or_why(given, f"--grad {name}") for name, given in grad.items()}
-    formulas = [(name, formula, parse_answer(formula, program, variables, f"∂{f}/∂{name}"))
+    d = "∂" if len(variables) > 1 else "d"
+    formulas = [(name, formula, parse_answer(formula, program, variables, f"{d}{f}/{d}{name}"))
                 for name, formula in pairs]
     result = None
     if value is not None or grad or at:
@@ -114,4 +115,4 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
                    rtol=rtol, atol=atol, result_name=f,
                    warnings=list(result.warnings) if result else list(program.warnings),
-                   digits_rule=digits_rule)
+                   digits_rule=digits_rule, variables=tuple(variables))

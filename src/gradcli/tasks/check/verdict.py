@@ -81,6 +81,7 @@ class Verdict:
     result_name: str = "f"
     warnings: list = field(default_factory=list)
     digits_rule: bool = True  # numbers of 3+ digits judged by rounding (no --rtol/--atol given)
+    variables: tuple = ()     # the expression's inputs: one means df/dx in a label, more ∂f/∂x
 
     @property
     def ok(self) -> bool:
