@@ -472,8 +472,9 @@ def plot2d_csv(data, precision=None) -> str:
     for i, y in enumerate(data.ys.tolist()):
         yt = number_text(y)
         for j, f in enumerate(data.f[i].tolist()):
-            writer.writerow([xs[j], yt, number_text(f), number_text(gx[i][j]),
-                             number_text(gy[i][j])])
+            # + 0.0: a derivative of -0.0 (-2y at y = 0) is the 0 a reader expects
+            writer.writerow([xs[j], yt, number_text(f + 0.0), number_text(gx[i][j] + 0.0),
+                             number_text(gy[i][j] + 0.0)])
     return out.getvalue()
 
 
@@ -484,7 +485,7 @@ def plot_csv(data, precision=None) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([data.var, "f", f"df/d{data.var}"])
     for x, f, d in zip(data.xs.tolist(), data.f.tolist(), data.df.tolist()):
-        writer.writerow([number_text(x), number_text(f), number_text(d)])
+        writer.writerow([number_text(x), number_text(f + 0.0), number_text(d + 0.0)])
     return out.getvalue()
 
 

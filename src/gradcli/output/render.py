@@ -16,6 +16,7 @@ from rich.text import Text
 from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, expected_text, label, number_text, summary_text
 from .cells import Broken, rows_table
 from .graphviz import label_lines
+from .pointtext import at_text as typed_at_text
 from .ledger import at_text, contribution_text, definition, local_text, shown_nodes, total_text
 from ..language.printer import carets
 
@@ -67,7 +68,7 @@ def eval_table(result, precision=None, checks=None):
         table.columns[1].header = "value (Jacobian: one row per element of " + f + ")"
         for name, j in jacobian.items():
             table.add_row(Text(partial_label(f, name, several)), Text(array_text(j, precision)))
-    at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
+    at = typed_at_text(result.at)
     head = Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))
     parts = [head]
     if at:
@@ -133,7 +134,7 @@ def check_table(verdict, precision=None):
     head = Text.assemble(("read as ", "dim"), (carets(verdict.read_as), "bold"))
     parts = [head]
     if verdict.at:
-        at = ", ".join(f"{k} = {number_text(v)}" for k, v in verdict.at.items())
+        at = typed_at_text(verdict.at)
         parts.append(Text.assemble(("at      ", "dim"), (at, "")))
     parts.extend([Text(""), table, Text("")])
     for a in verdict.answers:
@@ -392,8 +393,7 @@ def diff_table(result, precision=None):
         table.add_row(*row)
     parts = [Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))]
     if result.at:
-        at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
-        parts.append(Text.assemble(("at      ", "dim"), (at, "")))
+        parts.append(Text.assemble(("at      ", "dim"), (typed_at_text(result.at), "")))
     parts.append(Text(""))
     parts.append(table)
     return Group(*parts)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...errors import UsageError
 from ..evaluation import evaluate
-from ...inputs import inputs_of, split_top_level
+from ...inputs import inputs_of, keep_typed, split_top_level
 from ...language.expr import Program
 from ...language.printer import read_as
 from ...reading import given_names, read_program
@@ -112,7 +112,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
                 constant_alone(answer, formula, program, name)
                 literals_matched(answer, answer_program, program, name, variables)
             answers.append(answer)
-    return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
+    return Verdict(expression=text, read_as=read_as(program), at=keep_typed(at, dict(at)),
+                   answers=answers,
                    rtol=rtol, atol=atol, result_name=f,
                    warnings=list(result.warnings) if result else list(program.warnings),
                    digits_rule=digits_rule, variables=tuple(variables))
