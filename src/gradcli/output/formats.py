@@ -146,6 +146,19 @@ def expected_text(a, precision=None) -> str:
     return "—" if a.expected is None else number_text(a.expected, precision)
 
 
+def reason_text(a, precision=None) -> str:
+    """Why an answer is wrong, its correct value rounded as the format rounds numbers (a
+    table says "the correct value is 2.50951" under an expected column of 2.50951)."""
+    if precision is None or isinstance(a.expected, str) or a.expected is None:
+        return a.reason
+    try:
+        full = format_number(a.expected)
+    except (TypeError, ValueError):
+        return a.reason
+    return a.reason.replace(f"the correct value is {full}",
+                            f"the correct value is {number_text(a.expected, precision)}", 1)
+
+
 def check_record(verdict, precision=None) -> dict:
     """The JSON object of a check Verdict: every answer with its verdict."""
     answers = []

@@ -74,7 +74,7 @@ def tangent_markdown(t, precision=None) -> str:
 
 
 def tangent_latex(t, precision=None) -> str:
-    lhs, rhs = t.equation.split(" = ", 1)
+    lhs, rhs = t.equation_to(precision).split(" = ", 1)
     return f"\\[ {lhs} = {_latex_of(rhs, t.at)} \\]\n"
 
 

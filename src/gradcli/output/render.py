@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from .formats import reason_text
 from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, expected_text, label, number_text, summary_text
 from .cells import Broken, rows_table
 from .graphviz import label_lines
@@ -148,7 +149,8 @@ def check_table(verdict, precision=None):
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
                                            (_DECIDED[a.decided_by], "dim")))
             continue
-        lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", carets(a.reason))]
+        lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ",
+                               carets(reason_text(a, precision)))]
         if a.note:
             lines.append(Text.assemble("  ", (carets(a.note), "yellow")))
         if a.evidence:

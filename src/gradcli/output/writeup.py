@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..language.printer import _counted, diff_label
 from ..language.printer import latex_name
 from ..numbers import number_text
-from .formats import expected_text, one_line
+from .formats import expected_text, one_line, reason_text
 from .ledger import _code, _md, _tex, _tt, at_text, tex_number
 
 
@@ -136,12 +136,12 @@ def _answer_numbers(a, precision):
     return expected, computed
 
 
-def _why(a) -> list[str]:
-    """The explanation of one answer: reason, the other engineer's `mistake`, note, correct."""
+def _why(a, precision=None) -> list[str]:
+    """The explanation of one answer: reason, the mistake named, note, correct."""
     parts = []
     if not a.ok and a.reason:
-        parts.append(a.reason)
-    mistake = getattr(a, "mistake", None)  # added to check answers on another branch
+        parts.append(reason_text(a, precision))
+    mistake = getattr(a, "mistake", None)
     if mistake:
         parts.append(f"mistake: {mistake}")
     if a.note:
@@ -161,7 +161,7 @@ def check_markdown(verdict, precision=None) -> str:
                    f"{_md(computed)} | {'✓ right' if a.ok else '✗ wrong'} |")
     notes = []
     for a in verdict.answers:
-        why = _why(a)
+        why = _why(a, precision)
         if not a.ok and a.kind == "derivative" and a.correct is not None:
             why.append(f"correct: {_code(a.correct)}")
         if why:
@@ -200,7 +200,7 @@ def check_latex(verdict, precision=None) -> str:
     out += [r"\hline", r"\end{tabular}"]
     notes = []
     for a in verdict.answers:
-        why = [_tex(w) for w in _why(a)]
+        why = [_tex(w) for w in _why(a, precision)]
         if not a.ok and a.kind == "derivative" and a.correct is not None:
             why.append("correct: " + _tt(a.correct))
         if why:
