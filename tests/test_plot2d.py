@@ -329,7 +329,7 @@ def test_in_a_terminal_the_map_fits_the_terminals_width(columns, lines):
     rows = text.splitlines()
     assert max(len(row) for row in rows) <= columns, text
     assert len(rows) <= lines  # the title does not scroll away
-    assert rows[0].startswith("f = sin(x)")
+    assert rows[0].startswith("f(x, y) = sin(x)")
     body = [row for row in rows if row.count("│") == 2]
     assert len({len(row) for row in body}) == 1 and len(body) >= 20
     for mark in "LHS@":
