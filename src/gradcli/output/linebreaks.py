@@ -28,22 +28,23 @@ def _is_operator(word: str) -> bool:
 
 
 def _ranked_tokens(line: str, columns: bool = False) -> list:
-    """[(start, end, rank)]: each run of spaces with its rank, each word with rank None;
+    """[start, end, rank, group]: each run of spaces with its rank and the length of the
+    innermost bracket group it is in (the line's for none), each word with rank None;
     `columns`: a run of 3 or more spaces at depth 0 separates columns, the best break."""
-    tokens, depth = [], 0
+    tokens, opened, closes = [], [], {}
     for m in _TOKEN.finditer(line):
         word = m.group()
         if word[0].isspace():
-            tokens.append([m.start(), m.end(), depth])
+            tokens.append([m.start(), m.end(), len(opened), opened[-1] if opened else None])
             continue
-        tokens.append([m.start(), m.end(), None])
-        for ch in word:
+        tokens.append([m.start(), m.end(), None, None])
+        for k, ch in enumerate(word, m.start()):
             if ch in "([{":
-                depth += 1
-            elif ch in ")]}" and depth > 0:
-                depth -= 1
-    words = [line[s:e] for s, e, r in tokens]
-    for i, (s, e, depth) in enumerate(tokens):
+                opened.append(k)
+            elif ch in ")]}" and opened:
+                closes[opened.pop()] = k
+    words = [line[t[0]:t[1]] for t in tokens]
+    for i, (s, e, depth, group) in enumerate(tokens):
         if depth is None:
             continue
         before = words[i - 1] if i > 0 else ""
@@ -55,6 +56,7 @@ def _ranked_tokens(line: str, columns: bool = False) -> list:
         else:
             kind = 0
         tokens[i][2] = -1 if columns and depth == 0 and e - s >= 3 else 3 * depth + kind
+        tokens[i][3] = len(line) if group is None else closes.get(group, len(line)) - group
     return tokens
 
 
@@ -62,7 +64,12 @@ def break_spans(line: str, width: int, indent: int = 2, columns: bool = False) -
     """The (start, end) offsets into one `line` (no newline) of the lines it wraps into at
     `width` columns, continuation lines to be printed after `indent` spaces. A word longer
     than a line stays whole (the caller may fold it). `columns`: the line is a row of
-    columns 3 spaces apart, best broken between them."""
+    columns 3 spaces apart, best broken between them.
+
+    Of the spaces a line may break at, the loosest rank wins; between equals, the one in
+    the longer bracket group (split `(a*b + c*d - e)`, not the `(1 + x)` inside it), then
+    the last. A break that would leave less than a quarter of a line (`=` alone) is
+    taken only when there is no other."""
     if width <= 0 or len(line) <= width:
         return [(0, len(line))]
     indent = _hang(indent, width)
@@ -71,12 +78,12 @@ def break_spans(line: str, width: int, indent: int = 2, columns: bool = False) -
     first = 0  # index of the first token on the current line
     i = 0
     while i < len(tokens):
-        s, e, rank = tokens[i]
+        s, e, rank, _ = tokens[i]
         if rank is None and e - start > room and i > first:
-            gaps = [j for j in range(first, i) if tokens[j][2] is not None and j > first]
+            gaps = [j for j in range(first + 1, i) if tokens[j][2] is not None]
+            full = [j for j in gaps if len(line[start:tokens[j][0]].strip()) >= width // 4]
             if gaps:
-                best = min(tokens[j][2] for j in gaps)
-                cut = max(j for j in gaps if tokens[j][2] == best)
+                cut = min(full or gaps, key=lambda j: (tokens[j][2], -tokens[j][3], -j))
                 spans.append((start, tokens[cut][0]))
                 first = cut + 1
                 start = tokens[first][0]

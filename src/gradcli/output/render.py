@@ -376,7 +376,7 @@ def _hanging(label: str, text: str) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False, padding=0)
     table.add_column(no_wrap=True, style="dim")
     table.add_column(overflow="fold")
-    table.add_row(Text(label), Text(text))
+    table.add_row(Text(label), Broken(text))
     return table
 
 
@@ -389,7 +389,7 @@ def diff_table(result, precision=None):
         table.add_column("value", justify="right")
     for d in result.derivatives:
         row = [Text(diff_label(result.result_name, d.wrt, unicode=True,
-                               several=len(result.variables) > 1)), Text(d.text)]
+                               several=len(result.variables) > 1)), Broken(d.text)]
         if result.values is not None:
             row.append(Text(number_text(result.values[d.key], precision)))
         table.add_row(*row)
@@ -416,7 +416,7 @@ def steps_view(result, precision=None):  # formulas: nothing to round
             body = Text(lines[0], style="cyan")
             for line in lines[1:]:
                 body.append("\n" + line, style="bold" if line.startswith("= ") else "")
-            table.add_row(Text(label), body)
+            table.add_row(Text(label), Broken(body))
             parts.append(table)
         more = shown.left_out(derivation)
         if more:
