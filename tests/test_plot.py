@@ -282,3 +282,14 @@ def test_a_range_grid_gives_the_decimals_a_person_means():
                                   "-o", "csv"])
     xs = [line.split(",")[0] for line in r.stdout.splitlines()[1:]]
     assert xs == ["0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"]
+
+
+def test_titles_and_labels_in_book_notation():
+    from gradcli.output.plot import title_of
+    assert title_of("(x**2)*sin(x)", {}, "x^2  sin x", ("x",)) == "f(x) = x^2 sin x"
+    assert title_of("x**2*sin(x)", {}, "x**2*sin(x)", ("x",)) == "f(x) = x^2*sin(x)"
+    assert title_of("sin(a*x)", {"a": 2.0}, "sin(a x)", ("x",)) == "f(x) = sin(a x)  at a = 2"
+    # a program is shown as read: its own statements name what f is
+    assert title_of("z = 2*x; z**2", {}, "z = 2x; z^2", ("x",)) == "f = z = 2*x; z^2"
+    assert sample("x^2 sin x", "x=-1:1", points=3).label == "f'(x)"
+    assert sample("sin(a x)", "x=-1:1", {"a": 2.0}, points=3).label == "∂f/∂x"
