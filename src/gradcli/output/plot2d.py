@@ -11,13 +11,13 @@ the marks through matplotlib (the optional `plot` extra, imported only there).
 from __future__ import annotations
 
 import math
-import textwrap
 
 from .. import limits, plotscale
 from ..errors import LimitError, UsageError
 from ..numbers import number_text
 from ..plotscale import INSTALL_HINT, human, point_text
 from .plot import title_of, write_figure
+from .linebreaks import break_line
 
 KINDS = {"local minimum": "L", "local maximum": "H", "saddle point": "S", "inconclusive": "?"}
 CELL_ASPECT = 2.1          # a terminal cell is about twice as tall as it is wide
@@ -167,7 +167,7 @@ def _frame(data, grid, width: int) -> str:
     for t in plotscale.ticks(ylo, yhi, max(3, min(7, rows // 4))):
         r = min(rows - 1, max(0, int((yhi - t) / (yhi - ylo) * rows)))
         left[r] = _tick_text(t).rjust(pad - 1) + " "
-    lines = [line for line in textwrap.wrap(title(data), width) or [""]]
+    lines = break_line(title(data), width)
     lines.append(yn.rjust(pad - 1))
     lines.append(" " * pad + "┌" + "─" * cols + "┐")
     for r in range(rows):
@@ -214,8 +214,7 @@ def _legend(data, head: list, width: int) -> str:
                      f"* the level curve f = {human(p.value)}")
     out = []
     for item in items:
-        out.extend(textwrap.wrap(item, width, subsequent_indent="  ",
-                                 break_on_hyphens=False) or [""])
+        out.extend(break_line(item, width) if item else [""])
     return "\n".join(out) + ("\n" if out else "")
 
 
