@@ -200,6 +200,8 @@ def test_critical_at_an_exact_point_gives_d_and_f_xx_exactly():
     point = json.loads(run_at(120, "critical", text, "-o", "json").output)["points"][0]
     assert point["test"] == {"D": 9.75, "f_xx": 2.0}  # the doubles stay where they were
     assert point["test_exact"] == {"D": "39/4", "f_xx": "2"}
+    box = run_at(80, "critical", "x^3 - 3x y + 4y^2", "--over", "x=-2:2,y=-2:2", "-o", "table")
+    assert "x = 3/8, y = 9/64  local minimum   f = -27/1024   D = 9, f_xx = 9/4" in box.output
     roots = json.loads(run_at(120, "critical", "x^3 - 6x + y^2", "-o", "json").output)
     assert roots["points"][1]["test_exact"] == {"D": "12*sqrt(2)", "f_xx": "6*sqrt(2)"}
     assert "D = 12√2, f_xx = 6√2" in run_at(120, "critical", "x^3 - 6x + y^2", "-o",

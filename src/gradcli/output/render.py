@@ -681,7 +681,7 @@ def eval_direction_tables(pair, precision=None, checks=None):
     """eval --direction: eval's table, then the directional derivative's rows."""
     from .homework import directional_rows
     result, along = pair
-    return Group(eval_table(result, precision, checks=checks),
+    return Group(eval_table(result, precision, checks=checks), Text(""),
                  rows_table(directional_rows(along, precision)))
 
 
