@@ -279,3 +279,21 @@ def test_one_rounding_rule_for_numbers_known_only_by_their_digits():
     assert "1.187962829484172" in plain and "/1000000000000000000000000" not in plain
     md = run_at(100, *args, "-o", "markdown").output
     assert "| -0.888747 | 1.18796 | interior |" in md
+
+
+def test_taylor_rounds_its_remainder_as_its_polynomial():
+    table = run_at(100, "taylor", "cos x", "--at", "x=0.7853981633974483", "--order", "2",
+                   "-o", "table").output
+    assert "O(|x - 0.785398|^3)" in table and "0.7853981633974483" not in table
+    plain = run_at(100, "taylor", "cos x", "--at", "x=0.7853981633974483", "--order", "2",
+                   "-o", "plain").output
+    assert "remainder\tO(|x - 0.7853981633974483|^3)" in plain
+
+
+def test_a_homework_answers_expected_equation_wraps_as_a_formula():
+    out = run_at(60, "check", "x^2 + y^2", "--at", "x=1,y=2", "--tangent", "z = 2x + 4y - 4",
+                 "-o", "table")
+    lines = lines_of(out.output)
+    assert all(len(line) <= 60 for line in lines)
+    assert any(line.strip().endswith("z = 5 + 2*(x - 1)") for line in lines), out.output
+    assert not any(line.endswith("+") for line in lines)

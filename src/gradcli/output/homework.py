@@ -155,16 +155,17 @@ def taylor_record(t, precision=None) -> dict:
 
 
 def taylor_rows(t, precision=None) -> list:
-    return [(f"T{t.order}", _polynomial(t, precision)), ("remainder", t.remainder)]
+    return [(f"T{t.order}", _polynomial(t, precision)), ("remainder", t.remainder_to(precision))]
 
 
 def taylor_markdown(t, precision=None) -> str:
     return (f"**Taylor polynomial** of order {t.order} of `{t.read_as}` about "
-            f"{_at_text(t.at, precision)}:\n\n    {_polynomial(t, precision)} + {t.remainder}\n")
+            f"{_at_text(t.at, precision)}:\n\n    {_polynomial(t, precision)} + "
+            f"{t.remainder_to(precision)}\n")
 
 
 def taylor_latex(t, precision=None) -> str:
-    rest = t.remainder.replace("|", "\\lvert ", 1).replace("|", "\\rvert ", 1)
+    rest = t.remainder_to(precision).replace("|", "\\lvert ", 1).replace("|", "\\rvert ", 1)
     return (f"\\[ T_{{{t.order}}} = {_latex_of(_polynomial(t, precision), t.at)} \\]\n"
             f"% remainder {rest}\n")
 

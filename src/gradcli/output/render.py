@@ -131,7 +131,9 @@ def check_table(verdict, precision=None):
         expected = expected_text(a, precision)
         computed = ("—" if a.expected is None or isinstance(a.expected, str) else "undefined") \
             if a.computed is None else number_text(a.computed, precision)
-        table.add_row(Text(name_of(a)), Broken(a.answer), Text(expected), Text(computed), mark)
+        # a homework answer's expected is an equation: it wraps as a formula, not at any space
+        shown = Broken(expected) if isinstance(a.expected, str) else Text(expected)
+        table.add_row(Text(name_of(a)), Broken(a.answer), shown, Text(computed), mark)
     head = Text.assemble(("read as ", "dim"), (carets(verdict.read_as), "bold"))
     parts = [head]
     if verdict.at:
