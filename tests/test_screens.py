@@ -297,3 +297,12 @@ def test_a_homework_answers_expected_equation_wraps_as_a_formula():
     assert all(len(line) <= 60 for line in lines)
     assert any(line.strip() == "+ 4*(y - 2)" for line in lines), out.output  # not "+" / "4*"
     assert not any(line.endswith("+") for line in lines)
+
+
+def test_a_homework_answers_expected_equation_is_rounded_in_a_table_not_in_json():
+    args = ("check", "x^2 + y^2", "--at", "x=0.1,y=0.2", "--tangent", "z = 0.2x + 0.4y")
+    table = run_at(120, *args, "-o", "table").output
+    assert "z = 0.05 + 0.2*(x - 0.1) + 0.4*(y - 0.2)" in table
+    assert "0.05000000000000001" not in table
+    record = json.loads(run_at(120, *args, "-o", "json").output)["answers"][0]
+    assert record["expected"] == "z = 0.05000000000000001 + 0.2*(x - 0.1) + 0.4*(y - 0.2)"

@@ -142,7 +142,8 @@ def _json_answer(v, precision):
 def expected_text(a, precision=None) -> str:
     """The correct answer as text: a number, or (homework answers) an equation or polynomial."""
     if isinstance(a.expected, str):
-        return a.expected
+        rounded = getattr(a, "expected_to", None)
+        return a.expected if precision is None or rounded is None else rounded(precision)
     return "—" if a.expected is None else number_text(a.expected, precision)
 
 
