@@ -157,6 +157,9 @@ def test_break_spans_prefers_prose_then_operators_then_the_widest_bracket():
     first, second = break_line(step, 45)
     assert first == "= (2*x*cos(x^2)*(1 + e^(-x))"  # never "=" alone, never "(1" / "+ e^(-x))"
     assert second == "  - sin(x^2)*-e^(-x))/(1 + e^(-x))^2"
+    note = 'step 1 of `gradcli diff "(x^2+1)/(x-3)" --steps` is where the work leaves the path'
+    assert any('`gradcli diff "(x^2+1)/(x-3)" --steps`' in line
+               for line in break_line(note, 50))  # a code span is never split
     row = "local minimum   f = -1/12   D = 39/4, f_xx = 2"
     from gradcli.output.linebreaks import break_spans
     (a, b), (c, d) = break_spans(row, 44, columns=True)

@@ -10,7 +10,7 @@ loosest-ranked space it holds:
   0  a space between words at bracket depth 0 that touches no operator;
   1  a space before an operator at depth 0 (`... x^2` / `- 1`, as a book breaks);
   2  a space after an operator at depth 0;
-  3k, 3k+1, 3k+2  the same inside k brackets.
+  3k, 3k+1, 3k+2  the same inside k brackets (a `code span` counts as one).
 
 Standard library only: messages on stderr (streams.fit) and table cells (cells.py)
 break by the same rule.
@@ -31,7 +31,7 @@ def _ranked_tokens(line: str, columns: bool = False) -> list:
     """[start, end, rank, group]: each run of spaces with its rank and the length of the
     innermost bracket group it is in (the line's for none), each word with rank None;
     `columns`: a run of 3 or more spaces at depth 0 separates columns, the best break."""
-    tokens, opened, closes = [], [], {}
+    tokens, opened, closes, code = [], [], {}, None
     for m in _TOKEN.finditer(line):
         word = m.group()
         if word[0].isspace():
@@ -39,9 +39,16 @@ def _ranked_tokens(line: str, columns: bool = False) -> list:
             continue
         tokens.append([m.start(), m.end(), None, None])
         for k, ch in enumerate(word, m.start()):
-            if ch in "([{":
+            if ch == "`" and code is None:  # a code span is kept whole like a bracket
+                code = len(opened)
                 opened.append(k)
-            elif ch in ")]}" and opened:
+            elif ch == "`":
+                del opened[code + 1:]
+                closes[opened.pop()] = k
+                code = None
+            elif ch in "([{":
+                opened.append(k)
+            elif ch in ")]}" and len(opened) > (0 if code is None else code + 1):
                 closes[opened.pop()] = k
     words = [line[t[0]:t[1]] for t in tokens]
     for i, (s, e, depth, group) in enumerate(tokens):
