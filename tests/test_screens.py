@@ -160,6 +160,8 @@ def test_break_spans_prefers_prose_then_operators_then_the_widest_bracket():
     note = 'step 1 of `gradcli diff "(x^2+1)/(x-3)" --steps` is where the work leaves the path'
     assert any('`gradcli diff "(x^2+1)/(x-3)" --steps`' in line
                for line in break_line(note, 50))  # a code span is never split
+    assert break_line("functions without parentheses: sin x, ln x + 1, sin 3x", 40) == [
+        "functions without parentheses: sin x,", "  ln x + 1, sin 3x"]  # never "ln" / "x + 1"
     row = "local minimum   f = -1/12   D = 39/4, f_xx = 2"
     from gradcli.output.linebreaks import break_spans
     (a, b), (c, d) = break_spans(row, 44, columns=True)

@@ -21,6 +21,9 @@ import re
 
 _OPERATORS = frozenset("=+-−*/^<>≤≥≈≠·×→∈U|:")
 _TOKEN = re.compile(r"\S+|\s+")
+# A function written without brackets takes the next word: `ln x + 1` is one formula.
+_FUNCTIONS = frozenset("sin cos tan sec csc cot ln log exp sinh cosh tanh asin acos atan "
+                       "arcsin arccos arctan".split())
 
 
 def _is_operator(word: str) -> bool:
@@ -58,7 +61,8 @@ def _ranked_tokens(line: str, columns: bool = False) -> list:
         after = words[i + 1] if i + 1 < len(words) else ""
         if _is_operator(after):
             kind = 1
-        elif _is_operator(before) or before[-1:] in "=+−*/^(" or after[:1] in "=*/^)":
+        elif (_is_operator(before) or before[-1:] in "=+−*/^(" or after[:1] in "=*/^)"
+              or before in _FUNCTIONS or _FUNCTIONS.intersection(before.split("^")[:1])):
             kind = 2
         else:
             kind = 0
