@@ -414,9 +414,11 @@ def diff_latex(result, precision=None) -> str:
             if line not in seen:
                 seen.add(line)
                 lines.append(line)
-        n, dd = len(d.wrt), r"\partial " if len(result.variables) > 1 else "d"
-        top = dd.strip() + (f"^{{{n}}}" if n > 1 else "") + dd[8:] + f
-        bottom = " ".join(dd + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
+        n = len(d.wrt)
+        # \frac{df}{dx} for a function of one variable, \frac{\partial f}{\partial x} for several
+        dd, sep = (r"\partial", " ") if len(result.variables) > 1 else ("d", "")
+        top = dd + (f"^{{{n}}}" if n > 1 else "") + sep + f
+        bottom = " ".join(dd + sep + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
                           for v, k in _counted(d.wrt))
         line = r"\frac{%s}{%s} &= %s" % (top, bottom, to_latex(last.expr))
         if result.values is not None:

@@ -17,9 +17,9 @@ def _partial_tex(f: str, wrt, several: bool = True) -> str:
     """\\frac{\\partial f}{\\partial w}, \\frac{\\partial^{2} f}{\\partial x \\partial y};
     \\frac{df}{dx} for a function of one variable (not `several`)."""
     n = len(wrt)
-    d = r"\partial " if several else "d"
-    top = d.strip() + (f"^{{{n}}}" if n > 1 else "") + d[8:] + latex_name(f)
-    bottom = " ".join(d + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
+    d, sep = (r"\partial", " ") if several else ("d", "")
+    top = d + (f"^{{{n}}}" if n > 1 else "") + sep + latex_name(f)
+    bottom = " ".join(d + sep + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
                       for v, k in _counted(wrt))
     return rf"\frac{{{top}}}{{{bottom}}}"
 
