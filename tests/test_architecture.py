@@ -23,7 +23,7 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ONLY_IN = {
     "click": {"cli", "cli.app", "cli.evaluate", "cli.homework", "cli.symbolic", "cli.roots",
               "cli.checking", "cli.training", "cli.session"},
-    "rich": {"output.render"},
+    "rich": {"output.render", "output.cells"},
     # None: the package parses with the generated tables (language/lalr.py); Lark runs
     # in grammar/make_tables.py, which generates them, and in the tests, as the reference.
     "lark": set(),

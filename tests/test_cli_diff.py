@@ -111,7 +111,7 @@ def test_textbook_forms(text, plain, latex):
     code, out, err = run(text, "-o", "plain")
     assert (code, out, err) == (0, f"df/dx\t{plain}\n", "")
     code, out, _ = run(text, "-o", "latex")
-    assert out == ("\\begin{aligned}\n\\frac{\\partial f}{\\partial x} &= " + latex
+    assert out == ("\\begin{aligned}\n\\frac{df}{dx} &= " + latex
                    + "\n\\end{aligned}\n")
 
 

@@ -100,6 +100,15 @@ COMMANDS = [
     ["newton", "x^3 - 2x + 2", "--at", "x=0"],
     ["newton", "x^3 - 2x", "--over", "x=-3:3"],
     ["check", "x^2 - 2", "--at", "x=1", "--newton", "1.5, 1.4166667"],
+    ["mvt", "x^3 - x", "--over", "x=-2:2", "--steps"],
+    ["mvt", "x^2 - 4x", "--over", "x=0:4", "--steps"],
+    ["analyze", "x^3 - 3x^2", "--steps"],
+    ["extrema", "x^3 - 3x", "--over", "x=-2:3", "--steps"],
+    ["critical", "x^2 + 3y^2 - 3x y/2 + x/4 - y"],
+    ["newton", "x^3 - 2x - 5", "--at", "x=2", "--steps", "5"],
+    ["eval", "cos(x)", "--at", "x=pi/2"],
+    ["check", "(x^2+1)/(x-3)", "--derivative", "(2x(x-3) + (x^2+1))/(x-3)^2"],
+    ["diff", "sin(x^2)/(1 + e^(-x)) + x^3 ln(x) cos(x)"],
 ]
 
 # The commands above that do not exit 0: wrong answers (1) and a misspelt name (2).
@@ -109,12 +118,15 @@ EXIT = {
     ("check", "a*b + c*d + g*h", "--points", "six.csv", "--value", "1", "--grad", "a=1,b=2"): 1,
     ("eval", "sinn(x) + 2", "--at", "x=1"): 2,
     ("check", "x^2 sin x", "--derivative", "2x cos x"): 1,
+    ("check", "(x^2+1)/(x-3)", "--derivative", "(2x(x-3) + (x^2+1))/(x-3)^2"): 1,
     # (1, 0) is the minimum, but the list leaves out the saddle at (-1, 0)
     ("check", "x^3 - 3x + y^2", "--over", "x=-2:2,y=-2:2", "--critical", "(1,0) min"): 1,
 }
 
 # An ellipsis next to a digit is a number rich cut short.
 CUT_NUMBER = re.compile(r"\d…|…\d")
+# A line that stops at "(2 -" or "x =" or "(": a formula went on on the next line.
+SPLIT_FORMULA = re.compile(r"(\w|\)) [-+*/=]$|\($")
 
 
 # Every screen runs in a fresh process on a pseudo-terminal (half a second each): the
@@ -132,6 +144,8 @@ def test_every_screen_fits_sixty_columns(args, points, width):
     assert code == EXIT.get(tuple(args), 0), out
     for line in out.splitlines():
         assert len(line) <= width, f"{len(line)} columns: {line!r}"
+        # a wrapped line never ends inside a formula: an operator or an open bracket last
+        assert not SPLIT_FORMULA.search(line), f"a formula split after {line!r}\n{out}"
     assert not CUT_NUMBER.search(out), out
 
 

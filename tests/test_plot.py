@@ -117,7 +117,7 @@ def test_terminal_plot_renders_at_a_fixed_width():
     assert len(lines) == 24
     assert max(len(line) for line in lines) <= 60
     assert "\x1b[" not in text
-    assert "f = relu(x) - x^2/4" in text and "∂f/∂x" in text
+    assert "f(x) = relu(x) - x^2/4" in text and "f'(x)" in text
     assert "x" in lines[-1]
 
 
@@ -195,7 +195,7 @@ def test_a_narrow_spike_is_drawn_not_a_crash():
     r = _plot_in_a_subprocess("1e-10*x + 1000*exp(-(100*x)**2)", "--over", "x=-1:1",
                               "--width", "60", "--height", "24")
     assert r.returncode == 0, r.stderr
-    assert "f = 1e-10*x + 1000*exp(-((100*x)^2))" in r.stdout
+    assert "f(x) = 1e-10*x + 1000*exp(-(100*x)^2)" in r.stdout  # as typed
 
 
 def test_terminal_plot_size_limit():
@@ -249,7 +249,7 @@ def test_constant_in_the_plotted_variable_has_no_jumps():
 def test_the_terminal_line_is_not_drawn_across_a_pole():
     data = sample("1/x", "x=-1:1", points=200)
     text = terminal_plot(data, width=60, height=30, color=False)
-    f_panel = text.split("∂f/∂x")[0].splitlines()
+    f_panel = text.split("f'(x)")[0].splitlines()
     # The curve's columns: a vertical line through the pole would fill the middle column
     # of the panel from top to bottom; without it, no column holds curve dots in every row.
     rows = [line for line in f_panel if "┤" in line or "│" in line][1:-1]
@@ -257,7 +257,7 @@ def test_the_terminal_line_is_not_drawn_across_a_pole():
     middle = [row[len(row) // 2 - 1: len(row) // 2 + 2] for row in plot_rows]
     assert sum(1 for cell in middle if cell.strip(" │")) < len(middle) // 2
     data.jumps = {"f": [], "df": []}  # the same samples joined straight: the line is there
-    joined = terminal_plot(data, width=60, height=30, color=False).split("∂f/∂x")[0]
+    joined = terminal_plot(data, width=60, height=30, color=False).split("f'(x)")[0]
     joined_rows = [line.split("┤" if "┤" in line else "│", 1)[1]
                    for line in joined.splitlines() if "┤" in line or "│" in line][1:-1]
     assert sum(1 for row in joined_rows
@@ -282,3 +282,14 @@ def test_a_range_grid_gives_the_decimals_a_person_means():
                                   "-o", "csv"])
     xs = [line.split(",")[0] for line in r.stdout.splitlines()[1:]]
     assert xs == ["0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"]
+
+
+def test_titles_and_labels_in_book_notation():
+    from gradcli.output.plot import title_of
+    assert title_of("(x**2)*sin(x)", {}, "x^2  sin x", ("x",)) == "f(x) = x^2 sin x"
+    assert title_of("x**2*sin(x)", {}, "x**2*sin(x)", ("x",)) == "f(x) = x^2*sin(x)"
+    assert title_of("sin(a*x)", {"a": 2.0}, "sin(a x)", ("x",)) == "f(x) = sin(a x)  at a = 2"
+    # a program is shown as read: its own statements name what f is
+    assert title_of("z = 2*x; z**2", {}, "z = 2x; z^2", ("x",)) == "f = z = 2*x; z^2"
+    assert sample("x^2 sin x", "x=-1:1", points=3).label == "f'(x)"
+    assert sample("sin(a x)", "x=-1:1", {"a": 2.0}, points=3).label == "∂f/∂x"

@@ -329,10 +329,58 @@ def test_in_a_terminal_the_map_fits_the_terminals_width(columns, lines):
     rows = text.splitlines()
     assert max(len(row) for row in rows) <= columns, text
     assert len(rows) <= lines  # the title does not scroll away
-    assert rows[0].startswith("f = sin(x)")
+    assert rows[0].startswith("f(x, y) = sin(x)")
     body = [row for row in rows if row.count("│") == 2]
     assert len({len(row) for row in body}) == 1 and len(body) >= 20
     for mark in "LHS@":
         assert any(mark in row for row in body), mark
     legend = " ".join(row.strip() for row in rows)
     assert "H local maximum at (1.5708, 0), f = 1" in legend
+
+
+# ------------------------------------------------------------------ the picture, read
+
+def test_the_colour_bands_run_from_the_least_value_to_the_greatest():
+    from gradcli.output.plot2d import _bands, _bar_ticks
+    f = np.array([[-2.0, 0.3, 1.0], [2.5, 4.0, 6.0]])
+    marks = levels(f, 15)
+    bounds, extend = _bands(f, marks)
+    assert bounds[0] == -2.0 and bounds[-1] == 6.0 and extend == "neither"
+    assert bounds[1:-1] == marks
+    ticks = _bar_ticks(bounds, marks)
+    assert ticks[0] == -2.0 and ticks[-1] == 6.0  # the ends are labelled: the full range
+
+
+def test_contour_labels_keep_off_the_border_and_off_each_other():
+    from types import SimpleNamespace
+
+    from gradcli.output.plot2d import LABEL_GAP, LABEL_MARGIN, _label_spots
+    t = np.linspace(0, 2 * np.pi, 60)
+    rings = [[np.column_stack([r * np.cos(t), r * np.sin(t)])] for r in (0.2, 0.22, 0.6)]
+    edge = [[np.column_stack([np.full(20, 0.99), np.linspace(-1, 1, 20)])]]  # on the border
+    spots = _label_spots(SimpleNamespace(allsegs=rings + edge), {"x": (-1, 1), "y": (-1, 1)})
+    assert len(spots) == 2  # the second ring would crowd the first; the edge line gets none
+    for x, y in spots:
+        assert min(x + 1, 1 - x, y + 1, 1 - y) / 2 >= LABEL_MARGIN
+    (ax, ay), (bx, by) = spots
+    assert math.hypot(ax - bx, ay - by) / 2 >= LABEL_GAP
+
+
+@pytest.mark.slow
+def test_the_png_has_readable_level_labels_inside_and_a_full_colour_bar(tmp_path, monkeypatch):
+    import gradcli.output.plot2d as drawn
+    figures = []
+    real = drawn.write_figure
+    monkeypatch.setattr(drawn, "write_figure",
+                        lambda fig, path, kind: figures.append(fig) or real(fig, path, kind))
+    data = sample("x^3 - 3x + y^2", "x=-2:2,y=-2:2", points=81)
+    save_plot(data, str(tmp_path / "map.png"))
+    ax, bar = figures[0].axes
+    assert ax.get_title() == "f(x, y) = x^3 - 3x + y^2"
+    labels = [t for t in ax.texts if t.get_text().strip()]
+    assert labels and all(t.get_fontsize() >= 9 and t.get_rotation() == 0 for t in labels)
+    for t in labels:
+        x, y = t.get_position()
+        assert -1.8 <= x <= 1.8 and -1.8 <= y <= 1.8  # none cut off at an edge
+    low, high = bar.get_ylim()
+    assert low == pytest.approx(float(np.nanmin(data.f))) and high == pytest.approx(6.0)

@@ -229,7 +229,7 @@ def test_graph_png_says_what_it_wrote(tmp_path):
 def test_plot_title_names_the_fixed_values():
     from gradcli.output.plot import title
     from gradcli.tasks.plot import sample
-    assert title(sample("sin(a*x)", "x=0:1", {"a": 2.0}, 5)) == "f = sin(a*x)  at a = 2"
+    assert title(sample("sin(a*x)", "x=0:1", {"a": 2.0}, 5)) == "f(x) = sin(a*x)  at a = 2"
 
 
 def test_terminal_plot_panels_share_their_x_columns():

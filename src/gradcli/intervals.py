@@ -11,15 +11,16 @@ from __future__ import annotations
 from .numbers import number_text
 
 
-def point_text(v, json: bool = False) -> str:
-    """A SymPy number as the book prints it; -inf and inf at the ends of intervals."""
+def point_text(v, json: bool = False, digits=None) -> str:
+    """A SymPy number as the book prints it; -inf and inf at the ends of intervals; a
+    number known only by its digits (a Float) to `digits` significant digits (None: all)."""
     import sympy as S
     if v == S.oo:
         return "inf"
     if v == -S.oo:
         return "-inf"
     if v.is_Float:
-        return number_text(float(v))
+        return number_text(float(v), None if json else digits)
     if json:
         from .closedtext import simplified
         from .symbolic.realforms import json_text
@@ -28,9 +29,9 @@ def point_text(v, json: bool = False) -> str:
     return closed_text(v)
 
 
-def interval_text(pair, json: bool = False) -> str:
-    return f"({point_text(pair[0], json)}, {point_text(pair[1], json)})"
+def interval_text(pair, json: bool = False, digits=None) -> str:
+    return f"({point_text(pair[0], json, digits)}, {point_text(pair[1], json, digits)})"
 
 
-def union_text(pairs) -> str:
-    return " U ".join(interval_text(p) for p in pairs) or "none"
+def union_text(pairs, digits=None) -> str:
+    return " U ".join(interval_text(p, digits=digits) for p in pairs) or "none"

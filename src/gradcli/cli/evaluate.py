@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import options
 from ..errors import UsageError
-from ..inputs import read_source
+from ..inputs import keep_typed, read_source
 from ..output.streams import warn
 from ..output.writers import write
 from .app import (CONTEXT, GradcliCommand, _check_points_output, _exactly, _exit, _points_guard,
@@ -76,6 +76,7 @@ def eval_command(expr, file, at, wrt, show_all, hessian, exact, gradcheck, seed,
         return result, along, note
 
     result, along, note = _exactly(compute, exact)
+    result.at = keep_typed(bindings, result.at)  # the `at` line shows x = π/2 as typed
     warn(result.warnings)
     checks = None
     if gradcheck:

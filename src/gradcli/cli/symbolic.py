@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import options
 from ..errors import UsageError
-from ..inputs import read_source
+from ..inputs import keep_typed, read_source
 from ..output.streams import warn
 from ..output.streams import stderr as _stderr
 from ..output.writers import Rounding, write, write_warned
@@ -73,7 +73,10 @@ def diff_command(expr, file, wrt, order, at, points, chunk_rows, steps, output, 
     if fmt == "csv":
         raise UsageError("-o csv is for --points (one row per point)",
                          hint="use -o plain or -o json for the formulas")
-    write_warned("diff", api.diff(text, wrt_names, order, bindings), fmt, precision)
+    result = api.diff(text, wrt_names, order, bindings)
+    if result.at:
+        result.at = keep_typed(bindings, result.at)  # the `at` line shows x = π/6 as typed
+    write_warned("diff", result, fmt, precision)
 
 
 def _diff_steps(text, wrt_names, order, at, points, output, fmt):

@@ -448,13 +448,15 @@ def _counted(wrt) -> list:
     return [tuple(p) for p in out]
 
 
-def diff_label(f: str, wrt, unicode: bool = False) -> str:
-    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode)."""
+def diff_label(f: str, wrt, unicode: bool = False, several: bool = True) -> str:
+    """df/dw, d2f/dxdy, d2f/dx2 (or ∂f/∂w, ∂²f/∂x∂y, ∂²f/∂x² with unicode; d²f/dx² with
+    unicode for a function of one variable, not `several`, as a book writes it)."""
     n = len(wrt)
     if unicode:
         sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-        top = "∂" + (str(n).translate(sup) if n > 1 else "") + f
-        bottom = "".join("∂" + v + (str(k).translate(sup) if k > 1 else "")
+        d = "∂" if several else "d"
+        top = d + (str(n).translate(sup) if n > 1 else "") + f
+        bottom = "".join(d + v + (str(k).translate(sup) if k > 1 else "")
                          for v, k in _counted(wrt))
         return f"{top}/{bottom}"
     top = "d" + (str(n) if n > 1 else "") + f

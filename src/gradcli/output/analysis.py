@@ -22,8 +22,14 @@ def double(v):
     return json_number(float(v.evalf(30)))
 
 
-def points_text(points, name: str) -> str:
-    return ", ".join(f"{name} = {point_text(c)}" for c, _ in points) or "none"
+def _human(v, precision=None) -> str:
+    """point_text for a person: a number known only by its digits (a zero of f' found by
+    a search) rounded as the format rounds, a closed form as the book prints it."""
+    return point_text(v, digits=precision)
+
+
+def points_text(points, name: str, precision=None) -> str:
+    return ", ".join(f"{name} = {_human(c, precision)}" for c, _ in points) or "none"
 
 
 def _point_record(points, name) -> list:
@@ -31,9 +37,9 @@ def _point_record(points, name) -> list:
              "value_value": double(v)} for c, v in points]
 
 
-def _over_text(a) -> str:
+def _over_text(a, precision=None) -> str:
     lo, hi = a.over
-    return f"{point_text(lo)} < {a.variable} < {point_text(hi)}"
+    return f"{_human(lo, precision)} < {a.variable} < {_human(hi, precision)}"
 
 
 # ---------------------------------------------------------------- analyze
@@ -67,26 +73,26 @@ def _chart_record(a, spans) -> list:
             for s in spans]
 
 
-def _extremum_text(points, x) -> str:
-    return ", ".join(f"{x} = {point_text(c)} (f = {point_text(v)})" for c, v in points) \
-        or "none"
+def _extremum_text(points, x, precision=None) -> str:
+    return ", ".join(f"{x} = {_human(c, precision)} (f = {_human(v, precision)})"
+                     for c, v in points) or "none"
 
 
 def analyze_rows(a, precision=None, steps=False) -> list:
     x = a.variable
     rows = []
     if a.over:
-        rows.append(("on", _over_text(a)))
+        rows.append(("on", _over_text(a, precision)))
     if steps:
-        rows += _step_rows(a)
-    rows += [("critical numbers", points_text(a.critical, x)),
-             ("increasing", union_text(a.increasing)),
-             ("decreasing", union_text(a.decreasing)),
-             ("relative max", _extremum_text(a.relative_max, x)),
-             ("relative min", _extremum_text(a.relative_min, x)),
-             ("concave up", union_text(a.concave_up)),
-             ("concave down", union_text(a.concave_down)),
-             ("inflection", _extremum_text(a.inflection, x))]
+        rows += _step_rows(a, precision)
+    rows += [("critical numbers", points_text(a.critical, x, precision)),
+             ("increasing", union_text(a.increasing, digits=precision)),
+             ("decreasing", union_text(a.decreasing, digits=precision)),
+             ("relative max", _extremum_text(a.relative_max, x, precision)),
+             ("relative min", _extremum_text(a.relative_min, x, precision)),
+             ("concave up", union_text(a.concave_up, digits=precision)),
+             ("concave down", union_text(a.concave_down, digits=precision)),
+             ("inflection", _extremum_text(a.inflection, x, precision))]
     return rows
 
 
@@ -94,48 +100,56 @@ _SIGN_WORDS = {1: ("+", "increasing", "concave up"), -1: ("-", "decreasing", "co
                0: ("0", "constant", "straight")}
 
 
-def _step_rows(a) -> list:
+def _step_rows(a, precision=None) -> list:
     st = a.study
     x = a.variable
     zeros = [c for c, _ in a.critical if c not in st.no_derivative]
-    rows = [("domain", union_text([(c.start, c.end) for c in st.components])),
+    domain = [(c.start, c.end) for c in st.components]
+    rows = [("domain", union_text(domain, digits=precision)),
             ("f'", a.derivative),
-            ("f' = 0 at", ", ".join(f"{x} = {point_text(c)}" for c in zeros) or "nowhere"),
-            ("f' undefined at", ", ".join(f"{x} = {point_text(c)}" for c in st.undefined)
-             or "nowhere in the domain")]
+            ("f' = 0 at", ", ".join(f"{x} = {_human(c, precision)}" for c in zeros)
+             or "nowhere"),
+            ("f' undefined at", ", ".join(f"{x} = {_human(c, precision)}"
+                                          for c in st.undefined) or "nowhere in the domain")]
     for s in st.first:
         sign, word, _ = _SIGN_WORDS[s.sign]
-        rows.append((f"f' on {interval_text((s.a, s.b))}", f"{sign}\tf {word}"))
+        span = interval_text((s.a, s.b), digits=precision)
+        rows.append((f"f' on {span}", f"{sign}\tf {word}"))
     rows.append(("first-derivative test",
-                 "; ".join([f"max at {x} = {point_text(c)} (f' + to -)"
+                 "; ".join([f"max at {x} = {_human(c, precision)} (f' + to -)"
                             for c, _ in a.relative_max]
-                           + [f"min at {x} = {point_text(c)} (f' - to +)"
+                           + [f"min at {x} = {_human(c, precision)} (f' - to +)"
                               for c, _ in a.relative_min]) or "no relative extremum"))
     rows.append(("f''", a.second_derivative))
     for s in st.second:
         sign, _, word = _SIGN_WORDS[s.sign]
-        rows.append((f"f'' on {interval_text((s.a, s.b))}", f"{sign}\t{word}"))
+        span = interval_text((s.a, s.b), digits=precision)
+        rows.append((f"f'' on {span}", f"{sign}\t{word}"))
     return rows
 
 
 def analyze_markdown(a, precision=None, steps=False) -> str:
     lines = [f"**Curve analysis** of `{a.read_as}`"
-             + (f" on {_over_text(a)}" if a.over else ""), "", "| | |", "|---|---|"]
+             + (f" on {_over_text(a, precision)}" if a.over else ""), "", "| | |", "|---|---|"]
     lines += [f"| {k} | {v.replace(chr(9), ' ')} |" for k, v in analyze_rows(a, precision,
                                                                              steps)]
     return "\n".join(lines) + "\n"
 
 
-def _latex_interval_union(pairs) -> str:
+def _latex_interval_union(pairs, precision=None) -> str:
     if not pairs:
         return r"\varnothing"
-    return r" \cup ".join(f"({_latex_point(p[0])}, {_latex_point(p[1])})" for p in pairs)
+    return r" \cup ".join(f"({_latex_point(p[0], precision)}, {_latex_point(p[1], precision)})"
+                          for p in pairs)
 
 
-def _latex_point(v) -> str:
+def _latex_point(v, precision=None) -> str:
     import sympy as S
     if v in (S.oo, -S.oo):
         return r"\infty" if v == S.oo else r"-\infty"
+    if v.is_Float:  # known only by its digits: rounded as the format rounds
+        from ..numbers import number_text
+        return number_text(float(v), precision)
     return S.latex(v)
 
 
@@ -143,23 +157,24 @@ def analyze_latex(a, precision=None, steps=False) -> str:
     x = a.variable
 
     def pts(points):
-        return ", ".join(f"{x} = {_latex_point(c)}" for c, _ in points) or r"\text{none}"
+        return ", ".join(f"{x} = {_latex_point(c, precision)}" for c, _ in points) \
+            or r"\text{none}"
     return "\n".join([
         r"\begin{aligned}",
-        rf"&\text{{increasing on }} {_latex_interval_union(a.increasing)}\\",
-        rf"&\text{{decreasing on }} {_latex_interval_union(a.decreasing)}\\",
+        rf"&\text{{increasing on }} {_latex_interval_union(a.increasing, precision)}\\",
+        rf"&\text{{decreasing on }} {_latex_interval_union(a.decreasing, precision)}\\",
         rf"&\text{{relative maximum at }} {pts(a.relative_max)}\\",
         rf"&\text{{relative minimum at }} {pts(a.relative_min)}\\",
-        rf"&\text{{concave up on }} {_latex_interval_union(a.concave_up)}\\",
-        rf"&\text{{concave down on }} {_latex_interval_union(a.concave_down)}\\",
+        rf"&\text{{concave up on }} {_latex_interval_union(a.concave_up, precision)}\\",
+        rf"&\text{{concave down on }} {_latex_interval_union(a.concave_down, precision)}\\",
         rf"&\text{{inflection at }} {pts(a.inflection)}",
         r"\end{aligned}"]) + "\n"
 
 
 # ---------------------------------------------------------------- extrema
 
-def _at_text(at: dict) -> str:
-    return ", ".join(f"{k} = {point_text(v)}" for k, v in at.items())
+def _at_text(at: dict, precision=None) -> str:
+    return ", ".join(f"{k} = {_human(v, precision)}" for k, v in at.items())
 
 
 def _extremum_record(e) -> dict:
@@ -183,42 +198,46 @@ def extrema_record(r, precision=None, steps=False) -> dict:
     return record
 
 
-def _abs_text(e) -> str:
-    return f"{point_text(e.value)} at " + " and ".join(_at_text(at) for at in e.at)
+def _abs_text(e, precision=None) -> str:
+    return (f"{_human(e.value, precision)} at "
+            + " and ".join(_at_text(at, precision) for at in e.at))
 
 
 def extrema_rows(r, precision=None, steps=False) -> list:
-    rows = [("on", ", ".join(f"{point_text(lo)} ≤ {k} ≤ {point_text(hi)}"
+    rows = [("on", ", ".join(f"{_human(lo, precision)} ≤ {k} ≤ {_human(hi, precision)}"
                              for k, (lo, hi) in r.region.items()))]
     if steps:
         rows.append(("f'", r.derivative))
         inside = [c for c in r.candidates if c.source == "interior"]
         rows.append(("critical numbers inside",
-                     "; ".join(_at_text(c.at) for c in inside) or "none"))
-        rows += [(f"f({', '.join(point_text(v) for v in c.at.values())})",
-                  f"{point_text(c.value)}\t{c.source}") for c in r.candidates]
-    rows += [("absolute max", _abs_text(r.max)), ("absolute min", _abs_text(r.min))]
+                     "; ".join(_at_text(c.at, precision) for c in inside) or "none"))
+        rows += [(f"f({', '.join(_human(v, precision) for v in c.at.values())})",
+                  f"{_human(c.value, precision)}\t{c.source}") for c in r.candidates]
+    rows += [("absolute max", _abs_text(r.max, precision)),
+             ("absolute min", _abs_text(r.min, precision))]
     return rows
 
 
 def extrema_markdown(r, precision=None, steps=False) -> str:
     names = list(r.region)
     lines = [f"**Absolute extrema** of `{r.read_as}` on "
-             + ", ".join(f"{point_text(lo)} ≤ {k} ≤ {point_text(hi)}"
+             + ", ".join(f"{_human(lo, precision)} ≤ {k} ≤ {_human(hi, precision)}"
                          for k, (lo, hi) in r.region.items()), "",
              "| " + " | ".join(names) + " | f | from |",
              "|" + "---|" * (len(names) + 2)]
     for c in r.candidates:
-        lines.append("| " + " | ".join(point_text(c.at[n]) for n in names)
-                     + f" | {point_text(c.value)} | {c.source} |")
-    lines += ["", f"absolute max {_abs_text(r.max)}; absolute min {_abs_text(r.min)}"]
+        lines.append("| " + " | ".join(_human(c.at[n], precision) for n in names)
+                     + f" | {_human(c.value, precision)} | {c.source} |")
+    lines += ["", f"absolute max {_abs_text(r.max, precision)}; "
+                  f"absolute min {_abs_text(r.min, precision)}"]
     return "\n".join(lines) + "\n"
 
 
 def extrema_latex(r, precision=None, steps=False) -> str:
     def ext(e):
-        return (_latex_point(e.value) + r"\text{ at }" + r"\text{ and }".join(
-            ", ".join(f"{k} = {_latex_point(v)}" for k, v in at.items()) for at in e.at))
+        return (_latex_point(e.value, precision) + r"\text{ at }" + r"\text{ and }".join(
+            ", ".join(f"{k} = {_latex_point(v, precision)}" for k, v in at.items())
+            for at in e.at))
     return "\n".join([r"\begin{aligned}",
                       rf"&\text{{absolute maximum }} {ext(r.max)}\\",
                       rf"&\text{{absolute minimum }} {ext(r.min)}",

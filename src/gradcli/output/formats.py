@@ -142,8 +142,22 @@ def _json_answer(v, precision):
 def expected_text(a, precision=None) -> str:
     """The correct answer as text: a number, or (homework answers) an equation or polynomial."""
     if isinstance(a.expected, str):
-        return a.expected
+        rounded = getattr(a, "expected_to", None)
+        return a.expected if precision is None or rounded is None else rounded(precision)
     return "—" if a.expected is None else number_text(a.expected, precision)
+
+
+def reason_text(a, precision=None) -> str:
+    """Why an answer is wrong, its correct value rounded as the format rounds numbers (a
+    table says "the correct value is 2.50951" under an expected column of 2.50951)."""
+    if precision is None or isinstance(a.expected, str) or a.expected is None:
+        return a.reason
+    try:
+        full = format_number(a.expected)
+    except (TypeError, ValueError):
+        return a.reason
+    return a.reason.replace(f"the correct value is {full}",
+                            f"the correct value is {number_text(a.expected, precision)}", 1)
 
 
 def check_record(verdict, precision=None) -> dict:
@@ -401,8 +415,10 @@ def diff_latex(result, precision=None) -> str:
                 seen.add(line)
                 lines.append(line)
         n = len(d.wrt)
-        top = r"\partial" + (f"^{{{n}}}" if n > 1 else "") + " " + f
-        bottom = " ".join(r"\partial " + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
+        # \frac{df}{dx} for a function of one variable, \frac{\partial f}{\partial x} for several
+        dd, sep = (r"\partial", " ") if len(result.variables) > 1 else ("d", "")
+        top = dd + (f"^{{{n}}}" if n > 1 else "") + sep + f
+        bottom = " ".join(dd + sep + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
                           for v, k in _counted(d.wrt))
         line = r"\frac{%s}{%s} &= %s" % (top, bottom, to_latex(last.expr))
         if result.values is not None:
@@ -472,8 +488,9 @@ def plot2d_csv(data, precision=None) -> str:
     for i, y in enumerate(data.ys.tolist()):
         yt = number_text(y)
         for j, f in enumerate(data.f[i].tolist()):
-            writer.writerow([xs[j], yt, number_text(f), number_text(gx[i][j]),
-                             number_text(gy[i][j])])
+            # + 0.0: a derivative of -0.0 (-2y at y = 0) is the 0 a reader expects
+            writer.writerow([xs[j], yt, number_text(f + 0.0), number_text(gx[i][j] + 0.0),
+                             number_text(gy[i][j] + 0.0)])
     return out.getvalue()
 
 
@@ -484,7 +501,7 @@ def plot_csv(data, precision=None) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([data.var, "f", f"df/d{data.var}"])
     for x, f, d in zip(data.xs.tolist(), data.f.tolist(), data.df.tolist()):
-        writer.writerow([number_text(x), number_text(f), number_text(d)])
+        writer.writerow([number_text(x), number_text(f + 0.0), number_text(d + 0.0)])
     return out.getvalue()
 
 

@@ -64,7 +64,8 @@ def tangent_markdown(t, precision=None) -> str:
     if t.expanded_to(precision) != t.equation_to(precision):
         lines += [f"or, expanded, `{t.expanded_to(precision)}`", ""]
     lines += [f"- f = {number_text(t.value, precision)}"]
-    lines += [f"- ∂f/∂{k} = {number_text(v, precision)}" for k, v in t.gradient.items()]
+    d = "∂" if len(t.gradient) > 1 else "d"
+    lines += [f"- {d}f/{d}{k} = {number_text(v, precision)}" for k, v in t.gradient.items()]
     if t.estimate_at is not None:
         lines += [f"- linear approximation at {_at_text(t.estimate_at, precision)}: "
                   f"{number_text(t.estimate, precision)} (true value "
@@ -73,7 +74,7 @@ def tangent_markdown(t, precision=None) -> str:
 
 
 def tangent_latex(t, precision=None) -> str:
-    lhs, rhs = t.equation.split(" = ", 1)
+    lhs, rhs = t.equation_to(precision).split(" = ", 1)
     return f"\\[ {lhs} = {_latex_of(rhs, t.at)} \\]\n"
 
 
@@ -154,16 +155,17 @@ def taylor_record(t, precision=None) -> dict:
 
 
 def taylor_rows(t, precision=None) -> list:
-    return [(f"T{t.order}", _polynomial(t, precision)), ("remainder", t.remainder)]
+    return [(f"T{t.order}", _polynomial(t, precision)), ("remainder", t.remainder_to(precision))]
 
 
 def taylor_markdown(t, precision=None) -> str:
     return (f"**Taylor polynomial** of order {t.order} of `{t.read_as}` about "
-            f"{_at_text(t.at, precision)}:\n\n    {_polynomial(t, precision)} + {t.remainder}\n")
+            f"{_at_text(t.at, precision)}:\n\n    {_polynomial(t, precision)} + "
+            f"{t.remainder_to(precision)}\n")
 
 
 def taylor_latex(t, precision=None) -> str:
-    rest = t.remainder.replace("|", "\\lvert ", 1).replace("|", "\\rvert ", 1)
+    rest = t.remainder_to(precision).replace("|", "\\lvert ", 1).replace("|", "\\rvert ", 1)
     return (f"\\[ T_{{{t.order}}} = {_latex_of(_polynomial(t, precision), t.at)} \\]\n"
             f"% remainder {rest}\n")
 
@@ -183,12 +185,38 @@ def second_derivative_test(p) -> dict:
     return {"eigenvalues": list(p.eigenvalues)}
 
 
+def exact_test(p) -> dict | None:
+    """second_derivative_test's numbers as SymPy numbers, where the point is exact (so that
+    an exact point (3/8, 9/64) reads D = 39/4, not 9.75); None where it is not."""
+    h = getattr(p, "exact_hessian", None)
+    if h is None or len(h) > 2:
+        return None
+    if len(h) == 1:
+        return {"f''": h[0][0]}
+    a = list(p.point)[0]
+    return {"D": h[0][0] * h[1][1] - h[0][1] * h[1][0], f"f_{a}{a}": h[0][0]}
+
+
 def _test_text(p, precision) -> str:
     test = second_derivative_test(p)
     if "eigenvalues" in test:
         return "Hessian eigenvalues " + ", ".join(number_text(e, precision)
                                                   for e in test["eigenvalues"])
+    exact = exact_test(p)
+    if exact is not None:
+        from ..closedtext import closed_text
+        return ", ".join(f"{k} = {closed_text(v)}" for k, v in exact.items())
     return ", ".join(f"{k} = {number_text(v, precision)}" for k, v in test.items())
+
+
+def _exact_test_record(p) -> dict:
+    """{"test_exact": {"D": "39/4", "f_xx": "2"}} for an exact point, else {}."""
+    exact = exact_test(p)
+    if exact is None:
+        return {}
+    from ..symbolic.realforms import json_text
+    from ..closedtext import simplified
+    return {"test_exact": {k: json_text(simplified(v)) for k, v in exact.items()}}
 
 
 def _exact_at_text(p, precision) -> str:
@@ -239,7 +267,8 @@ def critical_record(c, precision=None) -> dict:
                        "eigenvalues": [json_number(e, precision) for e in p.eigenvalues],
                        "hessian": [[json_number(v, precision) for v in row]
                                    for row in p.hessian],
-                       **({"exact": _exact_record(p)} if p.exact is not None else {})}
+                       **({"exact": _exact_record(p)} if p.exact is not None else {}),
+                       **_exact_test_record(p)}
                       for p in c.points],
            "starts": c.starts, "complete": c.complete, "method": c.method, "note": c.note}
     if c.sets:

@@ -15,12 +15,12 @@ def _wrapped(lines) -> str:
     """Prose lines folded to the terminal's width (60 columns stay readable); the table's
     rows are short and left as they are."""
     import sys
-    import textwrap
+    from .linebreaks import break_line
     from .streams import terminal_width
     width = min(terminal_width(sys.stdout) or 100, 100)
     out = []
     for line in lines:
-        out += textwrap.wrap(line, width, subsequent_indent="  ") if len(line) > width else [line]
+        out += break_line(line, width) if len(line) > width else [line]
     return "\n".join(out) + "\n"
 
 

@@ -40,13 +40,18 @@ def _finite(values):
 
 
 def title(data) -> str:
-    """The title of a plot: the formula, and the values the other inputs are fixed at."""
-    return title_of(data.read_as, data.at)
+    """The title of a plot: f(x) = the formula as typed, and the values the other inputs
+    are fixed at."""
+    return title_of(data.read_as, data.at, data.expression, (data.var,))
 
 
-def title_of(formula: str, at: dict) -> str:
-    """`f = sin(a*x)  at a = 2`: the formula and the fixed values of the other inputs."""
-    text = f"f = {carets(formula)}"
+def title_of(formula: str, at: dict, typed: str | None = None, names=()) -> str:
+    """`f(x) = x^2 sin x`, `f(x) = sin(a x)  at a = 2`: the formula in the book's notation
+    the user typed it in (read_as brackets what no one typed: (x^2)*sin(x)), and the fixed
+    values of the other inputs. A program (statements, a file) shows its read-as form."""
+    one_line = typed is not None and not any(c in typed for c in ";\n=") and len(typed) <= 80
+    shown = " ".join(typed.split()) if one_line else formula
+    text = (f"f({', '.join(names)})" if names and one_line else "f") + f" = {carets(shown)}"
     if at:
         text += "  at " + ", ".join(f"{k} = {number_text(v, HUMAN_DIGITS)}"
                                     for k, v in at.items())
@@ -164,7 +169,7 @@ def _broken(xs, ys, jumps):
 
 
 def save_plot(data, path: str, width: int = 800, height: int = 600) -> str:
-    """Write f and ∂f/∂x to a PNG or SVG of width x height pixels (100 per inch); return the type."""
+    """Write f and f' to a PNG or SVG of width x height pixels (100 per inch); return the type."""
     kind = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if kind not in FILE_TYPES:
         raise UsageError(f"--output {path}: the file name must end in .png or .svg")
@@ -177,7 +182,7 @@ def save_plot(data, path: str, width: int = 800, height: int = 600) -> str:
     top, bottom = fig.subplots(2, 1, sharex=True)
     top.plot(*_broken(data.xs, _finite(data.f), data.jumps["f"]), color="tab:blue",
              linewidth=1.5)
-    top.set_ylabel("f")
+    top.set_ylabel(f"f({data.var})" if not data.at else "f")
     top.set_title(title(data), fontsize=10)
     df = _finite(data.df)
     bottom.plot(*_broken(data.xs, df, data.jumps["df"]), color="tab:orange", linewidth=1.5)

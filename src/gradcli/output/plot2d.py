@@ -11,13 +11,13 @@ the marks through matplotlib (the optional `plot` extra, imported only there).
 from __future__ import annotations
 
 import math
-import textwrap
 
 from .. import limits, plotscale
 from ..errors import LimitError, UsageError
 from ..numbers import number_text
 from ..plotscale import INSTALL_HINT, human, point_text
 from .plot import title_of, write_figure
+from .linebreaks import break_line
 
 KINDS = {"local minimum": "L", "local maximum": "H", "saddle point": "S", "inconclusive": "?"}
 CELL_ASPECT = 2.1          # a terminal cell is about twice as tall as it is wide
@@ -29,8 +29,9 @@ NEIGHBOURS = (((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
 
 
 def title(data) -> str:
-    """The title of a contour map: the formula, and the values the other inputs are fixed at."""
-    return title_of(data.read_as, data.params)
+    """The title of a contour map: f(x, y) = the formula as typed, and the values the other
+    inputs are fixed at."""
+    return title_of(data.read_as, data.params, data.expression, data.names)
 
 
 def levels(f, count: int = 10) -> list[float]:
@@ -166,7 +167,7 @@ def _frame(data, grid, width: int) -> str:
     for t in plotscale.ticks(ylo, yhi, max(3, min(7, rows // 4))):
         r = min(rows - 1, max(0, int((yhi - t) / (yhi - ylo) * rows)))
         left[r] = _tick_text(t).rjust(pad - 1) + " "
-    lines = [line for line in textwrap.wrap(title(data), width) or [""]]
+    lines = break_line(title(data), width)
     lines.append(yn.rjust(pad - 1))
     lines.append(" " * pad + "┌" + "─" * cols + "┐")
     for r in range(rows):
@@ -213,8 +214,7 @@ def _legend(data, head: list, width: int) -> str:
                      f"* the level curve f = {human(p.value)}")
     out = []
     for item in items:
-        out.extend(textwrap.wrap(item, width, subsequent_indent="  ",
-                                 break_on_hyphens=False) or [""])
+        out.extend(break_line(item, width) if item else [""])
     return "\n".join(out) + ("\n" if out else "")
 
 
@@ -249,17 +249,26 @@ def save_plot(data, path: str, width: int = 800, height: int = 700) -> str:
     handles = []
     if marks:
         # Filled bands under the lines; values beyond the outer levels share the end colours.
-        fill = ax.contourf(gx, gy, f, levels=marks, extend="both", cmap="viridis",
+        # The bands run from f's least value to its greatest (the colour bar covers the whole
+        # range, down to the minimum); only values a spike took past the view extend it.
+        bounds, extend = _bands(data.f, marks)
+        fill = ax.contourf(gx, gy, f, levels=bounds, extend=extend, cmap="viridis",
                            alpha=0.45)
         # Solid whatever the sign (matplotlib dashes negative levels of one colour): dashes
         # are kept for the level curve through the --at point.
         lines = ax.contour(gx, gy, f, levels=marks, colors="0.25", linewidths=0.8,
                            linestyles="solid")
-        ax.clabel(lines, fontsize=7, fmt=_tick_text, inline_spacing=2)
+        spots = _label_spots(lines, data.box)
+        for label in ax.clabel(lines, fontsize=9, fmt=_tick_text, inline_spacing=3,
+                               manual=spots or False):
+            label.set_bbox({"facecolor": "white", "alpha": 0.6, "edgecolor": "none",
+                            "pad": 0.6})
+            label.set_rotation(0)  # read level, as a map's heights are
         bar = fig.colorbar(fill, ax=ax, shrink=0.85, pad=0.02)
         bar.set_label("f")
-        bar.set_ticks(marks)
-        bar.set_ticklabels([_tick_text(v) for v in marks])
+        ticks = _bar_ticks(bounds, marks)
+        bar.set_ticks(ticks)
+        bar.set_ticklabels([_tick_text(v) for v in ticks])
     _arrows(ax, data, gx, gy)
     handles.append(Line2D([], [], color="0.15", marker=r"$\rightarrow$", linestyle="none",
                           markersize=10, label="∇f (longer where steeper)"))
@@ -285,6 +294,62 @@ def save_plot(data, path: str, width: int = 800, height: int = 700) -> str:
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.1),
               ncol=min(3, len(handles)), fontsize=8, frameon=False)
     return write_figure(fig, path, kind)
+
+
+def _bands(f, marks) -> tuple:
+    """The filled bands' boundaries, from f's least value to its greatest (or the view's
+    ends where a few spikes go past them), and which ends extend beyond them."""
+    import numpy as np
+    finite = f[np.isfinite(f)]
+    lo, hi = float(finite.min()), float(finite.max())
+    view = plotscale.view(finite.ravel())
+    low, high = (max(lo, view[0]), min(hi, view[1])) if view is not None else (lo, hi)
+    bounds = [low] + [m for m in marks if low < m < high] + [high]
+    extend = {(True, True): "both", (True, False): "min", (False, True): "max",
+              (False, False): "neither"}[(lo < low, hi > high)]
+    return bounds, extend
+
+
+def _bar_ticks(bounds, marks) -> list:
+    """The colour bar's ticks: the levels, and f's least and greatest values at its ends
+    where they are not crowded by a level (half a step or more from it)."""
+    step = marks[1] - marks[0] if len(marks) > 1 else abs(bounds[-1] - bounds[0])
+    ticks = list(marks)
+    if marks[0] - bounds[0] >= step / 2:
+        ticks.insert(0, bounds[0])
+    if bounds[-1] - marks[-1] >= step / 2:
+        ticks.append(bounds[-1])
+    return ticks
+
+
+LABEL_MARGIN = 0.06  # a contour label this far (a fraction of the box) from every edge
+LABEL_GAP = 0.07     # ... and this far from any other label
+
+
+def _label_spots(lines, box) -> list:
+    """One place per contour line for its label: the point of the line farthest from the
+    box's edges, so that no label is cut off at the border (matplotlib's own choice
+    often sits on the edge), and not crowding another label. Lines that touch the border
+    all along get none."""
+    import numpy as np
+    (xlo, xhi), (ylo, yhi) = box.values()
+    w, h = xhi - xlo, yhi - ylo
+    spots = []
+    for segments in lines.allsegs:
+        for seg in segments:
+            if len(seg) < 5:
+                continue
+            x, y = seg[:, 0], seg[:, 1]
+            margin = np.minimum.reduce([(x - xlo) / w, (xhi - x) / w, (y - ylo) / h,
+                                        (yhi - y) / h])
+            k = int(np.argmax(margin))
+            spot = (float(x[k]), float(y[k]))
+            # nested rings (a peak) would stack their labels: one per crowded place
+            if margin[k] >= LABEL_MARGIN and all(
+                    math.hypot((spot[0] - a) / w, (spot[1] - b) / h) >= LABEL_GAP
+                    for a, b in spots):
+                spots.append(spot)
+    return spots
 
 
 def _arrows(ax, data, gx, gy) -> None:

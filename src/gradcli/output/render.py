@@ -13,8 +13,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from .formats import reason_text
 from .formats import descend_columns, descend_rows, descend_stop_text, diff_label, expected_text, label, number_text, summary_text
+from .cells import Broken, rows_table
 from .graphviz import label_lines
+from .pointtext import at_text as typed_at_text
 from .ledger import at_text, contribution_text, definition, local_text, shown_nodes, total_text
 from ..language.printer import carets
 
@@ -66,7 +69,7 @@ def eval_table(result, precision=None, checks=None):
         table.columns[1].header = "value (Jacobian: one row per element of " + f + ")"
         for name, j in jacobian.items():
             table.add_row(Text(partial_label(f, name, several)), Text(array_text(j, precision)))
-    at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
+    at = typed_at_text(result.at)
     head = Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))
     parts = [head]
     if at:
@@ -120,18 +123,21 @@ def check_table(verdict, precision=None):
             return a.key
         if a.kind == "value":
             return f
-        return f"∂{f}/∂{a.name}" + (" formula" if a.kind == "derivative" else "")
+        several = len(verdict.variables or verdict.at) > 1
+        return partial_label(f, a.name, several) + (" formula" if a.kind == "derivative" else "")
 
     for a in verdict.answers:
         mark = Text("✓", style="bold green") if a.ok else Text("✗", style="bold red")
         expected = expected_text(a, precision)
         computed = ("—" if a.expected is None or isinstance(a.expected, str) else "undefined") \
             if a.computed is None else number_text(a.computed, precision)
-        table.add_row(Text(name_of(a)), Text(a.answer), Text(expected), Text(computed), mark)
+        # a homework answer's expected is an equation: it wraps as a formula, not at any space
+        shown = Broken(expected) if isinstance(a.expected, str) else Text(expected)
+        table.add_row(Text(name_of(a)), Broken(a.answer), shown, Text(computed), mark)
     head = Text.assemble(("read as ", "dim"), (carets(verdict.read_as), "bold"))
     parts = [head]
     if verdict.at:
-        at = ", ".join(f"{k} = {number_text(v)}" for k, v in verdict.at.items())
+        at = typed_at_text(verdict.at)
         parts.append(Text.assemble(("at      ", "dim"), (at, "")))
     parts.extend([Text(""), table, Text("")])
     for a in verdict.answers:
@@ -145,7 +151,8 @@ def check_table(verdict, precision=None):
                 parts.append(Text.assemble(("✓ ", "green"), (name_of(a), "cyan"), ": ",
                                            (_DECIDED[a.decided_by], "dim")))
             continue
-        lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ", carets(a.reason))]
+        lines = [Text.assemble(("✗ ", "bold red"), (name_of(a), "cyan"), ": ",
+                               carets(reason_text(a, precision)))]
         if a.note:
             lines.append(Text.assemble("  ", (carets(a.note), "yellow")))
         if a.evidence:
@@ -162,7 +169,16 @@ def check_table(verdict, precision=None):
     parts.append(Text.assemble((f"{right} of {len(verdict.answers)} right", style),
                                (f"   ({rounding}rtol {number_text(verdict.rtol)}, atol "
                                 f"{number_text(verdict.atol)})", "dim")))
-    return Group(*parts)
+    return Group(*(_hung(p) for p in parts))
+
+
+def _hung(part):
+    """A line of text wrapped as streams.fit wraps messages (continuations 2 spaces further
+    in than the line, a formula never split while a space between words will do)."""
+    if not isinstance(part, Text):
+        return part
+    plain = part.plain
+    return Broken(part, hang=len(plain) - len(plain.lstrip(" ")) + 2)
 
 
 # How a tangent's or Taylor polynomial's verdict was reached, in words (JSON decided_by).
@@ -362,7 +378,7 @@ def _hanging(label: str, text: str) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False, padding=0)
     table.add_column(no_wrap=True, style="dim")
     table.add_column(overflow="fold")
-    table.add_row(Text(label), Text(text))
+    table.add_row(Text(label), Broken(text))
     return table
 
 
@@ -374,14 +390,14 @@ def diff_table(result, precision=None):
     if result.values is not None:
         table.add_column("value", justify="right")
     for d in result.derivatives:
-        row = [Text(diff_label(result.result_name, d.wrt, unicode=True)), Text(d.text)]
+        row = [Text(diff_label(result.result_name, d.wrt, unicode=True,
+                               several=len(result.variables) > 1)), Broken(d.text)]
         if result.values is not None:
             row.append(Text(number_text(result.values[d.key], precision)))
         table.add_row(*row)
     parts = [Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))]
     if result.at:
-        at = ", ".join(f"{k} = {number_text(v)}" for k, v in result.at.items())
-        parts.append(Text.assemble(("at      ", "dim"), (at, "")))
+        parts.append(Text.assemble(("at      ", "dim"), (typed_at_text(result.at), "")))
     parts.append(Text(""))
     parts.append(table)
     return Group(*parts)
@@ -402,12 +418,13 @@ def steps_view(result, precision=None):  # formulas: nothing to round
             body = Text(lines[0], style="cyan")
             for line in lines[1:]:
                 body.append("\n" + line, style="bold" if line.startswith("= ") else "")
-            table.add_row(Text(label), body)
+            table.add_row(Text(label), Broken(body))
             parts.append(table)
         more = shown.left_out(derivation)
         if more:
             parts.append(dim_line(more))
-        label = diff_label(result.result_name, (derivation.wrt,), unicode=True)
+        label = diff_label(result.result_name, (derivation.wrt,), unicode=True,
+                           several=len(result.variables) > 1)
         parts.append(_hanging(f"{label}  ", derivation.answer))
     return Group(*parts)
 
@@ -662,22 +679,11 @@ __all__ = ["console", "eval_table", "hessian_table", "functions_table", "array_t
            "trace_tables", "graph_tree"]
 
 
-def rows_table(rows, title: str | None = None):
-    """Label/value rows (the homework commands' plain rows) as a two-column table."""
-    table = Table(show_header=False, box=None, title=escape(title) if title else None,
-                  title_justify="left", pad_edge=False)
-    table.add_column(style="bold")
-    table.add_column()
-    for key, value in rows:
-        table.add_row(escape(str(key)), escape(str(value)).replace("\t", "   "))
-    return table
-
-
 def eval_direction_tables(pair, precision=None, checks=None):
     """eval --direction: eval's table, then the directional derivative's rows."""
     from .homework import directional_rows
     result, along = pair
-    return Group(eval_table(result, precision, checks=checks),
+    return Group(eval_table(result, precision, checks=checks), Text(""),
                  rows_table(directional_rows(along, precision)))
 
 

@@ -62,24 +62,11 @@ def fit(text: str, width: int | None, hang: int = 2, paragraphs: bool = False) -
     return "\n".join(out)
 
 
-_KEEP = "\x00"  # a space inside brackets while wrapping: (2 - (-2)) stays on one line
-
-
 def _wrap(line: str, width: int, indent: int) -> list:
-    """textwrap's lines, never broken inside a bracket unless a bracketed group is itself
-    too long for a line."""
-    import textwrap
-
-    def wrap(text):
-        return textwrap.wrap(text, width=width, subsequent_indent=" " * indent,
-                             break_long_words=False, break_on_hyphens=False) or [text]
-    depth, kept = 0, []
-    for ch in line:
-        depth += ch in "([{"
-        depth -= ch in ")]}" and depth > 0
-        kept.append(_KEEP if ch == " " and depth > 0 else ch)
-    lines = [piece.replace(_KEEP, " ") for piece in wrap("".join(kept))]
-    return lines if all(len(piece) <= width for piece in lines) else wrap(line)
+    """The lines of `line` at `width`: broken between words, never inside a formula or a
+    bracket while a looser break will do (linebreaks.py)."""
+    from .linebreaks import break_line
+    return break_line(line, width, indent)
 
 
 def fit_help(text: str, width: int | None) -> str:

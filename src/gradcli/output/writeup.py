@@ -9,15 +9,17 @@ from __future__ import annotations
 from ..language.printer import _counted, diff_label
 from ..language.printer import latex_name
 from ..numbers import number_text
-from .formats import expected_text, one_line
+from .formats import expected_text, one_line, reason_text
 from .ledger import _code, _md, _tex, _tt, at_text, tex_number
 
 
-def _partial_tex(f: str, wrt) -> str:
-    """\\frac{\\partial f}{\\partial w}, \\frac{\\partial^{2} f}{\\partial x \\partial y}."""
+def _partial_tex(f: str, wrt, several: bool = True) -> str:
+    """\\frac{\\partial f}{\\partial w}, \\frac{\\partial^{2} f}{\\partial x \\partial y};
+    \\frac{df}{dx} for a function of one variable (not `several`)."""
     n = len(wrt)
-    top = r"\partial" + (f"^{{{n}}}" if n > 1 else "") + " " + latex_name(f)
-    bottom = " ".join(r"\partial " + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
+    d, sep = (r"\partial", " ") if several else ("d", "")
+    top = d + (f"^{{{n}}}" if n > 1 else "") + sep + latex_name(f)
+    bottom = " ".join(d + sep + latex_name(v) + (f"^{{{k}}}" if k > 1 else "")
                       for v, k in _counted(wrt))
     return rf"\frac{{{top}}}{{{bottom}}}"
 
@@ -58,7 +60,8 @@ def eval_markdown(result, precision=None, checks=None) -> str:
     out = [_head_md(result.read_as, result.at, precision), "", head,
            "|---|---:|" + ("---:|---:|" if checks else "")]
     for wrt, v in _eval_items(result):
-        key = f if wrt is None else diff_label(f, wrt, unicode=True)
+        key = f if wrt is None else diff_label(f, wrt, unicode=True,
+                                               several=len(result.inputs) > 1)
         row = f"| {_md(key)} | {_md(number_text(v, precision))} |"
         if checks:
             c = checks.get(wrt[0]) if wrt is not None and len(wrt) == 1 else None
@@ -76,7 +79,7 @@ def eval_latex(result, precision=None, checks=None) -> str:
     f = result.result_name
     lines = []
     for wrt, v in _eval_items(result):
-        key = latex_name(f) if wrt is None else _partial_tex(f, wrt)
+        key = latex_name(f) if wrt is None else _partial_tex(f, wrt, len(result.inputs) > 1)
         line = f"{key} &= {tex_number(v, precision)}"
         if checks and wrt is not None and len(wrt) == 1:
             c = checks.get(wrt[0])
@@ -98,7 +101,9 @@ def diff_markdown(result, precision=None) -> str:
            "| derivative | formula |" + (" value |" if values else ""),
            "|---|---|" + ("---:|" if values else "")]
     for d in result.derivatives:
-        row = (f"| {_md(diff_label(result.result_name, d.wrt, unicode=True))} | "
+        label = diff_label(result.result_name, d.wrt, unicode=True,
+                           several=len(result.variables) > 1)
+        row = (f"| {_md(label)} | "
                f"{_md(_code(one_line(d.text)))} |")
         if values:
             row += f" {_md(number_text(result.values[d.key], precision))} |"
@@ -108,12 +113,18 @@ def diff_markdown(result, precision=None) -> str:
 
 # ---------------------------------------------------------------- check
 
-def _answer_key(a, f: str) -> str:
+def _answer_key(a, f: str, several: bool = True) -> str:
     if getattr(a, "key", None):
         return a.key
     if a.kind == "value":
         return f
-    return f"∂{f}/∂{a.name}" + (" formula" if a.kind == "derivative" else "")
+    d = "∂" if several else "d"
+    return f"{d}{f}/{d}{a.name}" + (" formula" if a.kind == "derivative" else "")
+
+
+def _several(verdict) -> bool:
+    """Whether the checked function has several variables (∂) or one (d)."""
+    return len(getattr(verdict, "variables", ()) or verdict.at) > 1
 
 
 def _answer_numbers(a, precision):
@@ -125,12 +136,12 @@ def _answer_numbers(a, precision):
     return expected, computed
 
 
-def _why(a) -> list[str]:
-    """The explanation of one answer: reason, the other engineer's `mistake`, note, correct."""
+def _why(a, precision=None) -> list[str]:
+    """The explanation of one answer: reason, the mistake named, note, correct."""
     parts = []
     if not a.ok and a.reason:
-        parts.append(a.reason)
-    mistake = getattr(a, "mistake", None)  # added to check answers on another branch
+        parts.append(reason_text(a, precision))
+    mistake = getattr(a, "mistake", None)
     if mistake:
         parts.append(f"mistake: {mistake}")
     if a.note:
@@ -143,17 +154,18 @@ def check_markdown(verdict, precision=None) -> str:
     f = verdict.result_name
     out = [_head_md(verdict.read_as, verdict.at, precision), "",
            "| answer | yours | expected | computed | verdict |", "|---|---|---:|---:|---|"]
+    several = _several(verdict)
     for a in verdict.answers:
         expected, computed = _answer_numbers(a, precision)
-        out.append(f"| {_md(_answer_key(a, f))} | {_md(_code(a.answer))} | {_md(expected)} | "
+        out.append(f"| {_md(_answer_key(a, f, several))} | {_md(_code(a.answer))} | {_md(expected)} | "
                    f"{_md(computed)} | {'✓ right' if a.ok else '✗ wrong'} |")
     notes = []
     for a in verdict.answers:
-        why = _why(a)
+        why = _why(a, precision)
         if not a.ok and a.kind == "derivative" and a.correct is not None:
             why.append(f"correct: {_code(a.correct)}")
         if why:
-            notes.append(f"- {'✓' if a.ok else '✗'} {_answer_key(a, f)}: " + "; ".join(why))
+            notes.append(f"- {'✓' if a.ok else '✗'} {_answer_key(a, f, several)}: " + "; ".join(why))
     if notes:
         out += [""] + notes
     right = sum(a.ok for a in verdict.answers)
@@ -162,12 +174,12 @@ def check_markdown(verdict, precision=None) -> str:
     return "\n".join(out) + "\n"
 
 
-def _answer_key_tex(a, f: str) -> str:
+def _answer_key_tex(a, f: str, several: bool = True) -> str:
     if getattr(a, "key", None):
         return _tex(a.key)
     if a.kind == "value":
         return f"${latex_name(f)}$"
-    return f"${_partial_tex(f, (a.name,))}$" + (" formula" if a.kind == "derivative" else "")
+    return f"${_partial_tex(f, (a.name,), several)}$" + (" formula" if a.kind == "derivative" else "")
 
 
 def check_latex(verdict, precision=None) -> str:
@@ -177,7 +189,7 @@ def check_latex(verdict, precision=None) -> str:
     out += ["", r"\begin{tabular}{lllll}",
             r"answer & yours & expected & computed & verdict \\ \hline"]
     for a in verdict.answers:
-        key = _answer_key_tex(a, f)
+        key = _answer_key_tex(a, f, _several(verdict))
         expected, computed = (_tt(v) if isinstance(v, str) else
                               f"${tex_number(v, precision)}$" if v is not None else
                               ("---" if a.expected is None or isinstance(a.expected, str)
@@ -188,11 +200,11 @@ def check_latex(verdict, precision=None) -> str:
     out += [r"\hline", r"\end{tabular}"]
     notes = []
     for a in verdict.answers:
-        why = [_tex(w) for w in _why(a)]
+        why = [_tex(w) for w in _why(a, precision)]
         if not a.ok and a.kind == "derivative" and a.correct is not None:
             why.append("correct: " + _tt(a.correct))
         if why:
-            notes.append(rf"  \item {_answer_key_tex(a, f)}: " + "; ".join(why))
+            notes.append(rf"  \item {_answer_key_tex(a, f, _several(verdict))}: " + "; ".join(why))
     if notes:
         out += ["", r"\begin{itemize}"] + notes + [r"\end{itemize}"]
     right = sum(a.ok for a in verdict.answers)

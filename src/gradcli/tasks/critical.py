@@ -35,6 +35,7 @@ class CriticalPoint:
     kind: str             # "local minimum", "local maximum", "saddle point", "inconclusive"
     exact: dict | None = None   # name -> SymPy number, where the point is known exactly
     exact_value: object = None  # f there as a SymPy number
+    exact_hessian: list | None = None  # the Hessian there as SymPy numbers (an exact point)
 
 
 @dataclass
@@ -208,7 +209,7 @@ def _proven(text, box, bindings, names, evaluate, first):
                                      evaluate) or "inconclusive"
         value = float(p.value) if p.value is not None else float(r.value)
         points.append(CriticalPoint(dict(p.point), value + 0.0, h.tolist(), eig, kind,
-                                    p.exact, p.value))
+                                    p.exact, p.value, p.exact_hessian))
     sets = []
     syms = [symbol(n) for n in names]
     for h_ in proof.sets:

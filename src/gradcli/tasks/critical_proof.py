@@ -36,6 +36,7 @@ class ProvenPoint:
     value: object = None        # f there, exactly (None when not exact)
     kind: str | None = None     # decided exactly; None: singular Hessian, or not exact
     hessian: list | None = None  # the exact Hessian's entries as floats
+    exact_hessian: list | None = None  # ... and as SymPy numbers, where the point is exact
 
 
 @dataclass
@@ -212,11 +213,13 @@ def _exact_point(f, syms, at):
         kind = _kind(h, len(syms))
         floats = [[float(S.N(h[i, j], 20)) for j in range(len(syms))]
                   for i in range(len(syms))]
+        entries = None if rooted else [[h[i, j] for j in range(len(syms))]
+                                       for i in range(len(syms))]
     except (TypeError, ValueError, ArithmeticError, RecursionError):
-        value, kind, floats = None, None, None
+        value, kind, floats, entries = None, None, None, None
     if value is not None and value.has(S.CRootOf):
         value = None
-    return ProvenPoint(point, exact, value, kind, floats)
+    return ProvenPoint(point, exact, value, kind, floats, entries)
 
 
 def _sign(x) -> int:

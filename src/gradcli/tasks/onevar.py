@@ -93,7 +93,11 @@ class Study:
 
 def _simple(value):
     from ..closedtext import simplified
-    value = S.nsimplify(value) if value.is_Float else value
+    if value.is_Float:
+        # f at a zero of f' found as digits: a short fraction where the digits are one (2.5
+        # is 5/2), else the digits (never 1187962829484172080766783/10^24)
+        short = S.nsimplify(value)
+        return short if short.is_Rational and short.q < 10**6 else value
     try:
         return simplified(S.radsimp(value))
     except (TypeError, ValueError):

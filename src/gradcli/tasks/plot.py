@@ -52,7 +52,9 @@ class PlotData:
 
     @property
     def label(self) -> str:
-        return f"∂f/∂{self.var}"
+        """The derivative's name as a book writes it: f'(x) for a function of x alone, the
+        partial ∂f/∂x where other inputs are held at their --at values."""
+        return f"∂f/∂{self.var}" if self.at else f"f'({self.var})"
 
 
 def _fmt(v) -> str:

@@ -58,6 +58,13 @@ class Taylor:
         return self.polynomial if precision is None else \
             polynomial_text(self.terms, self.at, precision)
 
+    def remainder_to(self, precision=None) -> str:
+        """The remainder term, its point rounded as the polynomial's (O(|x - 0.785398|^4)
+        under a polynomial in (x - 0.785398), not the point's 17 digits)."""
+        if precision is None:
+            return self.remainder
+        return remainder_text(self.at, self.order, precision)
+
 
 def _coefficient_text(c, precision=None) -> str:
     if isinstance(c, Fraction) or isinstance(c, int) or is_closed(c):
@@ -118,14 +125,27 @@ def polynomial_text(terms, at, precision=None) -> str:
     return out
 
 
-def _shift(name, point) -> str:
-    """name - point, its sign folded in: x - 1, x + 1, x - π/6."""
+def remainder_text(at: dict, order: int, precision=None) -> str:
+    """O(|x - a|^(n+1)), or O((|x - a| + |y - b|)^(n+1)) in several variables."""
+    shifted = " + ".join(f"|{_shift(v, p, precision)}|" for v, p in at.items())
+    n = order + 1
+    return f"O({shifted}^{n})" if len(at) == 1 else f"O(({shifted})^{n})"
+
+
+def _shift(name, point, precision=None) -> str:
+    """name - point, its sign folded in: x - 1, x + 1, x - π/6; a double rounded to
+    `precision` digits when asked."""
     if is_closed(point):
         from ..closedtext import shift_text
         return shift_text(name, point)
     if not point:
         return name
-    return f"{name} {'-' if point > 0 else '+'} {format_number(abs(point))}"
+    if precision is not None and isinstance(point, float):
+        from ..numbers import number_text
+        shown = number_text(abs(point), precision)
+    else:
+        shown = format_number(abs(point))
+    return f"{name} {'-' if point > 0 else '+'} {shown}"
 
 
 def _refuse_kinks(program, point, wanted) -> None:
@@ -172,9 +192,7 @@ def taylor(text: str, at: dict, order: int = 2, *, exact: bool | str = False,
     terms = _by_series(program, point, wanted, order, exact, getattr(at, "typed", None))
     if terms is None:
         terms = _by_derivatives(text, program, point, wanted, order, exact)
-    shifted = " + ".join(f"|{_shift(v, point[v])}|" for v in wanted)
-    n = order + 1
-    remainder = f"O({shifted}^{n})" if len(wanted) == 1 else f"O(({shifted})^{n})"
+    remainder = remainder_text({v: point[v] for v in wanted}, order)
     return Taylor(text, read_as(program), {v: point[v] for v in wanted}, order, terms,
                   polynomial_text(terms, point), remainder, list(program.warnings))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...errors import UsageError
 from ..evaluation import evaluate
-from ...inputs import inputs_of, split_top_level
+from ...inputs import inputs_of, keep_typed, split_top_level
 from ...language.expr import Program
 from ...language.printer import read_as
 from ...reading import given_names, read_program
@@ -74,7 +74,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
     f = program.statements[-1].name or "f"
     value_number = None if value is None else number_or_why(value, "--value")
     grad_numbers = {name: number_or_why(given, f"--grad {name}") for name, given in grad.items()}
-    formulas = [(name, formula, parse_answer(formula, program, variables, f"∂{f}/∂{name}"))
+    d = "∂" if len(variables) > 1 else "d"
+    formulas = [(name, formula, parse_answer(formula, program, variables, f"{d}{f}/{d}{name}"))
                 for name, formula in pairs]
     result = None
     if value is not None or grad or at:
@@ -111,7 +112,8 @@ def check(text: str, at: dict | None = None, value=None, grad: dict | None = Non
                 constant_alone(answer, formula, program, name)
                 literals_matched(answer, answer_program, program, name, variables)
             answers.append(answer)
-    return Verdict(expression=text, read_as=read_as(program), at=dict(at), answers=answers,
+    return Verdict(expression=text, read_as=read_as(program), at=keep_typed(at, dict(at)),
+                   answers=answers,
                    rtol=rtol, atol=atol, result_name=f,
                    warnings=list(result.warnings) if result else list(program.warnings),
-                   digits_rule=digits_rule)
+                   digits_rule=digits_rule, variables=tuple(variables))

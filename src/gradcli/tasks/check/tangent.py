@@ -146,7 +146,8 @@ def _plane_slack(plane, point, names) -> list:
 
 def _grade_tangent(text, answer, plane, t, rtol, atol, digits_rule=False) -> Answer:
     names = list(t.at)
-    a = Answer("tangent", "tangent", answer.strip(), key="tangent", expected=t.equation)
+    a = Answer("tangent", "tangent", answer.strip(), key="tangent", expected=t.equation,
+               expected_to=t.equation_to)
     a.correct = t.equation
     point = {n: float(v) for n, v in t.at.items()}
     fa = float(t.value)

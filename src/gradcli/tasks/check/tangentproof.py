@@ -71,7 +71,8 @@ def exact_tangent(question, plane, answer: str, t, context) -> Answer | None:
     except (NoSympyForm, TypeError, ValueError, ArithmeticError):
         return None
     unknowns = [u for _, us in read for u in us]
-    a = Answer("tangent", "tangent", answer.strip(), key="tangent", expected=t.equation)
+    a = Answer("tangent", "tangent", answer.strip(), key="tangent", expected=t.equation,
+               expected_to=t.equation_to)
     a.correct, a.computed = t.equation, None
     what = "line" if len(names) == 1 else "plane"
     try:

@@ -146,7 +146,7 @@ def _grade_taylor(text, program, variables, at, answer, order, rtol, atol,
     answer_program = parse_answer(poly, program, variables, "the Taylor polynomial")
     truth = taylor_of(text, point, order)
     a = Answer("taylor", f"T{order}", answer.strip(), key=f"T{order}",
-               expected=truth.polynomial)
+               expected=truth.polynomial, expected_to=truth.polynomial_to)
     a.correct = truth.polynomial
     used = inputs_of(answer_program)
     deep = min(order + 2, MAX_TAYLOR_ORDER)

@@ -70,7 +70,7 @@ def exact_taylor(question, answer: str, poly: str, order: int, context, name_tay
     if not _agrees([right.get(k, 0) for k in engine], list(engine.values())):
         return None  # SymPy's reading differs from the engine's (a branch, a kink): sample
     a = Answer("taylor", f"T{order}", answer.strip(), key=f"T{order}",
-               expected=truth.polynomial)
+               expected=truth.polynomial, expected_to=truth.polynomial_to)
     a.correct = truth.polynomial
     a.decided_by = judged.decided_by
     if all(judged.oks):

@@ -61,6 +61,7 @@ class Answer:
     decided_by: str | None = None  # "proof", "digits", "counterexample" or "sampling"
     warnings: list = field(default_factory=list)  # how the answer's own text was read
     evidence: str = ""        # ... and that evidence in words, printed after the note
+    expected_to: object = None  # precision -> the expected equation rounded (a table's digits)
 
     @property
     def told(self) -> str:
@@ -81,6 +82,7 @@ class Verdict:
     result_name: str = "f"
     warnings: list = field(default_factory=list)
     digits_rule: bool = True  # numbers of 3+ digits judged by rounding (no --rtol/--atol given)
+    variables: tuple = ()     # the expression's inputs: one means df/dx in a label, more ∂f/∂x
 
     @property
     def ok(self) -> bool:
