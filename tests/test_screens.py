@@ -311,3 +311,14 @@ def test_a_homework_answers_expected_equation_is_rounded_in_a_table_not_in_json(
     assert "0.05000000000000001" not in table
     record = json.loads(run_at(120, *args, "-o", "json").output)["answers"][0]
     assert record["expected"] == "z = 0.05000000000000001 + 0.2*(x - 0.1) + 0.4*(y - 0.2)"
+
+
+def test_a_tangent_at_a_typed_closed_form_suggests_exact_under_the_table_only():
+    table = run("tangent", "x^2", "--at", "x=1/3", "-o", "table")
+    assert table.exit_code == 0, table.output
+    assert "the point was typed exactly (x = 1/3): --exact prints" in " ".join(table.output.split())
+    for fmt in ("plain", "json"):   # a script's output stays as it was
+        assert "--exact" not in run("tangent", "x^2", "--at", "x=1/3", "-o", fmt).output
+    assert "--exact" not in run("tangent", "x^2", "--at", "x=0.5", "-o", "table").output
+    assert "--exact" not in run("tangent", "x^2", "--at", "x=1/3", "--exact", "-o",
+                                "table").output

@@ -179,6 +179,9 @@ def write(kind: str, result, fmt: str | None, precision=None, **options) -> None
     from .render import console, rows_table
     console().print(rows_table(out) if how == "rows-table" else out)
     rounding.print_note()
+    for hint in getattr(result, "hints", ()):
+        from .render import dim_line
+        console().print(dim_line(hint))
 
 
 def text(kind: str, result, fmt: str, precision=None, **options) -> str:

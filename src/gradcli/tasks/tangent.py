@@ -32,6 +32,7 @@ class Tangent:
     true_value: object = None        # f there
     intercept: float | None = None   # the expanded form's, from the exact point where typed
     warnings: list = field(default_factory=list)
+    hints: list = field(default_factory=list)    # said under a table, never in a script's output
 
     def equation_to(self, precision=None) -> str:
         """The point-slope equation, its numbers rounded to `precision` digits when asked."""
@@ -173,6 +174,11 @@ def tangent(text: str, at: dict, *, exact: bool | str = False, estimate: dict | 
     if typed is not None:
         from ..autodiff.typedpoint import intercept
         out.intercept = intercept(typed, list(grad))
+    written = getattr(at, "typed", None)
+    if written and not exact:
+        shown = ", ".join(f"{n} = {t}" for n, t in written.items())
+        out.hints.append(f"the point was typed exactly ({shown}): --exact prints this "
+                         "tangent in closed form (fractions, π, √), as a book does")
     if estimate is not None:
         missing = [n for n in point if n not in estimate]
         extra = [n for n in estimate if n not in point]
