@@ -6,14 +6,16 @@ rounded to 3 or more digits) and wrong ones (one constant off by 1e-3
 relative, one rule broken) and lets SymPy say which is which; the checker
 must agree with SymPy on every one (docs/check.md, "How answers are compared").
 """
+import functools
 import json
-import random
+import os
 
 import pytest
 import sympy as sp
 from click.testing import CliRunner
 
 from gradcli.cli import main
+from verdict_families import more_cases
 
 
 def run(*args):
@@ -216,15 +218,20 @@ def generated_cases(n_k=len(K), digit_choices=(3, 4, 5, 6, 7), points=POINTS):
 
 
 def judge_all(cases):
+    """Counts per mode (cases, wrong accepted, right rejected, and how each verdict was
+    decided: `decided_by` in check's JSON) and the cases gradcli got wrong."""
     counts = {}
     bad = []
     for mode, args, right in cases:
-        code, _, err = run("check", *args)
+        code, out, err = run("check", *args, "-o", "json")
         c = counts.setdefault(mode, {"cases": 0, "wrong accepted": 0, "right rejected": 0})
         c["cases"] += 1
         if code not in (0, 1):
             bad.append((args, err))
-        elif right and code != 0:
+            continue
+        how = json.loads(out)["answers"][0].get("decided_by")
+        c[f"by {how}"] = c.get(f"by {how}", 0) + 1
+        if right and code != 0:
             c["right rejected"] += 1
             bad.append((args, "right rejected"))
         elif not right and code != 1:
@@ -242,13 +249,49 @@ def test_generated_answers_get_sympys_verdict():
             "critical"} <= set(counts)
 
 
+# The campaign: the cases above, then verdict_families.py's, distinct, up to this many.
+# All of them (about 14,800; some minutes of CPU) with GRADCLI_VERDICT_CAMPAIGN=20000;
+# CI's slow job runs the first 4,000 (the 2,212 above, then families spread evenly).
+CAMPAIGN = int(os.environ.get("GRADCLI_VERDICT_CAMPAIGN", "4000"))
+PARTS = 4
+
+
+@functools.lru_cache(maxsize=None)
+def campaign_cases(n: int) -> tuple:
+    """The first n distinct cases: this file's generated ones, then the families'."""
+    cases = generated_cases() + more_cases(limit=max(0, n - 2212))
+    seen = {}
+    for mode, args, right in cases:
+        key = (mode, tuple(args))
+        assert seen.setdefault(key, right) == right, key  # one question, one truth
+    return tuple((mode, list(args), right) for (mode, args), right in seen.items())[:n]
+
+
+def test_more_families_get_sympys_verdict():
+    # 5 right and 5 wrong of the families' first units, of as many modes as there are
+    # (their generator's own truth is asserted there)
+    cases = more_cases(limit=40)
+    sample = []
+    for right in (True, False):
+        firsts = {}
+        for case in cases:
+            if case[2] == right:
+                firsts.setdefault(case[0], case)
+        sample += (list(firsts.values()) + [c for c in cases if c[2] == right])[:5]
+    counts, bad = judge_all(sample)
+    assert not bad, bad
+    assert sum(c["cases"] for c in counts.values()) == 10
+
+
 @pytest.mark.slow
-def test_generated_answers_get_sympys_verdict_in_full():
-    cases = generated_cases()
-    counts, bad = judge_all(cases)
-    print(counts)
+@pytest.mark.parametrize("part", range(PARTS))
+def test_generated_answers_get_sympys_verdict_in_full(part):
+    # PARTS slices of one list, so that the slow job's workers share them
+    cases = campaign_cases(CAMPAIGN)
+    counts, bad = judge_all(cases[part::PARTS])
+    print(len(cases), "cases in all; this part:", counts)
     assert not bad, bad[:5]
-    assert sum(c["cases"] for c in counts.values()) >= 2000
+    assert len(cases) >= min(CAMPAIGN, 14000)
 
 
 # ------------------------------------------------------------ found by the adversarial harness
