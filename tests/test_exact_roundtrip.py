@@ -370,3 +370,21 @@ def test_exact_forms_read_back_campaign(part):
     _report(size, how, wrong, declined, texts, kinds)
     assert not wrong, wrong[:20]
     assert size - declined >= size * 9 // 10
+
+
+def test_the_steepest_ascent_is_not_rationalised_into_a_longer_number():
+    # found by the campaign: eval "cos(x/2) log10(y/2)" --at x=7pi/12,y=6pi/12 --direction
+    # 1,1 --exact ran for minutes; rationalising grad f/|grad f| gave over 1,000 operations
+    # for the printer's simplify
+    from gradcli.tasks.tangent import _rationalised
+    s = sp.sqrt
+    gx = (-s(s(2) / 4 + sp.Rational(1, 2)) / 2 - s(3) * s(sp.Rational(1, 2) - s(2) / 4) / 2) \
+        * sp.log(sp.pi / 4) / (2 * sp.log(10))
+    gy = 2 * (-s(sp.Rational(1, 2) - s(2) / 4) / 2 + s(3) * s(s(2) / 4 + sp.Rational(1, 2)) / 2) \
+        / (sp.pi * sp.log(10))
+    rate = s(gx**2 + gy**2)
+    for g in (gx, gy):
+        out = _rationalised(g / rate)
+        assert sp.count_ops(out) <= sp.count_ops(g / rate)
+        assert abs(sp.N(out - g / rate, 30)) < 1e-25
+    assert _rationalised(3 / s(2)) == 3 * s(2) / 2  # a short one still loses its root below

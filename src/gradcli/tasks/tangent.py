@@ -302,6 +302,15 @@ def _exact_directional(names, direction, gradient) -> Directional:
     unit = [sympy.radsimp(v / norm) for v in values]
     g = [to_closed(gradient[n]) for n in names]
     rate = sympy.sqrt(sum(x * x for x in g))
-    steepest = [sympy.radsimp(x / rate) for x in g] if rate != 0 else []
+    steepest = [_rationalised(x / rate) for x in g] if rate != 0 else []
     derivative = sympy.radsimp(sympy.simplify(sum(a * b for a, b in zip(g, unit))))
     return Directional(names, values, unit, derivative, steepest, rate, norm != 1)
+
+
+def _rationalised(value):
+    """The root out of the denominator where that does not lengthen the number: for a
+    gradient of nested roots and logarithms, rationalising |grad f| gives a thousand
+    operations, which the printer's simplify then works on for minutes."""
+    import sympy
+    out = sympy.radsimp(value)
+    return out if sympy.count_ops(out) <= sympy.count_ops(value) else value
