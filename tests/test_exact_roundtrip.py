@@ -382,9 +382,12 @@ def test_the_steepest_ascent_is_not_rationalised_into_a_longer_number():
         * sp.log(sp.pi / 4) / (2 * sp.log(10))
     gy = 2 * (-s(sp.Rational(1, 2) - s(2) / 4) / 2 + s(3) * s(s(2) / 4 + sp.Rational(1, 2)) / 2) \
         / (sp.pi * sp.log(10))
-    rate = s(gx**2 + gy**2)
+    square = sp.expand(gx**2 + gy**2)
     for g in (gx, gy):
-        out = _rationalised(g / rate)
-        assert sp.count_ops(out) <= sp.count_ops(g / rate)
-        assert abs(sp.N(out - g / rate, 30)) < 1e-25
-    assert _rationalised(3 / s(2)) == 3 * s(2) / 2  # a short one still loses its root below
+        value = g / s(square)
+        out = _rationalised(value, square)
+        assert sp.count_ops(out) <= sp.count_ops(value)
+        assert abs(sp.N(out - value, 30)) < 1e-25
+    # a short |grad f|^2 still takes its root out of the denominator: (4, 1)/√17
+    assert _rationalised(4 / s(17), sp.Integer(17)) == 4 * s(17) / 17
+
