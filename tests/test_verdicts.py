@@ -15,7 +15,7 @@ import sympy as sp
 from click.testing import CliRunner
 
 from gradcli.cli import main
-from verdict_families import more_cases
+from verdict_families import more_cases, spread, units
 
 
 def run(*args):
@@ -263,12 +263,21 @@ PARTS = 4
 
 @functools.lru_cache(maxsize=None)
 def campaign_cases(n: int) -> tuple:
-    """The first n distinct cases: this file's generated ones, then the families'."""
-    cases = generated_cases() + more_cases(limit=max(0, n - 2212))
+    """The first n distinct cases: this file's generated ones, then the families' units,
+    taken evenly over all of them."""
     seen = {}
-    for mode, args, right in cases:
-        key = (mode, tuple(args))
-        assert seen.setdefault(key, right) == right, key  # one question, one truth
+
+    def add(cases):
+        for mode, args, right in cases:
+            key = (mode, tuple(args))
+            assert seen.setdefault(key, right) == right, key  # one question, one truth
+
+    add(generated_cases())
+    every = units()
+    for i in spread(len(every)):
+        if len(seen) >= n:
+            break
+        add(every[i][1]())
     return tuple((mode, list(args), right) for (mode, args), right in seen.items())[:n]
 
 
