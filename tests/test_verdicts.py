@@ -10,6 +10,8 @@ verdict_families.py adds the families of the campaign (14,744 cases in all).
 import functools
 import json
 import os
+import random
+from decimal import Decimal
 
 import pytest
 import sympy as sp
@@ -280,6 +282,22 @@ def campaign_cases(n: int) -> tuple:
             break
         add(every[i][1]())
     return tuple((mode, list(args), right) for (mode, args), right in seen.items())[:n]
+
+
+def test_the_families_judge_decimals_by_their_exact_rounding():
+    # the generator's own judge, on which every decimal case's truth rests
+    from verdict_families import correctly_rounded, one_off, rounded
+    assert correctly_rounded("3.142", sp.pi) and not correctly_rounded("3.141", sp.pi)
+    assert correctly_rounded("0.0600", sp.Rational(3, 50))
+    assert not correctly_rounded("0.0601", sp.Rational(3, 50))
+    tie = sp.Rational(13467, 2)  # 6733.5: either way is right, one more is not
+    assert correctly_rounded("6733", tie) and correctly_rounded("6734", tie)
+    assert not correctly_rounded("6732", tie)
+    assert rounded(sp.pi / 4, 8) == ("0.78539816", Decimal("1e-8"))
+    assert rounded(sp.Rational(9996, 1000), 3)[0] == "10.0"
+    assert rounded(sp.Integer(12345), 3) is None  # 12300 would hide its digits
+    for _ in range(5):
+        assert not correctly_rounded(one_off(tie, 4, random.Random(_)), tie)
 
 
 def test_more_families_get_sympys_verdict():
