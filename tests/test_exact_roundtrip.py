@@ -332,29 +332,31 @@ def _multi_indices(n, order):
 
 
 def campaign(count, part=None, **kw):
-    """(how each text was judged, wrong texts, cases declined, texts judged); `part` k
-    of PARTS takes every PARTS-th case from the k-th."""
-    how, wrong, declined, texts = {}, [], 0, 0
+    """(how each text was judged, wrong texts, cases declined, texts judged, cases read
+    back per kind); `part` k of PARTS takes every PARTS-th case from the k-th."""
+    how, wrong, declined, texts, kinds = {}, [], 0, 0, {}
     every = cases(count, **kw)
     for case in every if part is None else every[part::PARTS]:
         got = judge(case, how)
         if got is None:
             declined += 1
             continue
+        kind = case[0].rstrip("12")
+        kinds[kind] = kinds.get(kind, 0) + 1
         checked, problems = got
         texts += checked
         wrong += [(case, p) for p in problems]
-    return how, wrong, declined, texts
+    return how, wrong, declined, texts, kinds
 
 
-def _report(count, how, wrong, declined, texts):
-    print(f"\n{count} cases: {count - declined} printed ({texts} texts read back: {how}), "
-          f"{declined} declined (no closed form or undefined), {len(wrong)} wrong")
+def _report(count, how, wrong, declined, texts, kinds):
+    print(f"\n{count} cases: {count - declined} printed {kinds} ({texts} texts read back: "
+          f"{how}), {declined} declined (no closed form or undefined), {len(wrong)} wrong")
 
 
 def test_exact_forms_read_back_fast_subset():
-    how, wrong, declined, texts = campaign(FAST, seed=7, simple=True)
-    _report(FAST, how, wrong, declined, texts)
+    how, wrong, declined, texts, kinds = campaign(FAST, seed=7, simple=True)
+    _report(FAST, how, wrong, declined, texts, kinds)
     assert not wrong, wrong[:20]
     assert FAST - declined >= FAST * 3 // 4  # the generator mostly makes printable cases
 
@@ -363,8 +365,29 @@ def test_exact_forms_read_back_fast_subset():
 @pytest.mark.parametrize("part", range(PARTS))
 def test_exact_forms_read_back_campaign(part):
     # PARTS slices of one generated list, so that the slow job's workers share them
-    how, wrong, declined, texts = campaign(SLOW, part=part)
+    how, wrong, declined, texts, kinds = campaign(SLOW, part=part)
     size = SLOW // PARTS
-    _report(size, how, wrong, declined, texts)
+    _report(size, how, wrong, declined, texts, kinds)
     assert not wrong, wrong[:20]
     assert size - declined >= size * 9 // 10
+
+
+def test_the_steepest_ascent_is_not_rationalised_into_a_longer_number():
+    # found by the campaign: eval "cos(x/2) log10(y/2)" --at x=7pi/12,y=6pi/12 --direction
+    # 1,1 --exact ran for minutes; rationalising grad f/|grad f| gave over 1,000 operations
+    # for the printer's simplify
+    from gradcli.tasks.tangent import _rationalised
+    s = sp.sqrt
+    gx = (-s(s(2) / 4 + sp.Rational(1, 2)) / 2 - s(3) * s(sp.Rational(1, 2) - s(2) / 4) / 2) \
+        * sp.log(sp.pi / 4) / (2 * sp.log(10))
+    gy = 2 * (-s(sp.Rational(1, 2) - s(2) / 4) / 2 + s(3) * s(s(2) / 4 + sp.Rational(1, 2)) / 2) \
+        / (sp.pi * sp.log(10))
+    square = sp.expand(gx**2 + gy**2)
+    for g in (gx, gy):
+        value = g / s(square)
+        out = _rationalised(value, square)
+        assert sp.count_ops(out) <= sp.count_ops(value)
+        assert abs(sp.N(out - value, 30)) < 1e-25
+    # a short |grad f|^2 still takes its root out of the denominator: (4, 1)/√17
+    assert _rationalised(4 / s(17), sp.Integer(17)) == 4 * s(17) / 17
+

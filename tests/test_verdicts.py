@@ -5,15 +5,20 @@ second generates right answers in equivalent forms (expanded, factored,
 rounded to 3 or more digits) and wrong ones (one constant off by 1e-3
 relative, one rule broken) and lets SymPy say which is which; the checker
 must agree with SymPy on every one (docs/check.md, "How answers are compared").
+verdict_families.py adds the families of the campaign (14,744 cases in all).
 """
+import functools
 import json
+import os
 import random
+from decimal import Decimal
 
 import pytest
 import sympy as sp
 from click.testing import CliRunner
 
 from gradcli.cli import main
+from verdict_families import more_cases, spread, units
 
 
 def run(*args):
@@ -40,6 +45,9 @@ def verdict(*args):
     ("relu(x)", "step(x - 1/20)"),
     ("sqrt(2)*x^2/2", "1.41422x"),       # not √2 correctly rounded
     ("sqrt(2)*x^2/2", "1.414213x"),      # cut off, not rounded
+    # 8 digits, the last one off: within --atol and the 1e-9 floor, not within its digits
+    ("pi*exp(1/(x^2 + 1))/4", "0.78539817*(-2x*exp(1/(x^2 + 1))/(x^2 + 1)^2)"),
+    ("pi*x^2/4", "0.78539817*2x"),
 ])
 def test_wrong_derivatives_are_wrong(question, answer):
     code, _, err = run("check", question, "--derivative", answer)
@@ -52,6 +60,8 @@ def test_wrong_derivatives_are_wrong(question, answer):
     ("abs(x)", "sign(x)"),
     ("sqrt(2)*x^2/2", "1.41421x"),
     ("sqrt(2)*x^2/2", "1.414214x"),
+    ("pi*exp(1/(x^2 + 1))/4", "0.78539816*(-2x*exp(1/(x^2 + 1))/(x^2 + 1)^2)"),
+    ("pi*x^2/4", "0.78539816*2x"),
     ("ln x", "1/x"),
 ])
 def test_right_derivatives_are_right(question, answer):
@@ -216,15 +226,20 @@ def generated_cases(n_k=len(K), digit_choices=(3, 4, 5, 6, 7), points=POINTS):
 
 
 def judge_all(cases):
+    """Counts per mode (cases, wrong accepted, right rejected, and how each verdict was
+    decided: `decided_by` in check's JSON) and the cases gradcli got wrong."""
     counts = {}
     bad = []
     for mode, args, right in cases:
-        code, _, err = run("check", *args)
+        code, out, err = run("check", *args, "-o", "json")
         c = counts.setdefault(mode, {"cases": 0, "wrong accepted": 0, "right rejected": 0})
         c["cases"] += 1
         if code not in (0, 1):
             bad.append((args, err))
-        elif right and code != 0:
+            continue
+        how = json.loads(out)["answers"][0].get("decided_by")
+        c[f"by {how}"] = c.get(f"by {how}", 0) + 1
+        if right and code != 0:
             c["right rejected"] += 1
             bad.append((args, "right rejected"))
         elif not right and code != 1:
@@ -242,13 +257,74 @@ def test_generated_answers_get_sympys_verdict():
             "critical"} <= set(counts)
 
 
+# The campaign: the cases above, then verdict_families.py's, distinct, up to this many.
+# All of them (14,744; about 5 CPU-minutes) with GRADCLI_VERDICT_CAMPAIGN=20000;
+# CI's slow job runs the first 4,000 (the cases above, then units of every family).
+CAMPAIGN = int(os.environ.get("GRADCLI_VERDICT_CAMPAIGN", "4000"))
+PARTS = 4
+
+
+@functools.lru_cache(maxsize=None)
+def campaign_cases(n: int) -> tuple:
+    """The first n distinct cases: this file's generated ones, then the families' units,
+    taken evenly over all of them."""
+    seen = {}
+
+    def add(cases):
+        for mode, args, right in cases:
+            key = (mode, tuple(args))
+            assert seen.setdefault(key, right) == right, key  # one question, one truth
+
+    add(generated_cases())
+    every = units()
+    for i in spread(len(every)):
+        if len(seen) >= n:
+            break
+        add(every[i][1]())
+    return tuple((mode, list(args), right) for (mode, args), right in seen.items())[:n]
+
+
+def test_the_families_judge_decimals_by_their_exact_rounding():
+    # the generator's own judge, on which every decimal case's truth rests
+    from verdict_families import correctly_rounded, one_off, rounded
+    assert correctly_rounded("3.142", sp.pi) and not correctly_rounded("3.141", sp.pi)
+    assert correctly_rounded("0.0600", sp.Rational(3, 50))
+    assert not correctly_rounded("0.0601", sp.Rational(3, 50))
+    tie = sp.Rational(13467, 2)  # 6733.5: either way is right, one more is not
+    assert correctly_rounded("6733", tie) and correctly_rounded("6734", tie)
+    assert not correctly_rounded("6732", tie)
+    assert rounded(sp.pi / 4, 8) == ("0.78539816", Decimal("1e-8"))
+    assert rounded(sp.Rational(9996, 1000), 3)[0] == "10.0"
+    assert rounded(sp.Integer(12345), 3) is None  # 12300 would hide its digits
+    for _ in range(5):
+        assert not correctly_rounded(one_off(tie, 4, random.Random(_)), tie)
+
+
+def test_more_families_get_sympys_verdict():
+    # 5 right and 5 wrong of the families' first units, of as many modes as there are
+    # (their generator's own truth is asserted there)
+    cases = more_cases(limit=40)
+    sample = []
+    for right in (True, False):
+        firsts = {}
+        for case in cases:
+            if case[2] == right:
+                firsts.setdefault(case[0], case)
+        sample += (list(firsts.values()) + [c for c in cases if c[2] == right])[:5]
+    counts, bad = judge_all(sample)
+    assert not bad, bad
+    assert sum(c["cases"] for c in counts.values()) == 10
+
+
 @pytest.mark.slow
-def test_generated_answers_get_sympys_verdict_in_full():
-    cases = generated_cases()
-    counts, bad = judge_all(cases)
-    print(counts)
+@pytest.mark.parametrize("part", range(PARTS))
+def test_generated_answers_get_sympys_verdict_in_full(part):
+    # PARTS slices of one list, so that the slow job's workers share them
+    cases = campaign_cases(CAMPAIGN)
+    counts, bad = judge_all(cases[part::PARTS])
+    print(len(cases), "cases in all; this part:", counts)
     assert not bad, bad[:5]
-    assert sum(c["cases"] for c in counts.values()) >= 2000
+    assert len(cases) >= min(CAMPAIGN, 14000)
 
 
 # ------------------------------------------------------------ found by the adversarial harness

@@ -301,6 +301,7 @@ def _exact_directional(names, direction, gradient) -> Directional:
     import sympy
 
     from ..autodiff.closed import to_closed
+    from ..closedtext import simplified
     values = [to_closed(v) for v in direction]
     norm = sympy.sqrt(sum(v * v for v in values))
     if norm == 0:
@@ -308,6 +309,26 @@ def _exact_directional(names, direction, gradient) -> Directional:
     unit = [sympy.radsimp(v / norm) for v in values]
     g = [to_closed(gradient[n]) for n in names]
     rate = sympy.sqrt(sum(x * x for x in g))
-    steepest = [sympy.radsimp(x / rate) for x in g] if rate != 0 else []
+    # from the partials in their printed (simplified, remembered) form: grad f/|grad f| of
+    # the raw ones is a tower of nested fractions that the printer simplifies for seconds
+    short = [simplified(x) for x in g]
+    square = sympy.expand(sum(x * x for x in short))
+    steepest = [_rationalised(x / sympy.sqrt(square), square) for x in short] \
+        if rate != 0 else []
     derivative = sympy.radsimp(sympy.simplify(sum(a * b for a, b in zip(g, unit))))
     return Directional(names, values, unit, derivative, steepest, rate, norm != 1)
+
+
+SHORT_SQUARE = 12  # operations in |grad f|^2 up to which its root leaves a denominator
+
+
+def _rationalised(value, square):
+    """The root out of the denominator (4/√17 -> 4√17/17) where |grad f|^2, `square`, is
+    short and that does not lengthen the number. For a gradient of nested roots and
+    logarithms, radsimp alone takes seconds and gives a thousand operations, which the
+    printer's simplify then works on for minutes."""
+    import sympy
+    if sympy.count_ops(square) > SHORT_SQUARE:
+        return value
+    out = sympy.radsimp(value)
+    return out if sympy.count_ops(out) <= sympy.count_ops(value) else value

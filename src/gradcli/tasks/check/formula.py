@@ -130,8 +130,9 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
             else atol + tol_rtol * max(abs(t), t_mag)
         slack = _slack_at(answer_program, point, literals) if literals and math.isfinite(s) \
             else 0.0
-        if slack:  # rounded decimals: their digits decide, not --rtol's default
-            tol = atol + FORMULA_RTOL_FLOOR * max(abs(t), t_mag) + slack
+        if slack:  # rounded decimals: their digits decide, not --rtol's default (nor its
+            # atol and floor, which at 8 digits are as wide as the digits' own half unit)
+            tol = QUESTION_ROUNDING * max(abs(t), t_mag) + slack
         ok = math.isfinite(s) and abs(s - t) <= tol
         if not ok and math.isfinite(s) and abs(s - t) <= 64 * 2.0 ** -52 * s_mag:
             # The answer's own rounding could explain the gap ((x+1e10)*2 - 2e10 for 2x):
