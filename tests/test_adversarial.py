@@ -24,7 +24,8 @@ def test_generated_inputs_are_never_silently_wrong(category):
 
 @pytest.mark.slow
 def test_the_full_harness_finds_no_silent_wrong_answer():
-    cases = adversarial.generate(5000, seed=24)
+    # 3,000 in CI's run; bench/adversarial.py runs larger campaigns (--per-family N)
+    cases = adversarial.generate(3000, seed=24)
     rep = adversarial.run_cases(cases, keep=2)
-    assert rep.total >= 5000
+    assert rep.total >= 3000
     assert rep.silent() == 0, rep.text()
