@@ -182,7 +182,10 @@ def test_memory_stays_bounded_on_a_large_file(tmp_path):
     assert (tmp_path / "big4000000.csv").stat().st_size > 100_000_000
     # Parsing the whole file at once would grow with it (hundreds of MB more here).
     assert sizes[4_000_000] - sizes[2_000_000] < 40_000, sizes
-    assert sizes[4_000_000] < 400_000, sizes
+    # The warm allocators' own size depends on the interpreter and its wheels: under
+    # 400 MB on 3.11, 449 MB on 3.13 (the same for 2 and 4 million rows); a file read
+    # whole would be well past this bound.
+    assert sizes[4_000_000] < 500_000, sizes
 
 
 def _peak_rss_kb(path) -> int:
