@@ -27,6 +27,15 @@ FUNCTIONS = [
     ("tan(x)/(1 + x^2)", S.tan(X) / (1 + X**2)), ("sin(x)^2 - cos(x)^2", S.sin(X)**2 - S.cos(X)**2),
     ("sqrt(x) ln(x)", S.sqrt(X) * S.log(X)), ("(x^2 + 1)/(x - 3)", (X**2 + 1) / (X - 3)),
 ]
+# The rest of the functions the exact point runs in the decimal module (decimalmath.py)
+MORE_FUNCTIONS = [
+    ("asin(x/4)", S.asin(X / 4)), ("acos(x/4)", S.acos(X / 4)), ("atan(x)", S.atan(X)),
+    ("atan2(x, 2)", S.atan2(X, 2)), ("sinh(x)", S.sinh(X)), ("cosh(x)", S.cosh(X)),
+    ("tanh(x)", S.tanh(X)), ("asinh(x)", S.asinh(X)), ("acosh(x^2 + 1)", S.acosh(X**2 + 1)),
+    ("atanh(x/4)", S.atanh(X / 4)), ("cbrt(x)", S.sign(X) * S.Abs(X)**S.Rational(1, 3)),
+    ("log2(x)", S.log(X, 2)), ("log10(x)", S.log(X, 10)), ("sec(x)", S.sec(X)),
+    ("cot(x)", S.cot(X)), ("x^x", X**X), ("2^x", 2**X), ("sigmoid(x)", 1 / (1 + S.exp(-X))),
+]
 FAST_POINTS = ["pi/6", "pi/4", "pi/3", "pi/2", "2pi/3", "pi", "sqrt(2)", "sqrt(3)/2", "e",
                "1/3", "2/7", "-pi/4"]
 ALL_POINTS = [f"{k}pi/12" for k in range(1, 24)] + [
@@ -122,6 +131,26 @@ def test_textbook_points_agree_with_sympy_to_the_last_bit():
     for (text, expr), direction in zip(TWO, DIRECTIONS):
         two_variables(tally, text, expr, "pi/3", "1/3", direction)
     assert tally.results >= 1400, tally.results
+    assert not tally.differ, "\n".join(tally.differ[:20])
+
+
+def test_more_functions_at_textbook_points_agree_with_sympy():
+    tally = Tally()
+    for text, expr in MORE_FUNCTIONS:
+        for at in ("pi/6", "sqrt(2)", "1/3"):
+            one_variable(tally, text, expr, at)
+    assert tally.results >= 200, tally.results
+    assert not tally.differ, "\n".join(tally.differ[:20])
+
+
+@pytest.mark.slow
+def test_more_functions_at_every_point_of_the_grid_agree_with_sympy():
+    tally = Tally()
+    for text, expr in MORE_FUNCTIONS:
+        for at in ALL_POINTS:
+            one_variable(tally, text, expr, at, 4)
+    print(f"{tally.results} results compared")
+    assert tally.results >= 4000, tally.results
     assert not tally.differ, "\n".join(tally.differ[:20])
 
 

@@ -66,7 +66,7 @@ def run_graph(nodes, output, leaf, mp, backward: bool = True) -> tuple[dict, dic
     ValueError or DomainError where the graph is not real and defined there.
     """
     from .engine import numeric_d, topo_order
-    B = precise_backend()
+    B = getattr(mp, "value_rules", None) or precise_backend()  # decimalmath's, or mpmath's
     D = numeric_d(B)
     value = {}
     for node in nodes:

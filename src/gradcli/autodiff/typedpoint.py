@@ -9,8 +9,9 @@ whose magnitude keeps falling as the precision grows (cos(pi/2): about 1e-31 at
 30 digits, 1e-61 at 60) is exactly 0. A result that does not settle by the
 last precision keeps its double (and eval's precision check still looks at it).
 
-mpmath only: SymPy stays out of this path, so a typed point costs about the
-mpmath import more than a decimal one.
+The runs are made in the decimal module first (autodiff/decimalmath.py: no import
+cost); a graph that needs what only mpmath has is run again there. SymPy stays out
+of this path.
 """
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ from ..errors import DomainError, LimitError
 # digits to cancellation needs about k more.
 _DIGITS = (30, 60, 120, 240)
 # A result at or below this many of its precision's digits under the graph's
-# largest number, falling by at least _FALL between two precisions, is an exact 0.
+# largest number, falling by at least _FALL_DIGITS digits between two precisions, is an exact 0.
 _NEAR_ZERO_DIGITS = 8
-_FALL = 1e-10
+_FALL_DIGITS = 10
 
 
 _CONSTANTS = {}
@@ -76,7 +77,8 @@ class Results:
     """One precision's run: .value, .grad[name], .at[name] (mpmath numbers), and .scale,
     the largest magnitude in the graph (what a rounding error is relative to)."""
 
-    def __init__(self, value, grad, at, scale):
+    def __init__(self, value, grad, at, scale, mp):
+        self.mp = mp  # the context it ran in: derived quantities are computed there too
         self.value = value
         self.grad = grad
         self.at = at
@@ -113,12 +115,27 @@ class TypedPoint:
                 node = graph.intermediates.get(name)
             grads[name] = mp.mpf(1) if node is graph.output else grad.get(id(node), mp.mpf(0))
         scale = max([mp.mpf(1)] + [abs(v) for v in value.values()])
-        return Results(value[id(graph.output)], grads, at, scale)
+        return Results(value[id(graph.output)], grads, at, scale, mp)
 
-    def settle(self, derived) -> list | None:
-        """The correctly rounded doubles of `derived(results)` (a list of mpmath numbers),
-        None for each one that does not settle; None in all where the graph cannot be run."""
+    def settle(self, derived, decimal_first: bool = True) -> list | None:
+        """The correctly rounded doubles of `derived(results)` (a list of numbers of
+        results.mp), None for each one that does not settle; None in all where the graph
+        cannot be run.
+
+        The decimal module runs it first; anything that fails there (a function it
+        lacks, a float mixed in, a domain error) is run again in mpmath, so the
+        verdict on where the graph is defined is always mpmath's."""
+        if decimal_first:
+            from .decimalmath import DECIMAL, Unsupported
+            try:
+                return self._settle(derived, DECIMAL, raise_errors=True)
+            except (Unsupported, TypeError, AttributeError, ArithmeticError, ValueError,
+                    DomainError, LimitError):
+                pass
         import mpmath as mp
+        return self._settle(derived, mp)
+
+    def _settle(self, derived, mp, raise_errors: bool = False) -> list | None:
         previous, done = None, None
         self.growing = set()
         for digits in _DIGITS:
@@ -127,6 +144,8 @@ class TypedPoint:
                     results = self.run(mp)
                     got = [mp.mpf(x) for x in derived(results)]
                 except (ArithmeticError, ValueError, DomainError, LimitError):
+                    if raise_errors:
+                        raise
                     return None  # not real or not defined at the exact point: doubles stay
                 scale = results.scale
             if previous is not None:
@@ -153,7 +172,7 @@ def _rounded(a, b, scale, digits_a: int, mp):
     if not (mp.isfinite(a) and mp.isfinite(b)):
         return float(b) if a == b else None
     if b == 0 or (abs(a) <= scale * mp.mpf(10) ** (_NEAR_ZERO_DIGITS - digits_a)
-                  and abs(b) <= abs(a) * _FALL):
+                  and abs(b) <= abs(a) * mp.mpf(10) ** -_FALL_DIGITS):
         return 0.0
     fa, fb = float(a), float(b)
     return fb + 0.0 if fa == fb and math.isfinite(fb) else None  # + 0.0: no -0 from underflow
@@ -222,12 +241,12 @@ def hessian(result) -> None:
     point = TypedPoint(point.graph, point.typed, names)
 
     def derived(r):
-        import mpmath as mp
+        mp = r.mp
         return [mp.diff(lambda t, a=a, b=b: point.run_at({**r.at, b: t}, mp).grad.get(a, 0),
                         r.at[b])
                 for a, b in pairs]
 
-    got = point.settle(derived)
+    got = point.settle(derived, decimal_first=False)  # mpmath's diff
     for (a, b), h in zip(pairs, got or ()):
         if h is not None:
             matrix[a][b] = matrix[b][a] = h
@@ -244,7 +263,7 @@ def linear(point: TypedPoint, names, estimate: dict) -> float | None:
     typed = getattr(estimate, "typed", None) or {}
 
     def derived(r):
-        import mpmath as mp
+        mp = r.mp
         b = {n: constant_value(typed[n], mp) if n in typed else mp.mpf(estimate[n])
              for n in names}
         return [r.value + sum(r.grad.get(n, 0) * (b[n] - r.at[n]) for n in names)]
@@ -263,7 +282,7 @@ def directional(result, along, order, texts) -> None:
     k = len(order)
 
     def derived(r):
-        import mpmath as mp
+        mp = r.mp
         v = [constant_value(t, mp) for t in texts]
         norm = mp.sqrt(mp.fsum(x * x for x in v))
         u = [x / norm for x in v]
