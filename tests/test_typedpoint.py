@@ -290,3 +290,65 @@ def test_an_input_the_result_does_not_use_has_partial_zero():
     result = CliRunner().invoke(main, ["tangent", "v0v0=x;1", "--at", "x=pi/4", "-o", "plain"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("tangent\ty = 1\n")
+
+
+# critical's points and numbers where the points are closed forms: (f, --over or None, f in SymPy)
+CRITICAL = [
+    ("x^3 - 3x + y^2", None, X**3 - 3 * X + Y**2),
+    ("x^3 + y^3 - 3x y", None, X**3 + Y**3 - 3 * X * Y),
+    ("x^4 + y^4 - 4x y + 1", None, X**4 + Y**4 - 4 * X * Y + 1),
+    ("x y e^(-x^2 - y^2)", "x=-3:3,y=-3:3", X * Y * S.exp(-X**2 - Y**2)),
+    ("2x^3 + x y^2 + 5x^2 + y^2", None, 2 * X**3 + X * Y**2 + 5 * X**2 + Y**2),
+    ("3x - x^3 - 2y^2 + y^4", None, 3 * X - X**3 - 2 * Y**2 + Y**4),
+    ("x^2 + x y + y^2 - 3x", None, X**2 + X * Y + Y**2 - 3 * X),
+    ("sin(x) + cos(y)", "x=0:7,y=0:7", S.sin(X) + S.cos(Y)),
+    ("x sin(y)", "x=-3:3,y=-4:4", X * S.sin(Y)),
+    ("sin(x) sin(y)", "x=1:6,y=1:6", S.sin(X) * S.sin(Y)),
+    ("e^x (x^2 - 2 y^2)", None, S.exp(X) * (X**2 - 2 * Y**2)),
+    ("x^2 y - 2 x y + 2 y^2 - 15 y", None, X**2 * Y - 2 * X * Y + 2 * Y**2 - 15 * Y),
+    ("x^3 - 12x y + 8y^3", None, X**3 - 12 * X * Y + 8 * Y**3),
+    ("cos(x) + cos(y) + cos(x + y)", "x=0:6,y=0:6", S.cos(X) + S.cos(Y) + S.cos(X + Y)),
+    ("x^4 - 2x^2 + y^3 - 3y", None, X**4 - 2 * X**2 + Y**3 - 3 * Y),
+]
+
+
+def critical_points(tally, text, over, expr):
+    args = ["critical", text, "-o", "json"] + (["--over", over] if over else [])
+    record = json.loads(cli(*args).stdout)
+    fx, fy = S.diff(expr, X), S.diff(expr, Y)
+    for found in record["points"]:
+        p = {X: S.sympify(found["exact"]["at"]["x"]), Y: S.sympify(found["exact"]["at"]["y"])}
+        where = f"{text} at ({p[X]}, {p[Y]})"
+        assert S.simplify(fx.subs(p)) == 0 and S.simplify(fy.subs(p)) == 0, where
+        hxx, hxy, hyy = (S.diff(expr, *v).subs(p) for v in ((X, X), (X, Y), (Y, Y)))
+        tally.compare(f"{where}: x", found["at"]["x"], rounded(p[X]))
+        tally.compare(f"{where}: y", found["at"]["y"], rounded(p[Y]))
+        tally.compare(f"{where}: f", found["value"], rounded(expr.subs(p)))
+        tally.compare(f"{where}: D", found["test"]["D"], rounded(hxx * hyy - hxy**2))
+        tally.compare(f"{where}: f_xx", found["test"]["f_xx"], rounded(hxx))
+        for row, right_row in zip(found["hessian"], ((hxx, hxy), (hxy, hyy))):
+            for ours, right in zip(row, right_row):
+                tally.compare(f"{where}: hessian", ours, rounded(right))
+    return record
+
+
+def test_critical_points_at_closed_forms_agree_with_sympy():
+    tally = Tally()
+    for text, over, expr in CRITICAL[:2] + CRITICAL[7:8]:
+        critical_points(tally, text, over, expr)
+    assert tally.results >= 50, tally.results
+    assert not tally.differ, "\n".join(tally.differ[:20])
+
+
+@pytest.mark.slow
+def test_every_critical_case_agrees_with_sympy_and_is_complete():
+    tally = Tally()
+    for text, over, expr in CRITICAL:
+        record = critical_points(tally, text, over, expr)
+        if over is None and record["complete"]:  # a polynomial: SymPy's own real solutions
+            solved = S.solve([S.diff(expr, X), S.diff(expr, Y)], [X, Y], dict=True)
+            real = [s for s in solved if all(v.is_real for v in s.values())]
+            assert len(real) == len(record["points"]), text
+    print(f"{tally.results} critical-point numbers compared")
+    assert tally.results >= 400, tally.results
+    assert not tally.differ, "\n".join(tally.differ[:20])

@@ -177,12 +177,15 @@ def second_derivative_test(p) -> dict:
     D = f_xx f_yy - f_xy^2 and f_xx (Calculus III); the Hessian's eigenvalues beyond."""
     names = list(p.point)
     h = p.hessian
+    if len(names) > 2:
+        return {"eigenvalues": list(p.eigenvalues)}
+    exact = exact_test(p)
+    if exact is not None:  # D's double is the exact D's, not a product of rounded partials
+        return {k: float(v.evalf(30)) + 0.0 for k, v in exact.items()}
     if len(names) == 1:
         return {"f''": h[0][0]}
-    if len(names) == 2:
-        a, b = names
-        return {"D": h[0][0] * h[1][1] - h[0][1] * h[1][0] + 0.0, f"f_{a}{a}": h[0][0] + 0.0}
-    return {"eigenvalues": list(p.eigenvalues)}
+    a, b = names
+    return {"D": h[0][0] * h[1][1] - h[0][1] * h[1][0] + 0.0, f"f_{a}{a}": h[0][0] + 0.0}
 
 
 def exact_test(p) -> dict | None:
