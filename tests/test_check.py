@@ -469,3 +469,11 @@ def test_an_undefined_numeric_answer_is_wrong_not_an_error():
     a = one(check("sin(x)", {"x": 1}, value="1/0"))
     assert not a.ok and a.computed is None
     assert a.reason.startswith("your answer is undefined (1/0 is undefined: division by zero)")
+
+
+def test_a_counterexample_is_rounded_like_the_rest_with_the_digits_that_tell_it_apart():
+    from gradcli.tasks.check.verdict import told_apart
+    assert told_apart(2.4596119257, 2.50950749906) == ("2.45961", "2.50951")
+    assert told_apart(7.377666345607852, 7.377666235607852) == ("7.3776663", "7.3776662")
+    a = one(check("x^2 sin x", api.parse_bindings([]), derivatives=[("x", "2x sin x + x cos x")]))
+    assert "your answer gives 2.45961, but the derivative is 2.50951" in a.reason

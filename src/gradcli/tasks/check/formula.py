@@ -31,7 +31,7 @@ from .formulaproof import Decision, decide_derivative
 from .probes import rounded_literals, rounding_slack
 from .sampling import LARGE, SAMPLES, SAMPLES_LARGE, Row, answer_value, edge_candidates, \
     exact_value, ill_conditioned, sample_points, true_derivative
-from .verdict import FORMULA_RTOL_FLOOR, Answer, num, point_text
+from .verdict import FORMULA_RTOL_FLOOR, Answer, num, point_text, told_apart
 
 
 def parse_answer(formula: str, program: Program, variables, what: str) -> Program:
@@ -216,9 +216,10 @@ def _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, n
         next((r for r in wrong if r.given), None) \
         or next((r for r in wrong if r.given is False), wrong[0])
     a.counterexample = {"at": dict(shown.point), "yours": shown.yours, "correct": shown.correct}
-    a.reason = (f"at {point_text(shown.point)} your answer gives {num(shown.yours)}, but the "
-                f"derivative is {num(shown.correct)}")
-    if num(shown.yours) == num(shown.correct):
+    yours, correct = told_apart(shown.yours, shown.correct)
+    a.reason = (f"at {point_text(shown.point)} your answer gives {yours}, but the "
+                f"derivative is {correct}")
+    if yours == correct:
         a.reason += " (the two differ beyond the digits shown)"
     key, detail, sentence = diagnose(program, answer_program, name, variables,
                                       _telling(compared, tol_rtol, atol), tol_rtol, atol)

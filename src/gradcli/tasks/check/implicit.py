@@ -20,7 +20,7 @@ from ...reading import given_names, read_program
 from .formula import parse_answer
 from .shared import Graded, close_to, maybe_value, random_step, seeded_rng, short, \
     split_sides, value_at, where_text
-from .verdict import FORMULA_RTOL_FLOOR, Answer, grade_number, num
+from .verdict import FORMULA_RTOL_FLOOR, Answer, grade_number, num, told_apart
 
 OPTION = "implicit"
 IMPLICIT_SAMPLES = 16  # random points where dy/dx is compared
@@ -202,8 +202,9 @@ def _grade_implicit(text, at, answer, wrt, of, rtol, atol,
         where = ", ".join(f"{k} = {short(v)}" for k, v in shown[0].items()) + " (on the curve)"
     else:
         where = where_text(shown[0])
-    a.reason = (f"at {where} your answer gives {short(shown[1])}, but "
-                f"d{y}/d{x} = -F_{x}/F_{y} is {short(shown[2])}")
+    yours, correct = told_apart(float(shown[1]), float(shown[2]))
+    a.reason = (f"at {where} your answer gives {yours}, but "
+                f"d{y}/d{x} = -F_{x}/F_{y} is {correct}")
     base = curve if len(curve) >= 3 else rows
     sample = [r for r in base if r[2] != 0]
     if len(sample) >= 3:

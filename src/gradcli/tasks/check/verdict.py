@@ -348,5 +348,17 @@ def num(x) -> str:
     return plain_number(x)
 
 
+def told_apart(a, b) -> tuple[str, str]:
+    """Two numbers of a message rounded as the rest of the output is (6 significant
+    digits), with just as many more as it takes to show that they differ."""
+    if not all(isinstance(x, float) and math.isfinite(x) for x in (a, b)):
+        return num(a), num(b)
+    for digits in range(6, 18):
+        ta, tb = (format_number(float(f"{x:.{digits}g}")) for x in (a, b))
+        if ta != tb:
+            return ta, tb
+    return format_number(a), format_number(b)
+
+
 def point_text(point) -> str:
     return ", ".join(f"{k} = {format_number(v)}" for k, v in point.items())
