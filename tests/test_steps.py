@@ -31,8 +31,7 @@ with open(os.path.join(HERE, "textbook", "exercises.json"), encoding="utf-8") as
 GOLDEN = os.path.join(HERE, "golden", "steps")
 
 FAMILIES = {"sum", "difference", "constant multiple", "power", "product", "quotient", "chain",
-            "exponential", "logarithm", "trigonometric", "inverse trigonometric", "hyperbolic",
-            "constant", "variable"}
+            "exponential", "logarithm", "trigonometric", "inverse trigonometric", "hyperbolic"}
 
 
 def run(*args):
@@ -410,3 +409,17 @@ def test_a_step_shows_the_rule_with_its_pieces_put_in_before_the_simplified_resu
     code, out, _ = run("diff", "(x^2+1)/(x-3)", "--steps", "-o", "json")
     step = json.loads(out)["steps"][0]
     assert step["substituted"] == "(2*x*(x - 3) - (x^2 + 1))/(x - 3)^2"
+
+
+def test_a_number_or_the_variable_in_a_sum_gets_no_step_of_its_own():
+    d = api.diff_steps("(x^2 + 1)/(x - 3)", ["x"]).steps[0]
+    assert [s.rule for s in d.steps] == ["quotient", "sum", "power", "difference"]
+    # every step after the first is referred to by an earlier one
+    used = {n for s in d.steps for n in s.uses}
+    assert all(s.number in used for s in d.steps[1:])
+
+
+def test_markdown_steps_show_the_substitution_before_the_simplification():
+    out = run("diff", "(x^2+1)/(x-3)", "--steps", "-o", "markdown")[1]
+    assert "`= (2*x*(x - 3) - (x^2 + 1))/(x - 3)^2`" in out
+    assert out.index("(2*x*(x - 3) - (x^2 + 1))") < out.index("(x^2 - 6*x - 1)/(x - 3)^2")

@@ -37,12 +37,14 @@ def _needs_parens(op, parent: Apply, index: int, child: Expr, clarify: bool) -> 
     """Whether argument `index` of the operator `parent` (op: its table record) needs
     parentheses."""
     cp = _prec(child)
-    if index > 0 and isinstance(child, Num) and child.value < 0:
-        return True  # x*(-3), not x*-3
+    if index > 0 and (isinstance(child, Num) and child.value < 0
+                      or isinstance(child, Apply) and child.op == "neg"):
+        return True  # x*(-3) and x^2*(-csc(x)^2), not x*-3 and x^2*-csc(x)^2
     if op.prec == ops.UNARY:
         if clarify and isinstance(child, Apply) and child.op == "pow":
             return True
-        return cp < ops.UNARY or (isinstance(child, Num) and _prec(child) == ops.UNARY)
+        return cp < ops.UNARY or (isinstance(child, Num) and _prec(child) == ops.UNARY) \
+            or (isinstance(child, Apply) and child.op in ("neg", "pos"))  # -(-x), not --x
     if op.prec == ops.POWER:
         if index == 0:
             return cp <= ops.POWER

@@ -187,6 +187,9 @@ def markdown(result, precision=None) -> str:  # formulas: nothing to round
                     f"{_code(letter + chr(39))} is step {sub.number}"
                     for (letter, _), sub in zip(step.parts, step.part_steps))
             out.append(line)
+            middle = substitution_text(step)
+            if middle:  # the rule with its pieces put in, as a book shows before simplifying
+                out.append(f"   {_code('= ' + middle)}  ")
             out.append(f"   {_code('= ' + short(step.result))}")
         more = left_out(derivation)
         if more:

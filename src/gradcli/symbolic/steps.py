@@ -130,8 +130,14 @@ class _Planner:
             terms = _terms(node)
             step.rule = ops.TABLE["sub" if any(s < 0 for s, _ in terms) else "add"].rule
             step._plan = ("sum", terms)
-            self._name(step, [t for _, t in terms], [id(t) in self.varies for _, t in terms])
-            return [t for _, t in terms]
+            compound = self._name(step, [t for _, t in terms],
+                                  [id(t) in self.varies for _, t in terms])
+            # A number's 0 and the variable's 1 are written into the sum's own formula, so
+            # they get no step no other step refers to; a term held constant in a partial
+            # derivative (y^3 in d/dx) keeps its step, which says why it is 0.
+            held = [t for _, t in terms if id(t) not in self.varies
+                    and any(v in self.variables and v != wrt for v in free_names(t))]
+            return compound + held
         op = ops.TABLE[node.op]
         varying = tuple(id(a) in self.varies for a in node.args)
         step.rule = op.rule_name(varying)
