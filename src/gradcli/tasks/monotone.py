@@ -13,8 +13,9 @@ from __future__ import annotations
 
 
 def polynomial_inside(f, symbols):
-    """(p, needs) with f = a + b·h(p), h strictly monotone wherever p satisfies `needs`
-    ("" always, "positive" p > 0, "nonnegative" p >= 0); None for any other f."""
+    """(p, needs, outer) with f = a + b·h(p) = outer(p), h strictly monotone wherever p
+    satisfies `needs` ("" always, "positive" p > 0, "nonnegative" p >= 0); None for any
+    other f. outer gives f's exact value from p's without simplifying f at a point."""
     import sympy as S
     _, rest = f.as_independent(*symbols, as_Add=True)
     b, core = rest.as_independent(*symbols, as_Add=False)
@@ -34,7 +35,8 @@ def polynomial_inside(f, symbols):
         return None
     if not p.free_symbols or not p.is_polynomial(*symbols):
         return None
-    return S.expand(p), needs
+    u = S.Dummy("p")
+    return S.expand(p), needs, S.Lambda(u, f.xreplace({p: u}))
 
 
 def _one_signed_derivative(h):

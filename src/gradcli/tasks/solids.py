@@ -102,7 +102,7 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
                          "solid is empty)" if not over else f"--over {region.text}: empty")
     _between(curves, points)
     if monotone:
-        _monotone_values(objective, monotone, points, systems)
+        _monotone_values(monotone, points, systems)
         grad = [S.diff(objective, s) for s in symbols]
     order = {"interior": 0, "boundary": 1, "corner": 2}
     points.sort(key=lambda c: (order[c.source], [float(c.at[n].evalf(20))
@@ -113,19 +113,19 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
                          box=region.box, complete=True, warnings=list(program.warnings))
 
 
-def _monotone_values(objective, monotone, points, systems) -> None:
+def _monotone_values(monotone, points, systems) -> None:
     """f = a + b·h(p): p's candidates, exact and complete, are f's (h strictly monotone
     keeps or reverses the order of p's values), once h is proven defined at p's minimum."""
     from .monotone import domain_holds
-    p, needs = monotone
+    p, needs, outer = monotone
     lowest = min((c.value for c in points), key=lambda v: float(v.evalf(30)))
     if not domain_holds(needs, lowest):
         raise NotExact(f"f is a function of p = {_eq(p)}, which is defined only where p "
                        f"{'> 0' if needs == 'positive' else '>= 0'}; p's minimum on the "
                        f"solid is {_eq(lowest)}, so f is not defined (or not continuous) on "
                        "all of it", hint="choose a solid where f is defined")
-    for c in points:
-        c.value = _value(objective, c.at)
+    for c in points:   # f's value from p's exact one: simplifying f at each point is slow
+        c.value = outer(c.value)
     systems[:] = [(title.replace("grad f", "grad p"), lines) for title, lines in systems]
     systems.insert(0, (f"f is a strictly monotone function of p = {_eq(p)}",
                        ["its max and min on the solid are where p has its own, so the "
