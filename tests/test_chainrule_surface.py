@@ -154,6 +154,8 @@ def test_surface_bad_input(args, code, words):
     "(x, y, z) = (1, 2, 3) + t(2, 4, 6)", "(x - 1)/2 = (y - 2)/4 = (z - 3)/6",
     "x = 1 + t, y = 2 + 2t, z = 3 + 3t", "<1, 2, 3>", "(x, y, z) = (3, 6, 9) + s(-1, -2, -3)",
     "r(t) = <1 + t, 2 + 2t, 3 + 3t>",
+    # online homework prints the coordinates as functions of the parameter
+    "(x(t), y(t), z(t)) = (1 + t, 2 + 2t, 3 + 3t)", "x(t) = 1 + 2t, y(t) = 2 + 4t, z(t) = 3 + 6t",
 ])
 def test_check_surface_normal_right(answer):
     code, rec = js("check", *SPHERE, "--normal", answer)
@@ -165,6 +167,7 @@ def test_check_surface_normal_right(answer):
     (SPHERE[0], SPHERE[2], "(x, y, z) = (1, 2, 4) + t(2, 4, 6)", "normal-point"),
     (SPHERE[0], SPHERE[2], "(x, y, z) = (1, 2, 3) + t(1, 1, 1)", "normal-direction"),
     (SPHERE[0], SPHERE[2], "x + 2y + 3z = 14", "not-a-line"),
+    (SPHERE[0], SPHERE[2], "(x(t), y(t), z(t)) = (1 + t, 2 - 2t, 3 + 3t)", "direction-sign"),
     ("4 - x^2 - y^2", "x=1,y=1", "(x, y, z) = (1, 1, 2) + t(-2, -2, 1)", "direction-sign"),
     ("4 - x^2 - y^2", "x=1,y=1", "(x - 1)/2 = (y - 1)/2 = (z - 2)/(-1)", "direction-sign"),
 ])
@@ -176,6 +179,9 @@ def test_check_surface_normal_wrong_named(question, at, answer, mistake):
 def test_check_surface_normal_bad_input():
     assert run("check", *SPHERE, "--normal", "(x, y, z) = (1, 2, 3) + t(2, 4)").exit_code == 2
     assert run("check", *SPHERE, "--normal", "(1, 2").exit_code == 2
+    # x(t) is a coordinate only with one parameter letter throughout
+    assert run("check", *SPHERE, "--normal",
+               "(x(t), y(s), z(t)) = (1 + t, 2 + 2t, 3 + 3t)").exit_code == 2
     # both at once are graded, each on its own: the normal is right, z = 1 is not the plane
     assert run("check", *SPHERE, "--normal", "(2, 4, 6)", "--tangent", "z = 1").exit_code == 1
     assert run("check", "x^2 + y^2 + z^2 = 14", "--at", "x=1,y=2,z=4",

@@ -126,6 +126,8 @@ def test_surface_solved_accepted_and_the_wrong_answer_named(entry):
     assert code == 1
     assert got["answers"][0]["mistake"] == entry["wrong"]["mistake"], got
     # the printed plane, and both planes gradcli prints, are accepted by --tangent
+    if "plane" not in entry:  # the source prints only the normal line
+        return
     for answer in (entry["plane"], rec["equation"], rec["expanded"]):
         code, got = record(["check", entry["question"], "--at", entry["at"], "--tangent", answer])
         assert code == 0 and got["ok"], (answer, got)

@@ -99,6 +99,27 @@ def test_what_it_cannot_prove_is_refused(args, code):
     assert "Traceback" not in result.output
 
 
+def test_a_non_polynomial_f_refused_says_what_to_do():
+    result = CliRunner().invoke(main, ["extrema", "x e^y + z", "--where", "x^2 + y^2 + z^2 <= 1"])
+    assert result.exit_code == 3
+    assert "monotone function" in result.output and "on that face with --where" in result.output
+
+
+def test_a_monotone_function_of_a_polynomial_has_its_candidates():
+    # e^(-p): the max where p is least, the min where it is greatest, exact and complete
+    r = solve("e^(-(x^2 + y^2 + z^2))", None, "x^2 + y^2 + z^2 <= 1", None)
+    assert r.complete
+    assert _side(r.max) == (1, [(0, 0, 0)])
+    assert sp.simplify(r.min.value - sp.exp(-1)) == 0 and list(r.min.along)
+    # ln p needs p > 0 on the whole solid, proven from p's exact minimum
+    r = solve("ln(x + y + z)", None, "x >= 1, y >= 1, z >= 1, x + y + z <= 6", None)
+    assert sp.simplify(r.max.value - sp.log(6)) == 0
+    assert _side(r.min) == (sp.log(3), [(1, 1, 1)])
+    result = CliRunner().invoke(main, ["extrema", "ln(x + y + z)", "--where",
+                                       "x^2 + y^2 + z^2 <= 1"])
+    assert result.exit_code == 3 and "defined only where p > 0" in result.output
+
+
 @pytest.mark.slow
 def test_xyz_on_a_ball_past_the_axes_and_a_curve_at_an_extreme_refused():
     # grad(x y z) = 0 on the three axes, inside the ball; f = 0 there, strictly between -1 and 1
@@ -186,3 +207,20 @@ def _run(n, seed):
 @pytest.mark.slow
 def test_separable_boxes_200_right_200_wrong():
     _run(200, 3535)
+
+
+@pytest.mark.parametrize("f, p, needs", [
+    (sp.exp(X * Y * Z), X * Y * Z, ""), (3 - 2 * sp.atan(X + Y), X + Y, ""),
+    (sp.sqrt(X**2 + Y**2 + Z**2), X**2 + Y**2 + Z**2, "nonnegative"),
+    (1 / (1 + X**2), 1 + X**2, "positive"), (sp.log(X + Z), X + Z, "positive"),
+    (2**(X - Y), X - Y, ""), (X * sp.exp(Y), None, None), (sp.sin(X + Y), None, None),
+    (sp.exp(sp.sin(X)), None, None),
+    # acot jumps at 0 although its derivative is negative: monotone only where p > 0
+    (sp.acot(X + Y), X + Y, "positive"), (sp.cosh(Z), Z, "positive"),
+])
+def test_which_f_is_a_monotone_function_of_a_polynomial(f, p, needs):
+    from gradcli.tasks.monotone import polynomial_inside
+    got = polynomial_inside(f, (X, Y, Z))
+    assert (got if got is None else got[:2]) == (None if p is None else (sp.expand(p), needs))
+    if got is not None:   # outer(p) is f again
+        assert sp.simplify(got[2](sp.expand(p)) - f) == 0

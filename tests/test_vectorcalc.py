@@ -253,3 +253,18 @@ def test_check_with_wrt_for_jacobian():
     code, rec = record("check", "[u^2 - v^2, 2u v]", "--wrt", "v,u", "--jacobian-det",
                        "4(u^2 + v^2)")
     assert code == 1 and rec["answers"][0]["mistake"] == "jacobian-sign"
+
+
+def test_check_2d_curl_written_as_a_multiple_of_k():
+    # books print a plane field's curl Q_x - P_y as the k-component: (x - y) k
+    for answer in ("2k", "2 k", "0i + 0j + 2k"):
+        code, rec = record("check", "[-y, x]", "--curl", answer)
+        assert code == 0 and rec["ok"], (answer, rec)
+    code, rec = record("check", "[y^2/2, x^2/2]", "--curl", "(x - y) k")
+    assert code == 0 and rec["ok"], rec
+    code, rec = record("check", "[y^2/2, x^2/2]", "--curl", "(y - x) k")
+    assert code == 1 and rec["answers"][0]["mistake"] == "curl-sign", rec
+    assert "i or j component" in bad("check", "[-y, x]", "--curl", "2i + 2k")
+    # a field with a variable named k keeps k as that variable
+    code, rec = record("check", "[-k, x]", "--wrt", "x,k", "--curl", "2")
+    assert code == 0, rec

@@ -39,11 +39,20 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
     import sympy as S
     f, read, program = read_objective(text, region.names)
     symbols = region.symbols
+    objective, monotone = f, None
     if not f.is_polynomial(*symbols):
-        raise NotExact("extrema on a solid needs f to be a polynomial: for any other f "
-                       "SymPy's solutions of the systems may be incomplete, so gradcli "
-                       "claims nothing", hint="gradcli critical --over finds the interior's "
-                                              "critical points numerically")
+        from .monotone import polynomial_inside
+        monotone = polynomial_inside(f, symbols)
+        if monotone is None:
+            raise NotExact(
+                "extrema on a solid needs f to be a polynomial, or a monotone function of "
+                "one (e^p, ln p, sqrt(p), 1/p, atan p): for any other f SymPy's solutions "
+                "of the systems may be incomplete, so gradcli claims nothing",
+                hint="solve each piece in two variables: put a face's equation into f and "
+                     "run gradcli extrema on that face with --where; gradcli critical "
+                     "--over x=A:B,y=C:D,z=E:F finds the interior's critical points "
+                     "numerically")
+        f = monotone[0]   # the candidates are p's; their values are f's (below)
     if not over and not _bounded(region, symbols):
         raise UsageError(f"--where {region.text}: gradcli cannot prove this solid bounded "
                          "(a box, a ball or ellipsoid, or planes that close it are)",
@@ -92,6 +101,9 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
         raise UsageError(f"--where {region.text}: no point satisfies every inequality (the "
                          "solid is empty)" if not over else f"--over {region.text}: empty")
     _between(curves, points)
+    if monotone:
+        _monotone_values(monotone, points, systems)
+        grad = [S.diff(objective, s) for s in symbols]
     order = {"interior": 0, "boundary": 1, "corner": 2}
     points.sort(key=lambda c: (order[c.source], [float(c.at[n].evalf(20))
                                                  for n in region.names]))
@@ -99,6 +111,25 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
                          [p.text for p in pieces], [_eq(d) for d in grad], points,
                          extreme(points, max), extreme(points, min), systems,
                          box=region.box, complete=True, warnings=list(program.warnings))
+
+
+def _monotone_values(monotone, points, systems) -> None:
+    """f = a + b·h(p): p's candidates, exact and complete, are f's (h strictly monotone
+    keeps or reverses the order of p's values), once h is proven defined at p's minimum."""
+    from .monotone import domain_holds
+    p, needs, outer = monotone
+    lowest = min((c.value for c in points), key=lambda v: float(v.evalf(30)))
+    if not domain_holds(needs, lowest):
+        raise NotExact(f"f is a function of p = {_eq(p)}, which is defined only where p "
+                       f"{'> 0' if needs == 'positive' else '>= 0'}; p's minimum on the "
+                       f"solid is {_eq(lowest)}, so f is not defined (or not continuous) on "
+                       "all of it", hint="choose a solid where f is defined")
+    for c in points:   # f's value from p's exact one: simplifying f at each point is slow
+        c.value = outer(c.value)
+    systems[:] = [(title.replace("grad f", "grad p"), lines) for title, lines in systems]
+    systems.insert(0, (f"f is a strictly monotone function of p = {_eq(p)}",
+                       ["its max and min on the solid are where p has its own, so the "
+                        "candidates are p's"]))
 
 
 def _key(at: dict) -> tuple:

@@ -72,10 +72,23 @@ def _normalised(text: str) -> str:
     return text.replace("⟨", "(").replace("⟩", ")").replace("<", "(").replace(">", ")")
 
 
+def _bare_coordinates(text: str, names: list) -> str:
+    """'(x(t), y(t), z(t)) = ...' and 'x(t) = t, ...' -> the coordinates' bare names.
+
+    Online homework systems print the coordinates as functions of the parameter; read as
+    written, x(t) would be the product x*t. One parameter letter, not a coordinate, only."""
+    import re
+    pattern = re.compile(r"\b(%s)\(\s*([A-Za-z])\s*\)" % "|".join(map(re.escape, names)))
+    params = {m.group(2) for m in pattern.finditer(text)}
+    if len(params) != 1 or params <= set(names):
+        return text
+    return pattern.sub(lambda m: m.group(1), text)
+
+
 def read_line(answer: str, names: list):
     """(P0 or None for a direction alone, D) of the answer, or a str saying why it is not a
     line."""
-    text = _normalised(answer.strip())
+    text = _bare_coordinates(_normalised(answer.strip()), names)
     equals = top_equals(text)
     if not equals:
         return _vector_expression(text, names)

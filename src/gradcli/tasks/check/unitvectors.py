@@ -8,7 +8,8 @@ something the student did not write: it applies only when the question has no va
 named i, j or k, when every term of the top-level sum ends in one of them standing
 alone (after a space, a digit or a closing bracket, so that `pi` and `xi` are left
 alone), and when each unit appears once. Anything else is left as typed, to be read (or
-refused) as before.
+refused) as before. A plane field's curl is one formula, Q_x - P_y; a book prints it as
+the k-component, `(x - y) k`, which is read as its coefficient (k_coefficient).
 """
 from __future__ import annotations
 
@@ -18,6 +19,26 @@ _OPEN, _CLOSE = "([{", ")]}"
 
 def bracket_form(text: str, variables) -> str | None:
     """`[a, b, c]` for `a i + b j + c k` (a unit left out is a zero component), else None."""
+    parts = _unit_parts(text, variables)
+    if parts is None:
+        return None
+    return "[" + ", ".join(parts.get(u, "0") for u in _UNITS) + "]"
+
+
+def k_coefficient(text: str, variables) -> str | None:
+    """`c` for a plane field's curl written `c k` (`2k`, `(x - y) k`, `0i + 0j + 2k`), as
+    books print the scalar curl Q_x - P_y as the k-component of the 3-D curl; else None.
+    An i or j term is allowed only with a literal zero coefficient."""
+    parts = _unit_parts(text, variables)
+    if parts is None or "k" not in parts:
+        return None
+    if any(parts[u].strip("-() ") != "0" for u in "ij" if u in parts):
+        return None
+    return parts["k"]
+
+
+def _unit_parts(text: str, variables) -> dict | None:
+    """{unit: its coefficient's text} of `a i + b j + c k`, else None."""
     if any(u in variables for u in _UNITS):
         return None
     terms = _terms(text)
@@ -30,7 +51,7 @@ def bracket_form(text: str, variables) -> str | None:
             return None
         grouped = coefficient if _enclosed(coefficient) else f"({coefficient})"
         parts[unit] = "-" + grouped if sign == "-" else grouped
-    return "[" + ", ".join(parts.get(u, "0") for u in _UNITS) + "]"
+    return parts
 
 
 def _terms(text: str) -> list:

@@ -22,7 +22,7 @@ from . import decide
 from .formula import parse_answer
 from .probes import rounded_literals
 from .shared import Graded
-from .unitvectors import bracket_form
+from .unitvectors import bracket_form, k_coefficient
 from .verdict import Answer, grade_number, grade_numeric, num, number_or_why
 
 _KEYS = {"div": "div F", "curl": "curl F", "laplacian": "∇²f", "jacobian_det": "det J"}
@@ -95,6 +95,13 @@ def _read_answer(answer: str, program, variables, kind):
     text = answer.strip()
     if kind == "curl" and len(variables) == 3:
         text = bracket_form(text, variables) or text
+    elif kind == "curl" and len(variables) == 2:
+        scalar = k_coefficient(text, variables)
+        if scalar is None and bracket_form(text, variables) is not None:
+            raise UsageError("the curl of a plane field is one formula, Q_x - P_y, printed "
+                             "as a multiple of k; this answer has an i or j component",
+                             source=answer, hint='for example --curl "(x - y) k" or "x - y"')
+        text = scalar or text
     bracket = _BRACKETS.match(text)
     if bracket and "," in bracket.group(1):
         text = "[" + bracket.group(1) + "]"
