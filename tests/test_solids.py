@@ -224,3 +224,11 @@ def test_which_f_is_a_monotone_function_of_a_polynomial(f, p, needs):
     assert (got if got is None else got[:2]) == (None if p is None else (sp.expand(p), needs))
     if got is not None:   # outer(p) is f again
         assert sp.simplify(got[2](sp.expand(p)) - f) == 0
+
+
+def test_the_json_record_names_the_expression_typed():
+    import json
+    run = CliRunner().invoke(main, ["extrema", "x + y + z", "--where", "x^2 + y^2 + z^2 <= 1",
+                                    "-o", "json"])
+    assert run.exit_code == 0, run.output
+    assert json.loads(run.stdout)["expression"] == "x + y + z"

@@ -79,18 +79,18 @@ def solid_extrema(text: str, region, over: str | None) -> RegionExtrema:
             for at, along in found_here:
                 if not _inside(gs, at, strict=(k == 0)):
                     continue
-                text = what if along == "all" else along
+                curve_text = what if along == "all" else along
                 if along == "all":   # f constant on the whole piece
                     if active in constant_on:
                         continue
                     constant_on.append(active)
-                elif along and any(q.along == text for q in found):
+                elif along and any(q.along == curve_text for q in found):
                     continue         # the same curve of solutions, another point of it
                 elif not along and any(not q.along and _same_point(at, q.at)
                                        for q in near.get(_key(at), ())):
                     continue
                 found.append(Point(at, _value(f, at), SOURCES[k], "" if k == 0 else what,
-                                   along=text,
+                                   along=curve_text,
                                    curve=gs[active[0]] if along == "all" and active else None))
                 near.setdefault(_key(at), []).append(found[-1])
     if len(pieces) > 1:
