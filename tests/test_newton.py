@@ -221,6 +221,18 @@ def test_a_book_two_after_two_point_oh_oh_is_right():
     assert code == 0, rec
 
 
+def test_a_rounded_iterate_too_short_for_the_digits_rule_says_why_it_is_refused():
+    # cos x = x from 1: x1 = 0.7503638678..., which a forum prints as 0.75; two
+    # significant digits are graded within the tolerance, and the reason must not say
+    # "x1 to 2 decimal places is 0.75" of the answer 0.75
+    code, rec, _ = check("cos x = x", "--at", "x=1", "--newton", "0.75")
+    (a,) = rec["answers"]
+    assert code == 1 and a["mistake"] == "iterate"
+    assert a["expected"] == "0.750364" and "fewer than 3 significant digits" in a["reason"]
+    code, rec, _ = check("cos x = x", "--at", "x=1", "--newton", "0.76")
+    assert code == 1 and "fewer than" not in rec["answers"][0]["reason"]
+
+
 @pytest.mark.parametrize("answer,mistake", [
     ("0.5, -1.25", "sign-slip"),
     ("1.5, 1.4166666", "cut-off"),

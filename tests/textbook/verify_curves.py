@@ -37,9 +37,9 @@ def function(entry):
 def number(text: str):
     """A printed number, read by gradcli's parser into SymPy (its meaning, not its judge)."""
     t = text.strip()
-    if t in ("∞", "inf", "+∞"):
+    if t in ("∞", "inf", "+∞", "oo"):
         return sp.oo
-    if t in ("-∞", "-inf"):
+    if t in ("-∞", "-inf", "-oo"):
         return -sp.oo
     sys.path.insert(0, os.path.dirname(HERE))
     from sympy_bridge import to_sympy
@@ -65,7 +65,7 @@ def points(text: str, variable: str) -> list:
         if not item:
             continue
         m = re.fullmatch(r"\((.*),(.*)\)", item) or \
-            re.fullmatch(r"[a-z]\((.*)\)\s*=\s*(.*)", item)  # f(-2)=18 is the point (-2, 18)
+            re.fullmatch(r"[A-Za-z]\((.*)\)\s*=\s*(.*)", item)  # f(-2)=18 is the point (-2, 18)
         xs, v = (m.group(1), m.group(2)) if m else (re.sub(rf"^{variable}\s*=\s*", "", item), None)
         for s in ("+", "-") if "±" in xs else ("",):
             xv = number(xs.replace("±", s))
@@ -190,7 +190,7 @@ def check_extrema(entry) -> list:
     problems = []
     for key, pick in (("abs_max", max), ("abs_min", min)):
         text = entry["answers"][key]
-        m = re.fullmatch(r"\s*[a-z]\((.*)\)\s*=\s*(.*)", text)
+        m = re.fullmatch(r"\s*[A-Za-z]\((.*)\)\s*=\s*(.*)", text)
         value_text, _, where = (m.group(2), "", m.group(1)) if m else text.partition(" at ")
         printed = float(number(value_text))
         best = pick(v for _, v in values)

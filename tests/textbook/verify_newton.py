@@ -6,7 +6,8 @@
   places any iterate of the answer has (a book's ``1.5`` beside ``1.416666667`` is
   1.500000000); a value with fewer than 3 significant digits at those places must
   equal the iterate within 1e-6 relative. The perturbed answer must fail that test
-  in at least one iterate.
+  in at least one iterate. An iterate printed as a fraction (``59/24``) must equal the
+  true iterate to 40 digits.
 - ``roots``: every root in the range (sign changes of f on a grid of 4001 points,
   each refined by bisection in mpmath, plus mpmath's findroot from each local
   minimum of |f|) must be listed, each correctly rounded to its own printed places,
@@ -51,11 +52,17 @@ def numbers(answer):
 
 
 def places(text):
+    if "/" in text:
+        return 0
     return max(0, -Decimal(text).as_tuple().exponent)
 
 
 def rounds_to(text, true, k):
-    """The digits rule at k places (3+ significant digits), else 1e-6 relative."""
+    """The digits rule at k places (3+ significant digits), else 1e-6 relative; a
+    fraction to 40 digits."""
+    if "/" in text:
+        value = mp.mpf(sympy.Rational(text).p) / sympy.Rational(text).q
+        return abs(value - true) <= mp.mpf(10) ** -40 * (1 + abs(true))
     exact = Decimal(mp.nstr(true, 45, strip_zeros=False, min_fixed=-mp.inf, max_fixed=mp.inf))
     q = Decimal(1).scaleb(-k)
     typed = Decimal(text).quantize(q)

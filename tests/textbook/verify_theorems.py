@@ -44,11 +44,13 @@ def expr(text, names):
 
 
 def read_c(text: str) -> list:
-    """c values from a typed answer such as 'c = (1 ± √7)/3' or 'c = ±2/√3'."""
-    text = text.replace("c =", "").replace("√", "sqrt").replace("π", "pi")
+    """c values from a typed answer such as 'c = (1 ± √7)/3', 'c = ±2/√3', 'c=2' or
+    'x = 1' (a page's own letter)."""
+    import re
+    text = text.replace("√", "sqrt").replace("π", "pi")
     out = []
     for part in text.split(" and "):
-        part = part.strip()
+        part = re.sub(r"^[a-z]\s*=\s*", "", part.strip())
         for sign in ("+", "-") if "±" in part else ("",):
             t = part.replace("±", sign) if not part.startswith("±") else f"{sign}({part[1:]})"
             t = t.replace("sqrt", "sqrt ").replace("sqrt (", "sqrt(")

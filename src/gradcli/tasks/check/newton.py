@@ -32,6 +32,7 @@ _LABEL = re.compile(r"^\s*[^\W\d]\w*\s*(?:=|≈|~)\s*")
 _AND = re.compile(r"\s+(?:and|or)\s+|\s*;\s*")
 PRECISE_DIGITS = 40
 MAX_PLACES = 30       # well inside the 40 digits every iterate and root is known to
+SHOWN_SHORT = 6       # places of the iterate shown beside a too-short answer
 
 
 class _Item:
@@ -195,7 +196,16 @@ def grade(question, prepared, context) -> Graded:
             answers.append(a)
             continue
         a.reason = f"{key} to {places_text(shown)} is {a.expected}"
-        if mistake is not None:
+        if mistake is None and _too_short(it, true[i], places, context):
+            # the typed number is the iterate rounded, too short for the digits rule:
+            # "x1 to 2 decimal places is 0.75" would refuse 0.75 with 0.75
+            a.mistake = "iterate"
+            a.expected = a.correct = decimal_text(true[i], max(shown, SHOWN_SHORT))
+            a.reason = (f"{key} is {a.expected}...: {it.text} has fewer than {DIGITS_MIN} "
+                        "significant digits, too few to be judged by its rounding, so it is "
+                        "compared within the tolerance; give at least "
+                        f"{DIGITS_MIN} significant digits")
+        elif mistake is not None:
             a.mistake, why = mistake
             a.reason += f"; {why}"
         elif cut_off(it, true[i]):
@@ -209,6 +219,13 @@ def grade(question, prepared, context) -> Graded:
             a.mistake = "iterate"
         answers.append(a)
     return Graded(answers, list(run.warnings))
+
+
+def _too_short(item: _Item, true, places: int, context) -> bool:
+    """The typed decimal is the iterate correctly rounded at `places` but has fewer than
+    DIGITS_MIN significant digits there, so the verdict fell to the tolerance."""
+    return item.decimal is not None and context.digits_rule and \
+        reads_as(item, true, places, context, loose=True)
 
 
 def _same_value(item: _Item, x0: float) -> bool:
