@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import options
+from . import options, sympyunits
 from .output.streams import closed_stdout, report_failure, stderr
 from .output.writers import formats_of, write_warned
 
@@ -115,6 +115,7 @@ def run() -> None:
     """Console entry point: the fast path, else click; clean exits on a closed pipe or Ctrl-C."""
     try:
         args = sys.argv[1:]
+        sympyunits.install()
         if not _answer(args):
             from .cli import main
             if not args and sys.stdin.isatty():
