@@ -28,6 +28,7 @@ from ...reading import given_names, read_program
 from ...symbolic.derivative import differentiate_text, inline
 from .diagnose import diagnose
 from .formulaproof import Decision, decide_derivative
+from .literalproof import decide_rounded
 from .probes import rounded_literals, rounding_slack
 from .sampling import LARGE, SAMPLES, SAMPLES_LARGE, Row, answer_value, edge_candidates, \
     exact_value, ill_conditioned, sample_points, true_derivative
@@ -94,6 +95,10 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
     nodes = sum(size(stmt.expr) for stmt in program.statements)
     samples = SAMPLES if nodes < LARGE else SAMPLES_LARGE
     literals = rounded_literals(answer_program) if digits_rule else []
+    settled = decide_rounded(program, answer_program, name, variables, at) \
+        if literals and nodes < LARGE else None
+    if settled is not None and settled.decided_by == "proof":
+        return _proven(a, settled, text, name)
     algebra = decide_derivative(program, answer_program, name, variables, at,
                                 judging=not literals) if nodes < LARGE else Decision()
     # Without a SymPy form, the kinks are looked for by a scan of the line (probes.py).
@@ -155,8 +160,32 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
             continue
         rows.append(row)
         random_rows += not given
-    return _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,
-                    variables, tol_rtol, atol)
+    a = _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,
+                 variables, tol_rtol, atol)
+    return _refuted(a, settled, text, name) if settled is not None else a
+
+
+def _proven(a, settled, text, name) -> Answer:
+    """The identity proven with the exact numbers the decimals stand for (literalproof.py):
+    right when each is correctly rounded, else wrong with the decimal named."""
+    a.ok, a.decided_by, a.evidence, a.points = settled.ok, "proof", settled.how, settled.compared
+    if not a.ok:
+        a.correct = correct_formula(text, name)
+        a.reason = "; ".join(settled.wrong)
+    return a
+
+
+def _refuted(a, settled, text, name) -> Answer:
+    """No rounding of the decimals makes the formula right: wrong, whatever sampling saw
+    within the decimals' slack; its point and named mistake are kept where it has them."""
+    if a.ok or a.counterexample is None:
+        cx = settled.counterexample
+        a.ok, a.counterexample, a.note = False, cx, ""
+        a.correct = a.correct or correct_formula(text, name)
+        a.reason = (f"at {point_text(cx['at'])} your answer gives {num(cx['yours'])}, but the "
+                    f"derivative is {num(cx['correct'])}")
+    a.decided_by, a.evidence = "counterexample", settled.how
+    return a
 
 
 def _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,
