@@ -251,6 +251,15 @@ def test_short_decimals_and_whole_numbers_are_exact():
     assert not a.ok
 
 
+def test_a_short_decimal_that_is_a_rounding_is_named_too_few_digits():
+    a = check("sqrt(2)*x^2 + pi*x", None, derivatives=[("x", "2.8x + 3.14")]).answers[0]
+    assert not a.ok and a.decided_by == "counterexample"
+    assert "2.8 is 2√2 = 2.828427125… rounded to 1 decimal place, too few digits" in a.note
+    assert "give at least 3 (2.83)" in a.note
+    a = check("pi*x^2", None, derivatives=[("x", "6.2x")]).answers[0]
+    assert not a.ok and "too few" not in a.note  # 6.2 is no rounding of 2π
+
+
 def test_the_number_in_words():
     assert describe(sp.Rational(2001, 2000)) == "2001/2000 = 1.0005"
     assert describe(sp.sqrt(2) / 2) == "√2/2 = 0.7071067812…"

@@ -28,7 +28,7 @@ from ...reading import given_names, read_program
 from ...symbolic.derivative import differentiate_text, inline
 from .diagnose import diagnose
 from .formulaproof import Decision, decide_derivative
-from .literalproof import decide_rounded
+from .literalproof import decide_rounded, too_few_digits
 from .probes import rounded_literals, rounding_slack
 from .sampling import LARGE, SAMPLES, SAMPLES_LARGE, Row, answer_value, edge_candidates, \
     exact_value, ill_conditioned, sample_points, true_derivative
@@ -162,7 +162,12 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
         random_rows += not given
     a = _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,
                  variables, tol_rtol, atol)
-    return _refuted(a, settled, text, name) if settled is not None else a
+    if settled is not None:
+        a = _refuted(a, settled, text, name)
+    if digits_rule and not a.ok and nodes < LARGE:
+        short = too_few_digits(program, answer_program, name, variables, at)
+        a.note = "; ".join(n for n in (short, a.note) if n)
+    return a
 
 
 def _proven(a, settled, text, name) -> Answer:

@@ -31,9 +31,11 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from ...language.expr import Name, Num, Program, Statement, postorder, replace_leaves
-from .digits import places_words, rounded_as, rounds_right
+from .digits import is_decimal_text, places_words, rounded_as, rounds_right, significant, \
+    typed_decimal
 from .formulaproof import capped, decide_forms, sympy_forms
 from .probes import rounded_literals
+from .verdict import DIGITS_MIN
 
 # Where the unknowns are solved for: plain rationals off the usual kinks (0, ±1) and
 # domain edges, the same on every run.
@@ -67,6 +69,25 @@ def _own_literals(answer_program: Program, question: Program) -> list:
     source = answer_program.source or ""
     return [(node, source[node.span[0]:node.span[1]].strip())
             for node, _ in rounded_literals(answer_program) if id(node) in own]
+
+
+def _short_literals(answer_program: Program, question: Program) -> list:
+    """(Num node, typed text) of each decimal of fewer than DIGITS_MIN significant digits
+    (6.3): an exact number to the digits rule, though often a rounding meant."""
+    theirs = {id(s) for s in question.statements}
+    source = answer_program.source or ""
+    out = []
+    for s in answer_program.statements:
+        if id(s) in theirs:
+            continue
+        for node in postorder(s.expr):
+            if type(node) is Num and node.span is not None and isinstance(node.value, float):
+                text = source[node.span[0]:node.span[1]].strip()
+                d = typed_decimal(text)
+                if d is not None and d != 0 and is_decimal_text(text) \
+                        and significant(d) < DIGITS_MIN:
+                    out.append((node, text))
+    return out
 
 
 def _with_names(answer_program: Program, literals) -> Program:
@@ -176,10 +197,29 @@ def describe(value) -> str:
     return approx if exact is None or exact == approx.rstrip("…") else f"{exact} = {approx}"
 
 
+def too_few_digits(program: Program, answer_program: Program, name: str, variables,
+                   at=None) -> str:
+    """For a wrong formula: where its short decimals (6.3x for 2πx) are the right numbers
+    rounded, a sentence that says so; else ""."""
+    short = _short_literals(answer_program, program)
+    if not short:
+        return ""
+    settled = decide_rounded(program, answer_program, name, variables, at,
+                             _own_literals(answer_program, program) + short)
+    if settled is None or settled.decided_by != "proof" or settled.wrong:
+        return ""
+    said = [f"{t} is {describe(v)} rounded to {places_words(t)}, too few digits to grade "
+            f"(a decimal of fewer than {DIGITS_MIN} significant digits is the exact number "
+            f"it spells): give at least {DIGITS_MIN} ({float(sp.N(v, 20)):#.{DIGITS_MIN}g})"
+            for t, v in settled.values if any(t == u for _, u in short)]
+    return "; ".join(said)
+
+
 def decide_rounded(program: Program, answer_program: Program, name: str, variables,
-                   at=None) -> Settled | None:
-    """See the module doc; None: not decided here (sampling decides)."""
-    literals = _own_literals(answer_program, program)
+                   at=None, literals=None) -> Settled | None:
+    """See the module doc; None: not decided here (sampling decides). `literals`: the
+    (Num node, text) to solve for, by default the rounded decimals the student typed."""
+    literals = _own_literals(answer_program, program) if literals is None else literals
     if not literals or len(literals) > MAX_UNKNOWNS:
         return None
     if any(v.startswith(_PREFIX) for v in variables):
@@ -234,9 +274,13 @@ def _no_rounding(texts, values, decision, typed, symbols) -> Settled:
     yours = _number(typed.xreplace(subs))
     if yours is not None:
         cx["yours"] = yours
-    listed = ", ".join(texts)
-    how = (f"decided by a counterexample: no values of the decimals {listed} make the "
-           f"formula the derivative (the only ones that fit at {len(texts)} "
-           f"point{'s' if len(texts) > 1 else ''} fail at another, computed to 60 digits)")
+    if len(texts) == 1:
+        how = (f"decided by a counterexample: no value of the decimal {texts[0]} makes the "
+               "formula the derivative (the only one that fits at one point fails at "
+               "another, computed to 60 digits)")
+    else:
+        how = (f"decided by a counterexample: no values of the decimals {', '.join(texts)} "
+               f"make the formula the derivative (the only ones that fit at {len(texts)} "
+               "points fail at another, computed to 60 digits)")
     return Settled(False, "counterexample", how, list(zip(texts, values)), [],
                    counterexample=cx, compared=decision.compared)
