@@ -13,6 +13,7 @@ five wrong cases run always. docs/check.md, "Decided by proof".
 from __future__ import annotations
 
 import json
+import os
 import random
 from decimal import Decimal
 
@@ -166,6 +167,7 @@ def run_family(cases):
     return bad, how
 
 
+@pytest.mark.slow
 def test_the_families_are_large_and_their_truth_is_both_ways():
     for name, family in FAMILIES.items():
         cases = family()
@@ -273,3 +275,70 @@ def test_the_verdict_through_the_cli():
     r = CliRunner().invoke(main, ["check", "pi*x^2", "--derivative", "6.283x", "-o", "plain"])
     assert r.exit_code == 0
     assert "decided by proof: 6.283 is 2π = 6.283185307… correctly rounded" in r.stdout
+
+
+# ------------------------------------------------------------ the textbook corpus
+
+def corpus():
+    with open(os.path.join(os.path.dirname(__file__), "textbook", "rounded_derivatives.json"),
+              encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _sympy(text, v):
+    return sp.sympify(text, locals={v: sp.Symbol(v, real=True), "log": sp.log})
+
+
+def _read(formula):
+    """A formula as gradcli reads it, in SymPy (decimals exactly as typed)."""
+    from gradcli.symbolic.derivative import inline
+    from gradcli.symbolic.tosympy import to_sympy
+    return to_sympy(inline(read_program(formula))[0])
+
+
+def test_the_corpus_is_right_by_sympy():
+    entries = corpus()
+    assert len(entries) >= 10
+    for e in entries:
+        v = e["variable"]
+        s = sp.Symbol(v, real=True)
+        printed = _sympy(e["sympy"]["answer"], v)
+        assert sp.simplify(sp.diff(_sympy(e["sympy"]["function"], v), s) - printed) == 0, e["id"]
+        exact = {t: _sympy(k, v) for t, k in e["stands_for"].items()}
+        for t, k in exact.items():
+            assert correctly_rounded(t.lstrip("-"), abs(k)), (e["id"], t)
+        # the rounded answer with each decimal's exact number in place is the printed one
+        rounded_exact = e["rounded"]
+        for t, k in exact.items():
+            rounded_exact = rounded_exact.replace(t, f"({sp.sstr(k).replace('**', '^')})")
+        assert sp.simplify(_read(rounded_exact) - printed) == 0, e["id"]
+
+
+@pytest.mark.slow
+def test_the_corpus_rounded_is_proven_and_one_unit_off_is_named(record_property):
+    from gradcli.symbolic.derivative import differentiate_text
+    proven = 0
+    for e in corpus():
+        v = e["variable"]
+        s = sp.Symbol(v, real=True)
+        printed = _sympy(e["sympy"]["answer"], v)
+        mine = _read(differentiate_text(e["function"], v))   # gradcli solves it
+        for p in (sp.Rational(3, 10), sp.Rational(7, 10)):
+            assert abs(sp.N((mine - printed).subs(s, p), 30)) < 1e-20, e["id"]
+        a = check(e["function"], None, derivatives=[(v, e["rounded"])]).answers[0]
+        assert a.ok and a.decided_by == "proof", (e["id"], a.reason, a.evidence)
+        proven += 1
+        b = check(e["function"], None, derivatives=[(v, e["one_off"])]).answers[0]
+        assert not b.ok and b.decided_by == "proof" and "stands for" in b.reason, \
+            (e["id"], b.reason)
+    record_property("compared", proven)
+    record_property("drawn", len(corpus()))
+
+
+def test_one_corpus_entry_through_the_checker():
+    e = corpus()[0]
+    a = check(e["function"], None, derivatives=[(e["variable"], e["rounded"])]).answers[0]
+    b = check(e["function"], None, derivatives=[(e["variable"], e["one_off"])]).answers[0]
+    assert a.ok and not b.ok
+    assert b.reason == ("3.640 stands for 4/ln(3) = 3.640956907…: rounded to 3 decimal "
+                        "places that is 3.641")
