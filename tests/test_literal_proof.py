@@ -245,6 +245,14 @@ def test_a_decimal_inside_a_function_is_left_to_sampling():
     assert a.ok and a.decided_by in ("proof", "sampling")
 
 
+@pytest.mark.parametrize("answer,ok", [("-(-6.283)x", True), ("-(-6.284)x", False),
+                                       ("(6.283)x", True), ("-(6.283)*(-x)", True)])
+def test_a_decimal_in_brackets_keeps_its_digits_and_its_sign(answer, ok):
+    s = decided("pi*x^2", answer)
+    assert s.ok is ok and s.decided_by == "proof"
+    assert [t for t, _ in s.values] in (["6.283"], ["6.284"], ["-6.283"])
+
+
 def test_short_decimals_and_whole_numbers_are_exact():
     # 0.5 (1 digit) is exactly 1/2: the formula is proven without the digits rule
     a = check("sqrt(x)", None, derivatives=[("x", "0.5x^-0.5")]).answers[0]

@@ -38,9 +38,9 @@ from .probes import rounded_literals
 from .verdict import DIGITS_MIN
 
 # Where the unknowns are solved for: plain rationals off the usual kinks (0, ±1) and
-# domain edges, the same on every run.
+# domain edges, some far out (sqrt(x - 5)), the same on every run.
 SOLVE_AT = ("1/3", "2/7", "-3/5", "5/11", "7/4", "-9/4", "13/6", "-1/9", "3/2", "-5/3",
-            "11/5", "-17/7")
+            "11/5", "-17/7", "37/6", "-41/5", "53/4", "-97/7", "301/9")
 MAX_UNKNOWNS = 8
 SOLVE_SECONDS = 0.4      # CPU: the linear solve and the exact numbers' simplification
 INDEPENDENT = 1e-8       # a new row of the system whose own part is below this is dependent
@@ -67,8 +67,18 @@ def _own_literals(answer_program: Program, question: Program) -> list:
     own = {id(n) for s in answer_program.statements if id(s) not in theirs
            for n in postorder(s.expr)}
     source = answer_program.source or ""
-    return [(node, source[node.span[0]:node.span[1]].strip())
-            for node, _ in rounded_literals(answer_program) if id(node) in own]
+    out = []
+    for node, _ in rounded_literals(answer_program):
+        if id(node) in own:
+            out.append((node, _signed(node, source[node.span[0]:node.span[1]])))
+    return out
+
+
+def _signed(node, text: str) -> str:
+    """The literal's digits with the sign of its value: a span may take in the brackets and
+    signs folded into it ((6.283), -(-6.283))."""
+    digits = "".join(text.split()).replace("(", "").replace(")", "").lstrip("+-")
+    return ("-" if node.value < 0 else "") + digits
 
 
 def _short_literals(answer_program: Program, question: Program) -> list:
@@ -82,7 +92,7 @@ def _short_literals(answer_program: Program, question: Program) -> list:
             continue
         for node in postorder(s.expr):
             if type(node) is Num and node.span is not None and isinstance(node.value, float):
-                text = source[node.span[0]:node.span[1]].strip()
+                text = _signed(node, source[node.span[0]:node.span[1]])
                 d = typed_decimal(text)
                 if d is not None and d != 0 and is_decimal_text(text) \
                         and significant(d) < DIGITS_MIN:
@@ -220,7 +230,8 @@ def decide_rounded(program: Program, answer_program: Program, name: str, variabl
     """See the module doc; None: not decided here (sampling decides). `literals`: the
     (Num node, text) to solve for, by default the rounded decimals the student typed."""
     literals = _own_literals(answer_program, program) if literals is None else literals
-    if not literals or len(literals) > MAX_UNKNOWNS:
+    if not literals or len(literals) > MAX_UNKNOWNS \
+            or any(typed_decimal(t) is None for _, t in literals):
         return None
     if any(v.startswith(_PREFIX) for v in variables):
         return None
