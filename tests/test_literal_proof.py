@@ -253,6 +253,14 @@ def test_a_decimal_in_brackets_keeps_its_digits_and_its_sign(answer, ok):
     assert [t for t, _ in s.values] in (["6.283"], ["6.284"], ["-6.283"])
 
 
+def test_at_a_given_point_both_values_are_shown():
+    a = check("pi*x^2", {"x": 2}, derivatives=[("x", "6.283x")]).answers[0]
+    assert a.ok and a.decided_by == "proof"
+    assert a.computed == pytest.approx(12.566) and a.expected == pytest.approx(4 * 3.14159265)
+    a = check("pi*x^2", {"x": 0}, derivatives=[("x", "6.283x^2/x")]).answers[0]
+    assert a.ok and a.computed is None and "undefined at x = 0" in a.note
+
+
 def test_short_decimals_and_whole_numbers_are_exact():
     # 0.5 (1 digit) is exactly 1/2: the formula is proven without the digits rule
     a = check("sqrt(x)", None, derivatives=[("x", "0.5x^-0.5")]).answers[0]

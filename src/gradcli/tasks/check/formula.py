@@ -9,8 +9,10 @@ on the variables alone (sampling.py). A gap in doubles is a mistake only when
 it exceeds the question's own rounding there (relative to the true value, with
 the largest term of its evaluation as the floor) and, where algebra can look,
 holds at 60 digits. A point where both are within that tolerance of 0 proves
-nothing and is not counted. Rounded decimals typed in the formula are judged by
-the digits rule (probes.py). A wrong answer gets a point where the two differ
+nothing and is not counted. A formula with rounded decimals is decided by proof
+where it is linear in them, each decimal matched to the exact number it stands
+for (literalproof.py); else each may move by half a unit in its last place
+(probes.py). A wrong answer gets a point where the two differ
 and, where it can be named, its mistake (diagnose.py) and the step of
 `diff --steps` it breaks. Every answer says what decided it (`decided_by`).
 Nothing here prints.
@@ -98,7 +100,7 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
     settled = decide_rounded(program, answer_program, name, variables, at) \
         if literals and nodes < LARGE else None
     if settled is not None and settled.decided_by == "proof":
-        return _proven(a, settled, text, name)
+        return _proven(a, settled, text, program, name, answer_program, at)
     algebra = decide_derivative(program, answer_program, name, variables, at,
                                 judging=not literals) if nodes < LARGE else Decision()
     # Without a SymPy form, the kinks are looked for by a scan of the line (probes.py).
@@ -170,10 +172,22 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
     return a
 
 
-def _proven(a, settled, text, name) -> Answer:
+def _proven(a, settled, text, program, name, answer_program, at) -> Answer:
     """The identity proven with the exact numbers the decimals stand for (literalproof.py):
-    right when each is correctly rounded, else wrong with the decimal named."""
+    right when each is correctly rounded, else wrong with the decimal named; at a given
+    point, both values there as the other verdicts show them."""
     a.ok, a.decided_by, a.evidence, a.points = settled.ok, "proof", settled.how, settled.compared
+    if at:
+        try:
+            a.expected = true_derivative(program, dict(at), name, strict=True)[0]
+            a.computed = answer_value(answer_program, dict(at))[0]
+        except DomainError as exc:
+            if a.expected is not None and math.isfinite(a.expected):
+                a.note = (f"your answer is undefined at {point_text(at)} ({exc.message}), "
+                          f"where the derivative is {num(a.expected)} (compared where both "
+                          "are defined)")
+        except GradcliError:  # no value there: none is shown, the proof stands
+            pass
     if not a.ok:
         a.correct = correct_formula(text, name)
         a.reason = "; ".join(settled.wrong)
