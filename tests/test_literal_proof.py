@@ -238,11 +238,11 @@ def test_an_exact_tie_rounds_either_way():
 
 
 def test_a_decimal_inside_a_function_is_left_to_sampling():
-    assert decided("sin(1.414x)", "1.414cos(1.414x)") is None      # not linear
+    assert decided("sin(sqrt(2)x)", "1.414cos(1.414x)") is None    # not linear
     assert decided("x^2", "2x") is None                            # no rounded decimal
     assert decided("x^2", "2.00*x/1.00") is None                   # a decimal divides
-    a = check("sin(1.414x)", None, derivatives=[("x", "1.414cos(1.414x)")]).answers[0]
-    assert a.ok and a.decided_by in ("proof", "sampling")
+    a = check("sin(sqrt(2)x)", None, derivatives=[("x", "1.414cos(1.414x)")]).answers[0]
+    assert a.ok and a.decided_by == "sampling"
 
 
 @pytest.mark.parametrize("answer,ok", [("-(-6.283)x", True), ("-(-6.284)x", False),
@@ -259,6 +259,20 @@ def test_at_a_given_point_both_values_are_shown():
     assert a.computed == pytest.approx(12.566) and a.expected == pytest.approx(4 * 3.14159265)
     a = check("pi*x^2", {"x": 0}, derivatives=[("x", "6.283x^2/x")]).answers[0]
     assert a.ok and a.computed is None and "undefined at x = 0" in a.note
+
+
+def test_a_decimal_the_question_gives_is_exact_wherever_it_stands():
+    # Active Calculus 2.5.3 c: the printed answer repeats the question's 0.0000323
+    a = check("30e^(-0.0000323h)", None,
+              derivatives=[("h", "30e^(-0.0000323h)(-0.0000323)")]).answers[0]
+    assert a.ok and a.decided_by == "proof" and "the question's own" in a.evidence
+    a = check("2000e^(0.0198t)", None, derivatives=[("t", "39.6e^(0.0198t)")]).answers[0]
+    assert a.ok and a.decided_by == "proof" and "39.6 is exact" in a.evidence
+    a = check("2000e^(0.0198t)", None, derivatives=[("t", "39.5e^(0.0198t)")]).answers[0]
+    assert not a.ok and a.decided_by == "proof" and "that is 39.6" in a.reason
+    a = check("30e^(-0.0000323h)", None,
+              derivatives=[("h", "30e^(-0.0000323h)(0.0000323)")]).answers[0]
+    assert not a.ok and a.decided_by == "counterexample" and a.mistake == "sign"
 
 
 def test_short_decimals_and_whole_numbers_are_exact():

@@ -19,8 +19,10 @@ from the formula at n rational points where the B_i are independent. Then:
   candidate, so no rounding of any decimal makes the formula right (the form is
   wrong): wrong, "decided_by": "counterexample".
 
-Anything else (not linear in the unknowns, dependent unknowns, no SymPy form,
-SymPy out of time) returns None and formula.py samples as before. SymPy is
+A decimal the question itself gives (0.0198 in 2000e^(0.0198t)) is that
+number exactly, not an unknown, wherever it stands. Anything else (not linear
+in the unknowns, dependent unknowns, no SymPy form, SymPy out of time) returns
+None and formula.py samples as before. SymPy is
 imported here (through formulaproof).
 """
 from __future__ import annotations
@@ -229,11 +231,18 @@ def decide_rounded(program: Program, answer_program: Program, name: str, variabl
                    at=None, literals=None) -> Settled | None:
     """See the module doc; None: not decided here (sampling decides). `literals`: the
     (Num node, text) to solve for, by default the rounded decimals the student typed."""
-    literals = _own_literals(answer_program, program) if literals is None else literals
+    if any(v.startswith(_PREFIX) for v in variables):
+        return None
+    if literals is None:
+        # a decimal the question itself gives (0.0198 in 2000e^(0.0198t)) is that number
+        given = {abs(n.value) for s in program.statements for n in postorder(s.expr)
+                 if type(n) is Num and isinstance(n.value, float)}
+        typed = _own_literals(answer_program, program)
+        literals = [(n, t) for n, t in typed if abs(n.value) not in given]
+        if typed and not literals:
+            return _as_given(program, answer_program, name, variables, at)
     if not literals or len(literals) > MAX_UNKNOWNS \
             or any(typed_decimal(t) is None for _, t in literals):
-        return None
-    if any(v.startswith(_PREFIX) for v in variables):
         return None
     try:
         forms = sympy_forms(program, _with_names(answer_program, literals), name, variables)
@@ -262,6 +271,23 @@ def decide_rounded(program: Program, answer_program: Program, name: str, variabl
     return None
 
 
+def _as_given(program, answer_program, name, variables, at) -> Settled | None:
+    """Every decimal of the answer is one the question gives: the formula as typed is
+    decided as an exact one is."""
+    try:
+        forms = sympy_forms(program, answer_program, name, variables)
+    except Exception:  # no SymPy form (an op without one, a shape): sampling decides
+        return None
+    if forms is None:
+        return None
+    decision = decide_forms(program, name, variables, forms, at)
+    if decision.decided_by is None:
+        return None
+    how = decision.how + " (its decimals are the question's own, exactly)"
+    return Settled(decision.decided_by == "proof", decision.decided_by, how,
+                   counterexample=decision.counterexample, compared=decision.compared)
+
+
 def _graded(texts, values, decision) -> Settled:
     """The identity is proven with the exact numbers: each decimal must be its rounding."""
     wrong = [f"{t} stands for {describe(v)}: rounded to {places_words(t)} that is "
@@ -270,8 +296,10 @@ def _graded(texts, values, decision) -> Settled:
         how = ("decided by proof: with the exact number each decimal stands for in place "
                "the difference simplifies to 0")
     else:
-        stands = " and ".join(f"{t} is {describe(v)}" for t, v in zip(texts, values))
-        how = (f"decided by proof: {stands} correctly rounded, and with "
+        stands = " and ".join(f"{t} is exact" if sp.Rational(str(typed_decimal(t))) == v
+                              else f"{t} is {describe(v)} correctly rounded"
+                              for t, v in zip(texts, values))
+        how = (f"decided by proof: {stands}, and with "
                f"{'it' if len(texts) == 1 else 'them'} in place "
                f"{decision.how.removeprefix('decided by proof: ')}")
     return Settled(not wrong, "proof", how, list(zip(texts, values)), wrong,
