@@ -223,7 +223,8 @@ def too_few_digits(program: Program, answer_program: Program, name: str, variabl
     said = [f"{t} is {describe(v)} rounded to {places_words(t)}, too few digits to grade "
             f"(a decimal of fewer than {DIGITS_MIN} significant digits is the exact number "
             f"it spells): give at least {DIGITS_MIN} ({float(sp.N(v, 20)):#.{DIGITS_MIN}g})"
-            for t, v in settled.values if any(t == u for _, u in short)]
+            for t, v in settled.values if any(t == u for _, u in short)
+            and sp.Rational(str(typed_decimal(t))) != v]  # 0.5 for 1/2 is no rounding
     return "; ".join(said)
 
 
