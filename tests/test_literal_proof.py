@@ -275,6 +275,16 @@ def test_a_decimal_the_question_gives_is_exact_wherever_it_stands():
     assert not a.ok and a.decided_by == "counterexample" and a.mistake == "sign"
 
 
+def test_each_partial_of_a_gradient_on_its_own():
+    q = "pi*x^2*y + sqrt(3)*y^2"
+    v = check(q, None, derivatives=[("x", "6.283x y"), ("y", "3.142x^2 + 3.463y")])
+    dx, dy = v.answers
+    assert dx.ok and dx.decided_by == "proof"
+    assert not dy.ok and dy.decided_by == "proof"
+    assert dy.reason == ("3.463 stands for 2√3 = 3.464101615…: rounded to 3 decimal places "
+                         "that is 3.464")
+
+
 def test_short_decimals_and_whole_numbers_are_exact():
     # 0.5 (1 digit) is exactly 1/2: the formula is proven without the digits rule
     a = check("sqrt(x)", None, derivatives=[("x", "0.5x^-0.5")]).answers[0]
