@@ -11,6 +11,7 @@ import functools
 import json
 import os
 import random
+import re
 from decimal import Decimal
 
 import pytest
@@ -239,6 +240,8 @@ def judge_all(cases):
             continue
         how = json.loads(out)["answers"][0].get("decided_by")
         c[f"by {how}"] = c.get(f"by {how}", 0) + 1
+        if mode == "derivative" and re.search(r"\d\.\d", args[args.index("--derivative") + 1]):
+            c[f"with decimals, by {how}"] = c.get(f"with decimals, by {how}", 0) + 1
         if right and code != 0:
             c["right rejected"] += 1
             bad.append((args, "right rejected"))

@@ -283,7 +283,7 @@ def judge(quantities, truths, unknowns, describe=None) -> Judged:
             if s in values and not rounds_right(text, values[s]):
                 bad.add(s)
                 notes.append(f"{text} stands for {describe(values[s])}: rounded to "
-                             f"{_places(text)} that is {rounded_as(text, values[s])}")
+                             f"{places_words(text)} that is {rounded_as(text, values[s])}")
     oks = []
     for q, t in zip(quantities, truths):
         syms = q.free_symbols & {s for s, _, _ in unknowns}
@@ -308,7 +308,7 @@ def _worst_flagged(quantities, truths, unknowns) -> list:
     return [i != worst for i in range(len(gaps))]
 
 
-def _places(text: str) -> str:
+def places_words(text: str) -> str:
     d = typed_decimal(text)
     if "e" in str(text).lower():
         return f"{significant(d)} significant digits"

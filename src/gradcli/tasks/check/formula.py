@@ -9,8 +9,10 @@ on the variables alone (sampling.py). A gap in doubles is a mistake only when
 it exceeds the question's own rounding there (relative to the true value, with
 the largest term of its evaluation as the floor) and, where algebra can look,
 holds at 60 digits. A point where both are within that tolerance of 0 proves
-nothing and is not counted. Rounded decimals typed in the formula are judged by
-the digits rule (probes.py). A wrong answer gets a point where the two differ
+nothing and is not counted. A formula with rounded decimals is decided by proof
+where it is linear in them, each decimal matched to the exact number it stands
+for (literalproof.py); else each may move by half a unit in its last place
+(probes.py). A wrong answer gets a point where the two differ
 and, where it can be named, its mistake (diagnose.py) and the step of
 `diff --steps` it breaks. Every answer says what decided it (`decided_by`).
 Nothing here prints.
@@ -28,6 +30,7 @@ from ...reading import given_names, read_program
 from ...symbolic.derivative import differentiate_text, inline
 from .diagnose import diagnose
 from .formulaproof import Decision, decide_derivative
+from .literalproof import decide_rounded, too_few_digits
 from .probes import rounded_literals, rounding_slack
 from .sampling import LARGE, SAMPLES, SAMPLES_LARGE, Row, answer_value, edge_candidates, \
     exact_value, ill_conditioned, sample_points, true_derivative
@@ -94,6 +97,10 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
     nodes = sum(size(stmt.expr) for stmt in program.statements)
     samples = SAMPLES if nodes < LARGE else SAMPLES_LARGE
     literals = rounded_literals(answer_program) if digits_rule else []
+    settled = decide_rounded(program, answer_program, name, variables, at) \
+        if literals and nodes < LARGE else None
+    if settled is not None and settled.decided_by == "proof":
+        return _proven(a, settled, text, program, name, answer_program, at)
     algebra = decide_derivative(program, answer_program, name, variables, at,
                                 judging=not literals) if nodes < LARGE else Decision()
     # Without a SymPy form, the kinks are looked for by a scan of the line (probes.py).
@@ -155,8 +162,49 @@ def check_formula(text, program, variables, name, formula, answer_program, at, r
             continue
         rows.append(row)
         random_rows += not given
-    return _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,
-                    variables, tol_rtol, atol)
+    a = _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,
+                 variables, tol_rtol, atol)
+    if settled is not None:
+        a = _refuted(a, settled, text, name)
+    if digits_rule and not a.ok and nodes < LARGE:
+        short = too_few_digits(program, answer_program, name, variables, at)
+        a.note = "; ".join(n for n in (short, a.note) if n)
+    return a
+
+
+def _proven(a, settled, text, program, name, answer_program, at) -> Answer:
+    """The identity proven with the exact numbers the decimals stand for (literalproof.py):
+    right when each is correctly rounded, else wrong with the decimal named; at a given
+    point, both values there as the other verdicts show them."""
+    a.ok, a.decided_by, a.evidence, a.points = settled.ok, "proof", settled.how, settled.compared
+    if at:
+        try:
+            a.expected = true_derivative(program, dict(at), name, strict=True)[0]
+            a.computed = answer_value(answer_program, dict(at))[0]
+        except DomainError as exc:
+            if a.expected is not None and math.isfinite(a.expected):
+                a.note = (f"your answer is undefined at {point_text(at)} ({exc.message}), "
+                          f"where the derivative is {num(a.expected)} (compared where both "
+                          "are defined)")
+        except GradcliError:  # no value there: none is shown, the proof stands
+            pass
+    if not a.ok:
+        a.correct = correct_formula(text, name)
+        a.reason = "; ".join(settled.wrong)
+    return a
+
+
+def _refuted(a, settled, text, name) -> Answer:
+    """No rounding of the decimals makes the formula right: wrong, whatever sampling saw
+    within the decimals' slack; its point and named mistake are kept where it has them."""
+    if a.ok or a.counterexample is None:
+        cx = settled.counterexample
+        a.ok, a.counterexample, a.note = False, cx, ""
+        a.correct = a.correct or correct_formula(text, name)
+        a.reason = (f"at {point_text(cx['at'])} your answer gives {num(cx['yours'])}, but the "
+                    f"derivative is {num(cx['correct'])}")
+    a.decided_by, a.evidence = "counterexample", settled.how
+    return a
 
 
 def _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, name,

@@ -70,7 +70,7 @@ class _Late(Exception):
     pass
 
 
-def _capped(work, seconds):
+def capped(work, seconds):
     """work() or None when it takes longer than `seconds` of this process's CPU time (a
     profiling timer, not the wall clock: the verdict does not depend on how loaded the
     machine is; off the main thread, where no signal can reach, it is not tried at all)."""
@@ -123,7 +123,7 @@ def _simplifies(d) -> bool:
     return sp.simplify(d) == 0
 
 
-def _forms(program, answer_program, name, variables):
+def sympy_forms(program, answer_program, name, variables):
     """(answer, true derivative, symbols) in SymPy, or None where either has no form."""
     roots = [inline(program)[0], inline(answer_program)[0]]
     for root in roots:
@@ -478,11 +478,18 @@ def decide_derivative(program, answer_program, name, variables, at=None,
     doc. Not `judging` (an answer with rounded decimals, which the digits rule grades), only
     the points. Never raises for a formula it cannot read: algebra has nothing to say."""
     try:
-        forms = _forms(program, answer_program, name, variables)
+        forms = sympy_forms(program, answer_program, name, variables)
     except Exception:  # no SymPy form (an op without one, a shape): sampling decides
         return Decision()
     if forms is None:
         return Decision()
+    return decide_forms(program, name, variables, forms, at, judging)
+
+
+def decide_forms(program, name, variables, forms, at=None, judging: bool = True) -> Decision:
+    """decide_derivative on forms already in SymPy: (question, answer, true derivative,
+    variable -> symbol). literalproof.py brings an answer whose rounded decimals it has
+    replaced by the exact numbers they stand for."""
     q, a, truth, symbols = forms
     x = symbols[name]
     judge = _judge(program, name, a, truth, symbols)
@@ -514,7 +521,7 @@ def decide_derivative(program, answer_program, name, variables, at=None,
             d = _on_piece(a, x, lo, hi, inside) - _on_piece(truth, x, lo, hi, inside)
             if _zero(d) is not True:
                 open_pieces.append(d)
-        if open_pieces and not _capped(lambda: all(_simplifies(d) for d in open_pieces),
+        if open_pieces and not capped(lambda: all(_simplifies(d) for d in open_pieces),
                                        SIMPLIFY_SECONDS):
             return decision
         n = len(cuts) + 1
@@ -526,7 +533,7 @@ def decide_derivative(program, answer_program, name, variables, at=None,
                          f"{', ...' if len(shown) > 6 else ''}" if n > 2 else ""))
         return decision
     if not (a - truth).has(sp.Abs, sp.sign) \
-            and _capped(lambda: _simplifies(a - truth), SIMPLIFY_SECONDS):
+            and capped(lambda: _simplifies(a - truth), SIMPLIFY_SECONDS):
         decision.decided_by = "proof"
         decision.how = "decided by proof: the difference simplifies to 0"
     return decision
