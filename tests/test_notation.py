@@ -317,3 +317,20 @@ def test_random_trees_in_print_read_back(pair):
     assert program.result == tree, (text, read_as(program))
     # and read_as, in the plain language, reads back to the same tree
     assert parse_expr(read_as(program)) == tree
+
+
+@pytest.mark.parametrize("text,reading,_", READINGS)
+def test_the_terminals_reading_reads_back_the_same(text, reading, _):
+    from gradcli.language.printer import screen_reading
+    shown = screen_reading(reading)
+    assert parse(shown).result == parse(text).result, shown
+
+
+def test_the_terminal_shows_a_power_as_a_book_prints_it_without_brackets():
+    from gradcli.language.printer import screen_reading
+    assert screen_reading("(x**2)*sin(x)") == "x²*sin(x)"
+    assert screen_reading("3*x*(y**2)") == "3*x*y²"
+    assert screen_reading("(x**(-2))*y") == "x⁻²*y"
+    # a bracket that groups more than a power of one name stays
+    assert screen_reading("((x + 1)**2)*y") == "((x + 1)^2)*y"
+    assert screen_reading("(x**2)**3") == "(x^2)^3"

@@ -12,6 +12,8 @@ back to the same numbers, though exp(u) then reads back as the power e^u.
 """
 from __future__ import annotations
 
+import re
+
 from fractions import Fraction
 
 from .. import ops
@@ -473,3 +475,16 @@ def carets(text: str) -> str:
     reads uses `^`, as results do.
     """
     return text.replace("**", "^")
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+# (x^2) in a reading: a name or number to a whole power, bracketed to show the grouping
+_BRACKETED_POWER = re.compile(r"(?<![\w^)])\((\w+)\^(\d{1,3}|\(-\d{1,3}\))\)(?![\^\w(])")
+
+
+def screen_reading(text: str) -> str:
+    """The read-as line on a terminal: the power a reading brackets to show its grouping
+    ((x^2)*sin(x), 3*x*(y^2)) printed as a book does, x²*sin(x) and 3*x*y², which shows
+    the same grouping with no brackets no one typed. gradcli reads it back the same."""
+    return _BRACKETED_POWER.sub(
+        lambda m: m.group(1) + m.group(2).strip("()").translate(_SUPERSCRIPT), carets(text))

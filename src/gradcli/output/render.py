@@ -19,7 +19,7 @@ from .cells import Broken, rows_table
 from .graphviz import label_lines
 from .pointtext import at_text as typed_at_text
 from .ledger import at_text, contribution_text, definition, local_text, shown_nodes, total_text
-from ..language.printer import carets
+from ..language.printer import carets, screen_reading
 
 
 def dim_line(text: str) -> Text:
@@ -70,7 +70,7 @@ def eval_table(result, precision=None, checks=None):
         for name, j in jacobian.items():
             table.add_row(Text(partial_label(f, name, several)), Text(array_text(j, precision)))
     at = typed_at_text(result.at)
-    head = Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))
+    head = Text.assemble(("read as ", "dim"), (screen_reading(result.read_as), "bold"))
     parts = [head]
     if at:
         parts.append(Text.assemble(("at      ", "dim"), (at, "")))
@@ -134,7 +134,7 @@ def check_table(verdict, precision=None):
         # a homework answer's expected is an equation: it wraps as a formula, not at any space
         shown = Broken(expected) if isinstance(a.expected, str) else Text(expected)
         table.add_row(Text(name_of(a)), Broken(a.answer), shown, Text(computed), mark)
-    head = Text.assemble(("read as ", "dim"), (carets(verdict.read_as), "bold"))
+    head = Text.assemble(("read as ", "dim"), (screen_reading(verdict.read_as), "bold"))
     parts = [head]
     if verdict.at:
         at = typed_at_text(verdict.at)
@@ -395,7 +395,7 @@ def diff_table(result, precision=None):
         if result.values is not None:
             row.append(Text(number_text(result.values[d.key], precision)))
         table.add_row(*row)
-    parts = [Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold"))]
+    parts = [Text.assemble(("read as ", "dim"), (screen_reading(result.read_as), "bold"))]
     if result.at:
         parts.append(Text.assemble(("at      ", "dim"), (typed_at_text(result.at), "")))
     parts.append(Text(""))
@@ -450,7 +450,7 @@ def descend_table(result, every=None, decimals=None, precision=None):
         settings += f", momentum = {number_text(result.momentum)}"
     if result.tol is not None:
         settings += f", tol = {number_text(result.tol)}"
-    parts = [Text.assemble(("read as ", "dim"), (carets(result.read_as), "bold")),
+    parts = [Text.assemble(("read as ", "dim"), (screen_reading(result.read_as), "bold")),
              Text.assemble(("train   ", "dim"), (", ".join(result.params), ""))]
     if result.data is not None:
         parts.append(Text.assemble(("data    ", "dim"),
@@ -602,7 +602,7 @@ def _head(t, precision=None):
     read = t.read_as
     if len(read) > HEAD_CHARS:
         read = read[:HEAD_CHARS] + f"… ({len(t.read_as):,} characters)"
-    head = Text.assemble(("read as ", "dim"), (carets(read), "bold"))
+    head = Text.assemble(("read as ", "dim"), (screen_reading(read), "bold"))
     if t.at:
         head.append("\n")
         head.append_text(Text.assemble(("at      ", "dim"), (at_text(t.at, precision), "")))
