@@ -21,7 +21,7 @@ from ...errors import DomainError, UsageError
 from ..evaluation import evaluate
 from ...inputs import constant_value, split_top_level
 from .shared import Graded, pt_text, short
-from .verdict import Answer, close, grade_number, num
+from .verdict import Answer, close, grade_number
 
 OPTION = "critical"
 
@@ -210,7 +210,7 @@ def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
                 a.mistake = "not-critical"
                 a.expected = a.correct = "not a critical point"
                 near = min(found, key=lambda fq: math.dist(fq[1], values), default=None)
-                a.reason = (f"not a critical point: ∇f = [{', '.join(num(x) for x in g)}] at "
+                a.reason = (f"not a critical point: ∇f = [{', '.join(short(x) for x in g)}] at "
                             f"{pt_text(names, values)}; the critical points in the box are "
                             f"proven to be {len(found)}, and it is none of them")
                 if near is not None:
@@ -226,7 +226,7 @@ def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
                 a.expected = "not a critical point"
                 a.correct = a.expected
                 near = min(found, key=lambda fq: math.dist(fq[1], values), default=None)
-                a.reason = (f"not a critical point: ∇f = [{', '.join(num(x) for x in g)}] at "
+                a.reason = (f"not a critical point: ∇f = [{', '.join(short(x) for x in g)}] at "
                             f"{pt_text(names, values)}, not 0")
                 if near is not None:
                     a.note = (f"the nearest critical point found by gradcli is "
@@ -304,7 +304,7 @@ def _grade_critical(text, items, box, bindings, rtol, atol) -> list:
         what = ("a critical point missed: " if len(missed) + len(sets) == 1
                 else "critical points missed: ")
         a.reason = what + "; ".join(
-            [f"{_exact_pt(names, p)} ({p.kind}, f = {num(p.value)})" for p, _ in missed]
+            [f"{_exact_pt(names, p)} ({p.kind}, f = {short(p.value)})" for p, _ in missed]
             + [f"every point of {eq}" for eq in sets]) + (
             f", and the list in the box is proven complete ({search.method})" if proven
             else ", found by gradcli in the box")

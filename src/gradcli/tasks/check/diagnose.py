@@ -51,7 +51,7 @@ from ...symbolic.derivative import chain_rule, derivative, inline, node_derivati
 from ...symbolic.simplify import Simplifier
 from . import table_mistakes
 from .sampling import answer_value, true_derivative
-from .verdict import magnitude, num
+from .verdict import magnitude, num, shown, told_apart
 
 # Operators that are arithmetic, not "functions" with an inner argument of their own.
 ARITHMETIC = {"add", "sub", "mul", "div", "neg", "pos", "pow"}
@@ -378,8 +378,8 @@ def _global_mistake(program, rows, rtol, atol):
     if all(abs(t - truths[0]) <= atol + rtol * spread for t in truths):
         if all(abs(d - offset) <= atol + rtol * spread for d in diffs):
             return ("constant-offset", num(offset), f"the derivative is the constant "
-                    f"{num(truths[0])}", lambda t: t + offset)
-        return (None, None, f"the derivative is the constant {num(truths[0])}", None)
+                    f"{shown(truths[0])}", lambda t: t + offset)
+        return (None, None, f"the derivative is the constant {shown(truths[0])}", None)
     ratios = [r.yours / r.correct for r in rows] if all(r.correct != 0 for r in rows) else None
     factor = ratios and ratios[0]
     same_ratio = ratios is not None and all(abs(q - factor) <= 1e-7 * abs(factor)
@@ -389,10 +389,10 @@ def _global_mistake(program, rows, rtol, atol):
                 lambda t: -t)
     if all(abs(d - offset) <= atol + rtol * spread for d in diffs):
         return ("constant-offset", num(offset), f"off by a constant: your answer minus the "
-                f"derivative is {num(offset)} at every point", lambda t: t + offset)
+                f"derivative is {shown(offset)} at every point", lambda t: t + offset)
     if same_ratio:
         return ("constant-factor", num(factor), f"off by a factor: your answer is "
-                f"{num(factor)} times the derivative", lambda t: factor * t)
+                f"{told_apart(factor, 1.0)[0]} times the derivative", lambda t: factor * t)
     return None
 
 

@@ -14,7 +14,8 @@ from ..evaluation import evaluate
 from ..tangent import direction_texts, direction_vector
 from ..tangent import directional as directional_of
 from .shared import Graded, scalar_point
-from .verdict import Answer, close, grade_number, grade_numeric, num, number_or_why
+from .verdict import (Answer, close, grade_number, grade_numeric, num, number_or_why,
+                      shown as rounded6)
 
 OPTION = "directional"
 
@@ -64,16 +65,16 @@ def _grade_directional(text, at, answer, direction, rtol, atol, digits_rule) -> 
 
     g = [float(grad[n]) for n in d.inputs]
     raw = math.fsum(x * y for x, y in zip(g, d.given))
-    unit = "[" + ", ".join(num(v) for v in d.unit) + "]"
+    unit = "[" + ", ".join(rounded6(v) for v in d.unit) + "]"
     norm = math.hypot(*d.given)
     if d.normalised and same(raw):
         a.mistake, a.mistake_detail = "not-normalised", shown
-        a.note = (f"the direction was not normalised: ∇f·v = {num(raw)} for v = {shown}; "
-                  f"D_u f uses the unit vector u = v/|v| = {unit} (|v| = {num(norm)}), so "
-                  f"D_u f = {num(raw)}/{num(norm)} = {num(d.derivative)}")
+        a.note = (f"the direction was not normalised: ∇f·v = {rounded6(raw)} for v = {shown}; "
+                  f"D_u f uses the unit vector u = v/|v| = {unit} (|v| = {rounded6(norm)}), so "
+                  f"D_u f = {rounded6(raw)}/{rounded6(norm)} = {rounded6(d.derivative)}")
     elif d.rate and same(d.rate) and not math.isclose(d.rate, abs(d.derivative)):
         a.mistake = "steepest-rate"
-        a.note = (f"{num(d.rate)} is |∇f|, the rate along the steepest ascent, not along "
+        a.note = (f"{rounded6(d.rate)} is |∇f|, the rate along the steepest ascent, not along "
                   f"u = {unit}")
     elif d.derivative and same(-d.derivative):
         a.mistake = "sign"

@@ -34,7 +34,8 @@ from .literalproof import decide_rounded, too_few_digits
 from .probes import rounded_literals, rounding_slack
 from .sampling import LARGE, SAMPLES, SAMPLES_LARGE, Row, answer_value, edge_candidates, \
     exact_value, ill_conditioned, sample_points, true_derivative
-from .verdict import FORMULA_RTOL_FLOOR, Answer, num, point_text, told_apart
+from .verdict import (FORMULA_RTOL_FLOOR, Answer, num, point_text, shown as rounded6,
+                      told_apart)
 
 
 def parse_answer(formula: str, program: Program, variables, what: str) -> Program:
@@ -184,7 +185,7 @@ def _proven(a, settled, text, program, name, answer_program, at) -> Answer:
         except DomainError as exc:
             if a.expected is not None and math.isfinite(a.expected):
                 a.note = (f"your answer is undefined at {point_text(at)} ({exc.message}), "
-                          f"where the derivative is {num(a.expected)} (compared where both "
+                          f"where the derivative is {rounded6(a.expected)} (compared where both "
                           "are defined)")
         except GradcliError:  # no value there: none is shown, the proof stands
             pass
@@ -201,8 +202,9 @@ def _refuted(a, settled, text, name) -> Answer:
         cx = settled.counterexample
         a.ok, a.counterexample, a.note = False, cx, ""
         a.correct = a.correct or correct_formula(text, name)
-        a.reason = (f"at {point_text(cx['at'])} your answer gives {num(cx['yours'])}, but the "
-                    f"derivative is {num(cx['correct'])}")
+        yours, correct = told_apart(cx["yours"], cx["correct"])
+        a.reason = (f"at {point_text(cx['at'])} your answer gives {yours}, but the "
+                    f"derivative is {correct}")
     a.decided_by, a.evidence = "counterexample", settled.how
     return a
 
@@ -249,7 +251,7 @@ def _verdict(a, rows, quiet, algebra, literals, text, program, answer_program, n
             a.counterexample = {"at": dict(r.point), "yours": None, "correct": r.correct}
             a.reason = (f"your answer is undefined at every point where the derivative is "
                         f"defined: at {point_text(r.point)} ({r.why}) the derivative is "
-                        f"{num(r.correct)}")
+                        f"{rounded6(r.correct)}")
         else:
             a.reason = "no point was found where the derivative is defined"
         return a
@@ -340,7 +342,7 @@ def _undefined_note(undefined, compared, variables) -> str:
                         f"is defined (compared where both are defined)")
     r = undefined[0]
     return (f"your answer is undefined at {point_text(r.point)} ({r.why}), where the "
-            f"derivative is {num(r.correct)} (compared where both are defined)")
+            f"derivative is {rounded6(r.correct)} (compared where both are defined)")
 
 
 def correct_formula(text, name) -> str | None:

@@ -238,5 +238,6 @@ def _grade_implicit(text, at, answer, wrt, of, rtol, atol,
             a.note = f"your answer is -F_{x} = -({result.fx}): divide by F_{y} = {result.fy}"
         elif all(abs(q - ratios[0]) <= 1e-7 * abs(ratios[0]) for q in ratios):
             a.mistake, a.mistake_detail = "constant-factor", num(ratios[0])
-            a.note = f"off by a factor: your answer is {num(ratios[0])} times d{y}/d{x}"
+            a.note = (f"off by a factor: your answer is {told_apart(ratios[0], 1.0)[0]} times "
+                      f"d{y}/d{x}")
     return a, result

@@ -24,7 +24,7 @@ from .formula import parse_answer
 from .probes import rounded_literals, rounding_slack
 from .shared import PROBES, Graded, close_to, maybe_value, random_step, scalar_point, \
     seeded_rng, split_sides
-from .verdict import FORMULA_RTOL_FLOOR, Answer, num
+from .verdict import FORMULA_RTOL_FLOOR, Answer, num, shown, told_apart
 
 OPTION = "normal"
 
@@ -176,12 +176,11 @@ def grade(question, prepared, context) -> Graded:
     if a_.ok:
         return Graded([a_], list(n.warnings))
     if not slope_ok:
-        shown = "vertical" if math.isinf(slope) else num(slope)
         if m is not None and m != 0 and not math.isinf(slope) \
                 and close_to(slope, m, tol, context.atol + slack[1], scale):
             a_.mistake = "tangent-for-normal"
-            problems.append(f"this is the tangent's slope {num(m)}: the normal is "
-                            f"perpendicular to the tangent, slope -1/f'(a) = {num(float(want))}")
+            problems.append(f"this is the tangent's slope {shown(m)}: the normal is "
+                            f"perpendicular to the tangent, slope -1/f'(a) = {shown(float(want))}")
         elif m == 0 and not math.isinf(slope) and slope == 0:
             a_.mistake = "tangent-for-normal"
             problems.append(f"this is the tangent, horizontal since f'({num(a)}) = 0; the "
@@ -189,17 +188,20 @@ def grade(question, prepared, context) -> Graded:
         elif m is not None and m != 0 and not math.isinf(slope) \
                 and close_to(slope, 1 / m, tol, context.atol + slack[1], scale):
             a_.mistake = "reciprocal-without-sign"
-            problems.append(f"the slope is 1/f'(a) = {num(1 / m)}; the normal's is -1/f'(a) "
-                            f"= {num(-1 / m)}")
+            problems.append(f"the slope is 1/f'(a) = {shown(1 / m)}; the normal's is -1/f'(a) "
+                            f"= {shown(-1 / m)}")
         elif m is not None and m not in (0, 1, -1) and not math.isinf(slope) \
                 and close_to(slope, -m, tol, context.atol + slack[1], scale):
             a_.mistake = "negative-not-reciprocal"
-            problems.append(f"the slope is -f'(a) = {num(-m)}; the normal's is -1/f'(a) = "
-                            f"{num(-1 / m)}")
+            problems.append(f"the slope is -f'(a) = {shown(-m)}; the normal's is -1/f'(a) = "
+                            f"{shown(-1 / m)}")
         else:
             a_.mistake = "normal-slope"
-            right = "vertical" if want is None else num(float(want))
-            problems.append(f"the slope of your line is {shown}, but the normal's is {right}")
+            yours, right = ("vertical" if math.isinf(slope) else shown(slope),
+                            "vertical" if want is None else shown(float(want)))
+            if yours == right:
+                yours, right = told_apart(slope, float(want))
+            problems.append(f"the slope of your line is {yours}, but the normal's is {right}")
     if not point_ok:
         a_.mistake = a_.mistake or "normal-point"
         problems.append(f"your line does not pass through the point ({num(a)}, {num(fa)})")

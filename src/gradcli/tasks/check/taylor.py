@@ -28,7 +28,7 @@ from .probes import rounded_literals, rounding_slack
 from .shared import PROBES, Graded, close_to, maybe_value, names_a_function_of, random_step, \
     scalar_point, seeded_rng, shifted_text, split_sides, value_at, where_text
 from .taylorproof import exact_taylor
-from .verdict import FORMULA_RTOL_FLOOR, Answer, num
+from .verdict import FORMULA_RTOL_FLOOR, Answer, num, shown, told_apart
 
 OPTION = "taylor"
 
@@ -75,11 +75,17 @@ def _monomial(powers: dict, at: dict) -> str:
     return polynomial_text([Term(1, powers)], at)
 
 
-def _coef(c) -> str:
-    """The right coefficient: a fraction where it is one (1/2), else 12 digits."""
+def _coef(c, theirs=None) -> str:
+    """The right coefficient: a fraction where it is one (1/2), else 6 significant digits
+    as the rest of the output, with as many more as tell it from `theirs`."""
     if isinstance(c, float) and math.isfinite(c):
         near = Fraction(c).limit_denominator(10 ** 4)
-        c = near if abs(float(near) - c) <= 1e-12 * abs(c) else float(f"{c:.12g}")
+        if abs(float(near) - c) <= 1e-12 * abs(c):
+            c = near
+        elif theirs is None or not math.isfinite(float(theirs)) or float(theirs) == c:
+            return shown(c)
+        else:
+            return told_apart(c, float(theirs))[0]
     return polynomial_text([Term(c, {})], {}) if c != 0 else "0"
 
 
@@ -251,12 +257,12 @@ def name_taylor(a, text, variables, point, order, theirs, right, keys, same, ans
             keys_found.append(("factorial", name))
             # "divide by 2!?" reads as a startled question: the factorial is named in words
             problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is "
-                            f"{_coef(r)}: the derivative was not divided by {bang} "
+                            f"{_coef(r, c)}: the derivative was not divided by {bang} "
                             f"(= {factorial})")
         elif r != 0 and same(c, -float(r)):
             keys_found.append(("sign", name))
             problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is "
-                            f"{_coef(r)} (the sign)")
+                            f"{_coef(r, c)} (the sign)")
         elif c == 0 or same(c, 0):
             keys_found.append(("missing-term", name))
             problems.append(f"the {name} term is missing: its coefficient is {_coef(r)}")
@@ -266,7 +272,8 @@ def name_taylor(a, text, variables, point, order, theirs, right, keys, same, ans
                             f"{_theirs(c)}")
         else:
             keys_found.append(("coefficient", name))
-            problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is {_coef(r)}")
+            problems.append(f"the {name} coefficient is {_theirs(c)}, the right one is "
+                            f"{_coef(r, c)}")
     a.mistake, a.mistake_detail = keys_found[0]
     a.reason = "; ".join(problems)
     return a

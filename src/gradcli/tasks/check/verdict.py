@@ -348,6 +348,14 @@ def num(x) -> str:
     return plain_number(x)
 
 
+def shown(x) -> str:
+    """A computed number in a sentence, rounded as the rest of the output is (6
+    significant digits)."""
+    if isinstance(x, float) and math.isfinite(x):
+        return format_number(float(f"{x:.6g}"))
+    return num(x)
+
+
 def told_apart(a, b) -> tuple[str, str]:
     """Two numbers of a message rounded as the rest of the output is (6 significant
     digits), with just as many more as it takes to show that they differ."""
