@@ -32,7 +32,6 @@ import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
 
 import sympy as sp
 
@@ -40,16 +39,15 @@ from ...errors import GradcliError
 from ...language.expr import Const, postorder
 from ...symbolic.derivative import inline
 from ...symbolic.realforms import piece, to_sympy
+from .linezeros import MAX_CUTS, shortest
+from .linezeros import cut_arguments as _cut_arguments, real_zeros as _real_zeros
 
 DIGITS = 60
 CONFIRM_DIGITS = 100
 SEPARATION = 1e-45       # relative to the question's scale: beyond it a difference is real
 SIMPLIFY_SECONDS = 0.5   # SymPy's simplify on every open piece together
-MAX_CUTS = 40
 MAX_POINTS = 60
-MAX_DEGREE = 40          # a polynomial argument beyond this is scanned, not solved
 NICE = ("0.731", "-1.37", "2.43", "-0.29", "5.17")   # where a formula is compared off any cut
-_EDGE_FUNCTIONS = (sp.asin, sp.acos, sp.atanh, sp.acoth, sp.asec, sp.acsc, sp.acosh)
 
 
 @dataclass
@@ -138,115 +136,6 @@ def _forms(program, answer_program, name, variables):
     return q, a, truth, symbols
 
 
-def _cut_arguments(exprs):
-    """(kink arguments, domain-edge arguments): the pieces' borders."""
-    kinks, edges = set(), set()
-    for e in exprs:
-        for f in e.atoms(sp.Abs, sp.sign):
-            kinks.add(f.args[0])
-        for f in e.atoms(sp.log):
-            edges.add(f.args[0])
-        for f in e.atoms(sp.Pow):
-            if f.exp.is_number and (f.exp.is_negative or not f.exp.is_integer):
-                edges.add(f.base)
-        for f in e.atoms(*_EDGE_FUNCTIONS):
-            edges.update((f.args[0] - 1, f.args[0] + 1))
-    bare = set()
-    for arg in edges:
-        while isinstance(arg, (sp.Abs, sp.sign)) or (arg.is_Pow and arg.exp.is_positive):
-            arg = arg.args[0]
-        bare.add(arg)
-    return kinks, bare - kinks
-
-
-def _scan(f, x) -> list:
-    """Sign changes of f along the line over every scale, refined by bisection."""
-    g = sp.lambdify(x, f, "math")
-
-    def at(t):
-        try:
-            v = float(g(t))
-        except (ArithmeticError, ValueError, TypeError):
-            return math.nan
-        return v
-
-    grid = sorted({0.0} | {s * 10 ** (k / 20) for k in range(-160, 241) for s in (-1, 1)})
-    values = [at(t) for t in grid]
-    found = []
-    for lo, hi, a, b in zip(grid, grid[1:], values, values[1:]):
-        if not (math.isfinite(a) and math.isfinite(b)) or (a > 0) == (b > 0) or a * b > 0:
-            if a == 0:
-                found.append(lo)
-            continue
-        for _ in range(80):
-            mid = 0.5 * (lo + hi)
-            m = at(mid)
-            if not math.isfinite(m) or m == 0:
-                break
-            if (m > 0) == (a > 0):
-                lo, a = mid, m
-            else:
-                hi = mid
-        found.append(0.5 * (lo + hi))
-        if len(found) >= MAX_CUTS:
-            break
-    return [Fraction(repr(r)) for r in found]
-
-
-def _nested_zeros(arg, x, depth) -> tuple:
-    """The zeros of an argument with |.| or sign inside (|x + 4| - 1/1000): for each sign of
-    the inner arguments, the zeros of the polynomial that leaves, where those signs hold."""
-    inner = sorted(arg.atoms(sp.Abs, sp.sign), key=sp.default_sort_key)
-    if len(inner) > 4 or depth > 3:
-        return [], False
-    out, complete = [], True
-    for signs in product((1, -1), repeat=len(inner)):
-        fixed = {f: s * f.args[0] if isinstance(f, sp.Abs) else sp.Integer(s)
-                 for f, s in zip(inner, signs)}
-        zeros, whole = _real_zeros(arg.xreplace(fixed), x, depth + 1)
-        complete = complete and whole
-        for r in zeros:
-            at = sp.Rational(r.numerator, r.denominator)
-            if all(s * sp.N(f.args[0].subs(x, at), 30) >= -sp.Float("1e-25")
-                   for f, s in zip(inner, signs)):
-                out.append(r)
-    return out, complete
-
-
-def _real_zeros(arg, x, depth=0) -> tuple:
-    """(the real zeros of arg in x as Fractions, all of them found?)."""
-    if arg.has(sp.Abs, sp.sign):
-        return _nested_zeros(arg, x, depth)
-    try:
-        arg = sp.together(arg)
-        parts = [p for p in (sp.numer(arg), sp.denom(arg)) if p.has(x)]
-    except Exception:  # SymPy cannot split the argument: no zeros claimed, not complete
-        return [], False
-    out, complete = [], True
-    for p in parts:
-        try:
-            if p.is_polynomial(x):
-                poly = sp.Poly(p, x)
-                if poly.degree() > MAX_DEGREE:
-                    raise ValueError
-                if poly.domain.is_ZZ or poly.domain.is_QQ:
-                    roots = [sp.N(r, 45) for r in poly.real_roots()]
-                else:
-                    roots = [sp.re(r) for r in sp.Poly(sp.N(p, 50), x).nroots(n=45, maxsteps=200)
-                             if abs(sp.im(r)) < sp.Float("1e-30")]
-                out += [Fraction(str(r)) if not r.is_Rational else Fraction(int(r.p), int(r.q))
-                        for r in roots]
-                continue
-        except Exception:  # an unsolvable polynomial: scanned like any other argument
-            pass
-        complete = False
-        try:
-            out += _scan(p, x)
-        except Exception:  # not even a scan: complete is already False, so no proof follows
-            pass
-    return out, complete
-
-
 def _cuts(exprs, x, fixed) -> tuple:
     """(sorted cuts of x's line, every kink argument solved exactly?) with the other
     variables at `fixed`."""
@@ -264,18 +153,6 @@ def _cuts(exprs, x, fixed) -> tuple:
     if len(ordered) > MAX_CUTS:
         return ordered[:MAX_CUTS], False
     return ordered, complete
-
-
-def shortest(lo: Fraction, hi: Fraction) -> Fraction:
-    """The decimal with fewest digits strictly between lo and hi (lo < hi)."""
-    width = hi - lo
-    e = math.floor(math.log10(max(abs(lo), abs(hi), width))) + 1
-    while True:
-        unit = Fraction(10) ** e
-        q = (lo // unit + 1) * unit
-        if lo < q < hi:
-            return q
-        e -= 1
 
 
 def line_values(cuts) -> list:
