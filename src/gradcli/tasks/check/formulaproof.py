@@ -39,6 +39,7 @@ from ...errors import GradcliError
 from ...language.expr import Const, postorder
 from ...symbolic.derivative import inline
 from ...symbolic.realforms import piece, to_sympy
+from .kinkcurves import curve_points
 from .linezeros import MAX_CUTS, shortest
 from .linezeros import cut_arguments as _cut_arguments, real_zeros as _real_zeros
 
@@ -315,10 +316,11 @@ def _judge(program, name, a, truth, symbols):
     return at
 
 
-def _points(variables, name, exprs, symbols, at):
+def _points(variables, name, exprs, symbols, at, curves=True):
     """The points compared, and for the variable of differentiation its cuts and whether
     every kink was solved: along the line of each variable through a base point (the given
-    point, else NICE values), the others fixed there."""
+    point, else NICE values), the others fixed there; with several variables and `curves`,
+    then beside every kink curve wherever it is (kinkcurves.py)."""
     base = {v: Fraction(at[v]) if at and v in at else Fraction(NICE[i % len(NICE)])
             for i, v in enumerate(variables)}
     points, main_cuts, complete = [], [], True
@@ -334,7 +336,13 @@ def _points(variables, name, exprs, symbols, at):
             p = dict(base)
             p[v] = value
             points.append(p)
-    return points[:MAX_POINTS], main_cuts, complete
+    points = points[:MAX_POINTS]
+    if len(variables) > 1 and curves:
+        kinks, edges = _cut_arguments(exprs)
+        order = [symbols[v] for v in variables]
+        points += [{v: p[symbols[v]] for v in variables}
+                   for p in curve_points(kinks | edges, order)]
+    return points, main_cuts, complete
 
 
 def _on_piece(expr, x, lo, hi, inside):
@@ -363,12 +371,14 @@ def decide_derivative(program, answer_program, name, variables, at=None,
     q, a, truth, symbols = forms
     x = symbols[name]
     judge = _judge(program, name, a, truth, symbols)
-    points, cuts, complete = _points(variables, name, (q, a, truth), symbols, at)
+    word = _zero(a - truth) if judging else None
+    # An identity (the difference expands to 0) needs no point beside a kink curve.
+    points, cuts, complete = _points(variables, name, (q, a, truth), symbols, at,
+                                     curves=word is not True)
     decision = Decision(points=[{v: float(p) for v, p in pt.items()} for pt in points],
                         cuts=[float(c) for c in cuts], judge=judge if judging else None)
     if not judging:
         return decision
-    word = _zero(a - truth)
     for point in points:
         verdict, detail = judge(point)
         if verdict == "differ":

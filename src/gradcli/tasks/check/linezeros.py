@@ -54,7 +54,11 @@ def scan(f, x) -> list:
     grid = sorted({0.0} | {s * 10 ** (k / 20) for k in range(-160, 241) for s in (-1, 1)})
     values = [at(t) for t in grid]
     found = []
-    for lo, hi, a, b in zip(grid, grid[1:], values, values[1:]):
+    # The cells nearest 0 first: an oscillating argument (sin(xy) - 1/2) has more zeros than
+    # MAX_CUTS, and those at the scale of the question matter most.
+    cells = sorted(zip(grid, grid[1:], values, values[1:]),
+                   key=lambda c: min(abs(c[0]), abs(c[1])))
+    for lo, hi, a, b in cells:
         if not (math.isfinite(a) and math.isfinite(b)) or (a > 0) == (b > 0) or a * b > 0:
             if a == 0:
                 found.append(lo)
