@@ -39,7 +39,7 @@ from ...errors import GradcliError
 from ...language.expr import Const, postorder
 from ...symbolic.derivative import inline
 from ...symbolic.realforms import piece, to_sympy
-from .kinkcurves import curve_points
+from .kinkcurves import curve_cells
 from .linezeros import MAX_CUTS, shortest
 from .linezeros import cut_arguments as _cut_arguments, real_zeros as _real_zeros
 
@@ -337,12 +337,14 @@ def _points(variables, name, exprs, symbols, at, curves=True):
             p[v] = value
             points.append(p)
     points = points[:MAX_POINTS]
+    cells = None
     if len(variables) > 1 and curves:
         kinks, edges = _cut_arguments(exprs)
         order = [symbols[v] for v in variables]
-        points += [{v: p[symbols[v]] for v in variables}
-                   for p in curve_points(kinks | edges, order)]
-    return points, main_cuts, complete
+        found, whole = curve_cells(kinks | edges, order)
+        points += [{v: p[symbols[v]] for v in variables} for p in found]
+        cells = (kinks, found) if whole else None
+    return points, main_cuts, complete, cells
 
 
 def _on_piece(expr, x, lo, hi, inside):
@@ -373,8 +375,8 @@ def decide_derivative(program, answer_program, name, variables, at=None,
     judge = _judge(program, name, a, truth, symbols)
     word = _zero(a - truth) if judging else None
     # An identity (the difference expands to 0) needs no point beside a kink curve.
-    points, cuts, complete = _points(variables, name, (q, a, truth), symbols, at,
-                                     curves=word is not True)
+    points, cuts, complete, cells = _points(variables, name, (q, a, truth), symbols, at,
+                                            curves=word is not True)
     decision = Decision(points=[{v: float(p) for v, p in pt.items()} for pt in points],
                         cuts=[float(c) for c in cuts], judge=judge if judging else None)
     if not judging:
@@ -412,11 +414,49 @@ def decide_derivative(program, answer_program, name, variables, at=None,
                          f"{name} = {', '.join(_number(c) for c in shown[:6])}"
                          f"{', ...' if len(shown) > 6 else ''}" if n > 2 else ""))
         return decision
+    if cells is not None and (a - truth).has(sp.Abs, sp.sign):
+        patterns = _on_cells(a - truth, *cells)
+        if patterns:
+            decision.decided_by = "proof"
+            decision.how = ("decided by proof: the difference simplifies to 0 in every "
+                            "region the kink curves cut the plane into "
+                            f"({patterns} sign pattern{'s' if patterns > 1 else ''} of the kinks)")
+        return decision
     if not (a - truth).has(sp.Abs, sp.sign) \
             and _capped(lambda: _simplifies(a - truth), SIMPLIFY_SECONDS):
         decision.decided_by = "proof"
         decision.how = "decided by proof: the difference simplifies to 0"
     return decision
+
+
+def _on_cells(difference, kinks, samples) -> int:
+    """The number of sign patterns of the kink arguments met at the cells' sample points
+    (kinkcurves.curve_cells: one in every region the curves cut the plane into), if the
+    difference, each |g| and sign(g) fixed by the pattern, expands or cancels to 0 on
+    every one; else 0."""
+    order = sorted(kinks, key=sp.default_sort_key)
+    patterns = set()
+    for sample in samples:
+        subs = {s: sp.Rational(q.numerator, q.denominator) for s, q in sample.items()}
+        signs = []
+        for g in order:
+            v = g.xreplace(subs)
+            v = v if v.is_Rational else sp.N(v, 40)
+            if v == 0 or not v.is_real or abs(v) < sp.Float("1e-30"):
+                break  # on a curve: its region's pattern comes from another sample
+            signs.append(1 if v > 0 else -1)
+        else:
+            patterns.add(tuple(signs))
+    if not patterns:
+        return 0
+    for pattern in sorted(patterns):
+        fixed = {}
+        for g, s in zip(order, pattern):
+            fixed[sp.Abs(g)], fixed[sp.sign(g)] = s * g, sp.Integer(s)
+        d = difference.xreplace(fixed)
+        if d.has(sp.Abs, sp.sign) or _zero(d) is not True:
+            return 0
+    return len(patterns)
 
 
 def _number(v: float) -> str:

@@ -49,8 +49,17 @@ EMPTY = ("0.731", "-1.37")  # a variable whose line no curve cuts: any value sta
 def curve_points(arguments, symbols) -> list:
     """Points ({Symbol: Fraction}) beside every zero set of the arguments, in the order:
     the cells of the polynomial arguments, then the others' solved and scanned points."""
+    return curve_cells(arguments, symbols)[0]
+
+
+def curve_cells(arguments, symbols) -> tuple:
+    """(curve_points, every cell has a point?): the second is True only where every
+    argument is a polynomial of small degree, nothing was cut short and there are two
+    variables (where eliminating one by discriminants and resultants is known to leave
+    every cell a point of its own)."""
     polys, other = _split(arguments, symbols)
-    points = _cells(polys, symbols) if polys else []
+    complete = [len(symbols) == 2 and not other and len(polys) <= MAX_FACTORS]
+    points = _cells(polys[:MAX_FACTORS], symbols, complete) if polys else []
     if other:
         points += _solved(other[:MAX_OTHER], symbols)
     unique, seen = [], set()
@@ -59,7 +68,8 @@ def curve_points(arguments, symbols) -> list:
         if key not in seen:
             seen.add(key)
             unique.append(p)
-    return unique[:MAX_CURVE_POINTS]
+    complete = complete[0] and len(unique) <= MAX_CURVE_POINTS
+    return unique[:MAX_CURVE_POINTS], complete
 
 
 def _split(arguments, symbols) -> tuple:
@@ -83,7 +93,7 @@ def _split(arguments, symbols) -> tuple:
             for f in found:
                 if f not in polys and -f not in polys:
                     polys.append(f)
-    return polys[:MAX_FACTORS], other
+    return polys, other
 
 
 @lru_cache(maxsize=256)
@@ -103,7 +113,7 @@ def _polynomial_factors(expr, symbols):
     return [f for f, _ in factors if f.free_symbols & set(symbols)]
 
 
-def _project(polys, v, rest) -> list:
+def _project(polys, v, rest, complete) -> list:
     """The factors whose zeros, in the remaining variables, are where the zeros of `polys`
     in v appear, vanish or meet: leading coefficients, discriminants, pairwise resultants,
     and the factors without v as they are."""
@@ -124,33 +134,41 @@ def _project(polys, v, rest) -> list:
         for f in found:
             if f not in factors and -f not in factors:
                 factors.append(f)
+    if len(factors) > MAX_FACTORS or any(_polynomial_factors(sp.expand(e), tuple(rest)) is None
+                                         for e in out if e.free_symbols & set(rest)):
+        complete[0] = False
     return sorted(factors, key=lambda f: (sp.Poly(f, *rest).total_degree(),
                                           sp.default_sort_key(f)))[:MAX_FACTORS]
 
 
-def _cells(polys, symbols) -> list:
+def _cells(polys, symbols, complete) -> list:
     """A point in every cell of the arrangement of the polynomials' zero sets (see the
-    module doc): eliminate from the last variable down, then lift from the first."""
+    module doc): eliminate from the last variable down, then lift from the first.
+    `complete` ([bool]) is set False where anything is cut short."""
     levels = [polys]
     for k in range(len(symbols) - 1, 0, -1):
         try:
-            levels.append(_project(levels[-1], symbols[k], symbols[:k]))
+            levels.append(_project(levels[-1], symbols[k], symbols[:k], complete))
         except Exception:  # SymPy fails on an elimination: the lower levels get no cuts
             levels.append([])
+            complete[0] = False
     levels.reverse()       # levels[k]: the factors in symbols[:k + 1]
     samples = [{}]
     last = len(symbols) - 1
     for k, v in enumerate(symbols):
         lifted = []
         for sample in samples:
-            cuts = _cuts_at(levels[k], v, sample)
+            cuts = _cuts_at(levels[k], v, sample, complete)
             values = _inner(cuts) if k == last else _outer(cuts)
             lifted += [{**sample, v: value} for value in values]
-        samples = lifted[:MAX_LIFTED] if k < last else lifted[:MAX_CURVE_POINTS]
+        cap = MAX_LIFTED if k < last else MAX_CURVE_POINTS
+        if len(lifted) > cap:
+            complete[0] = False
+        samples = lifted[:cap]
     return samples
 
 
-def _cuts_at(polys, v, sample) -> list:
+def _cuts_at(polys, v, sample, complete) -> list:
     """The real zeros in v of the polynomials with the earlier variables at `sample`."""
     subs = {s: sp.Rational(q.numerator, q.denominator) for s, q in sample.items()}
     cuts = set()
@@ -158,20 +176,24 @@ def _cuts_at(polys, v, sample) -> list:
         at = p.xreplace(subs)
         if not at.has(v):
             continue
-        cuts.update(z for z in _zeros(at, v) if abs(z) < FARTHEST)
+        zeros, whole = _zeros(at, v)
+        if not whole or any(abs(z) >= FARTHEST for z in zeros):
+            complete[0] = False
+        cuts.update(z for z in zeros if abs(z) < FARTHEST)
     return sorted(cuts)
 
 
-def _zeros(expr, v) -> list:
-    """The real zeros of a polynomial in v: a linear one's by division, others' by
-    linezeros.real_zeros (exact real roots; a scan where SymPy cannot isolate them)."""
+def _zeros(expr, v) -> tuple:
+    """(the real zeros of a polynomial in v, all of them?): a linear or quadratic one's by
+    formula, others' by linezeros.real_zeros (exact real roots; a scan where SymPy cannot
+    isolate them, which may miss some)."""
     try:
         poly = sp.Poly(expr, v)
         if poly.degree() in (1, 2) and (poly.domain.is_QQ or poly.domain.is_ZZ):
-            return _low_degree([Fraction(int(c.p), int(c.q)) for c in poly.all_coeffs()])
+            return _low_degree([Fraction(int(c.p), int(c.q)) for c in poly.all_coeffs()]), True
     except Exception:  # not a polynomial SymPy can hold: the general path
         pass
-    return real_zeros(sp.expand(expr), v)[0]
+    return real_zeros(sp.expand(expr), v)
 
 
 def _low_degree(coeffs) -> list:
