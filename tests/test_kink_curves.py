@@ -219,3 +219,15 @@ def test_a_partial_derivative_answer_is_compared_beside_the_far_disk():
     v = check_homework("abs(x - 15y)", None,
                        partial="x = sign(x-15y)*sign((x-30)^2+(y-30)^2-1)")
     assert not v.answers[0].ok
+
+
+def test_the_scan_without_sympy_runs_over_every_scale_and_the_diagonals():
+    # where SymPy has no form for a formula, probes.edge_points scans lines: far ones too
+    from gradcli.reading import read_program
+    from gradcli.tasks.check.probes import edge_points
+    program = read_program("abs(x - 15y)")
+    points = edge_points([program], ["x", "y"], [{"x": 0.5, "y": -1.2}])
+    gaps = [p["x"] - 15 * p["y"] for p in points]
+    assert any(g > 0 for g in gaps) and any(g < 0 for g in gaps)
+    assert all(abs(g) < 1e-2 * max(1, abs(p["x"])) for g, p in zip(gaps, points))
+    assert max(abs(p["x"]) for p in points) > 1000   # through the far base points

@@ -197,16 +197,19 @@ def edge_points(programs, variables, bases) -> list:
         for _, _, i, base, direction in crossings[:share // 2]:
             root = _refine(expr, named, base, direction, float(ts[i]), float(ts[i + 1]))
             root = 0.0 if abs(root) < 1e-12 else float(f"{root:.10g}")
-            delta = 1e-4 * max(1.0, abs(root))
+            # beside the kink at the scale of the point there (a line from a far base
+            # point may cross it near the origin), and beyond the refinement's error
+            size = max(abs(base[v] + direction[v] * root) for v in variables)
+            delta = max(1e-4 * max(1.0, size), 1e-9 * abs(root))
             for side in (root - delta, root + delta):
                 points.append({v: base[v] + direction[v] * side for v in variables})
     return points
 
 
 def _refine(expr, named, base, direction, lo, hi) -> float:
-    """A sign change inside (lo, hi) located to 1e-8 of the interval by three finer grids."""
+    """A sign change inside (lo, hi) located to 4e-9 of the interval by four finer grids."""
     import numpy as np
-    for _ in range(3):
+    for _ in range(4):
         ts = np.linspace(lo, hi, 129)
         g = _values_on_line(expr, named, base, direction, ts)
         if g is None:
