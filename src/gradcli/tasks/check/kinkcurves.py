@@ -61,7 +61,10 @@ def curve_cells(arguments, symbols) -> tuple:
     complete = [len(symbols) == 2 and not other and len(polys) <= MAX_FACTORS]
     points = _cells(polys[:MAX_FACTORS], symbols, complete) if polys else []
     if other:
-        points += _solved(other[:MAX_OTHER], symbols)
+        # a scan may stop exactly on a curve (the tie x = y = 0 of max(x, y, 0), where
+        # the derivative is undefined and conventions differ): such points are left out
+        points += [p for p in _solved(other[:MAX_OTHER], symbols)
+                   if not _on_a_curve(p, arguments)]
     unique, seen = [], set()
     for p in points:
         key = tuple(p[s] for s in symbols)
@@ -70,6 +73,18 @@ def curve_cells(arguments, symbols) -> tuple:
             unique.append(p)
     complete = complete[0] and len(unique) <= MAX_CURVE_POINTS
     return unique[:MAX_CURVE_POINTS], complete
+
+
+def _on_a_curve(point, arguments) -> bool:
+    """Whether an argument is exactly 0 at the point."""
+    subs = {s: sp.Rational(q.numerator, q.denominator) for s, q in point.items()}
+    for arg in arguments:
+        try:
+            if arg.xreplace(subs).is_zero:
+                return True
+        except Exception:  # SymPy cannot tell: the point stays
+            continue
+    return False
 
 
 def _split(arguments, symbols) -> tuple:
