@@ -137,7 +137,8 @@ def _regrouped(split):
         if len(logs) > 1:
             return None
         r, k = (term / logs[0]).as_coeff_Mul()
-        if not r.is_Rational or (common is not None and k != common):
+        if not r.is_Rational or (common is not None and k != common) \
+                or not logs[0].args[0].is_positive:  # ln of a negative part: not real
             return None
         common = k
         parts.append((r, logs[0].args[0]))
