@@ -3,7 +3,8 @@
 Each family builds its cases by construction: the question has a kink (|.|, sign,
 step) along a curve, and a wrong answer differs from the true derivative only
 across some curve: far from the origin, along a hyperbola, in a band 1e-3 wide
-between two close kinks, or in a small disk in one quadrant; the right answers
+between two close kinks, in a small disk in one quadrant, or on one side of a
+curve y = sin(x), e^(x/100) inside a disk far out; the right answers
 are the true derivative, spelled in several ways (each proven right on every region
 the kink curves cut the plane into). SymPy is the judge: a right
 answer equals SymPy's derivative at many points off the kinks (to 30 digits), a
@@ -45,7 +46,7 @@ def judged(question, name, answer, witness):
             gap = sp.N((a - d).subs(p), 30)
             assert gap == 0 or abs(gap) < 1e-25, (question, answer, p)
         return True
-    w = {X: sp.Rational(witness[0]), Y: sp.Rational(witness[1])}
+    w = {X: sym(witness[0]), Y: sym(witness[1])}
     gap = sp.N(a.subs(w) - d.subs(w), 50)
     assert gap.is_number and abs(gap) > 1e-20, (question, answer, witness)
     return False
@@ -140,8 +141,27 @@ def quadrant_cases():
     return cases
 
 
+def transcendental_cases():
+    """A kink along y = f(x) for f no polynomial (sin, exp, cos): the wrong answer differs
+    only on one side of the curve, inside a small disk on it far out."""
+    cases = []
+    for form, dform, x0 in (("sin({})", "cos({})", 300), ("exp({}/100)", "exp({}/100)/100", 500),
+                            ("cos({}/3)", "-sin({}/3)/3", -170), ("sin({})", "cos({})", 30)):
+        f, df, at = form.format("x"), dform.format("x"), form.format(f"({x0})")
+        q = f"abs({f} - y)"
+        inside = (str(x0), f"{at} - 1/20")  # in the disk, where f - y = 1/20
+        disk = f"step(1/100 - (x - ({x0}))^2 - (y - {at})^2)"
+        cases.append((q, "x", f"{df}*sign({f} - y)", None))
+        cases.append((q, "y", f"-({f} - y)/abs({f} - y)", None))
+        cases.append((q, "x", f"{df}*sign({f} - y)*(1 - 2*step({f} - y)*{disk})", inside))
+        cases.append((q, "y", f"-sign({f} - y)*(1 - 2*step({f} - y)*{disk})", inside))
+        cases.append((q, "y", f"-sign({f} - y) + 3*step({f} - y)*{disk}", inside))
+    return cases
+
+
 FAMILIES = {"far curve": far_curve_cases, "hyperbola": hyperbola_cases,
-            "close kinks": close_kink_cases, "one quadrant": quadrant_cases}
+            "close kinks": close_kink_cases, "one quadrant": quadrant_cases,
+            "no polynomial": transcendental_cases}
 
 
 def run_family(cases):

@@ -32,6 +32,7 @@ import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from itertools import product
 
 import sympy as sp
 
@@ -343,7 +344,7 @@ def _points(variables, name, exprs, symbols, at, curves=True):
         order = [symbols[v] for v in variables]
         found, whole = curve_cells(kinks | edges, order)
         points += [{v: p[symbols[v]] for v in variables} for p in found]
-        cells = (kinks, found) if whole else None
+        cells = (kinks, found, whole)
     return points, main_cuts, complete, cells
 
 
@@ -418,8 +419,8 @@ def decide_derivative(program, answer_program, name, variables, at=None,
         patterns = _on_cells(a - truth, *cells)
         if patterns:
             decision.decided_by = "proof"
-            decision.how = ("decided by proof: the difference simplifies to 0 in every "
-                            "region the kink curves cut the plane into "
+            decision.how = ("decided by proof: the difference simplifies to 0 on every side "
+                            "of the kink curves "
                             f"({patterns} sign pattern{'s' if patterns > 1 else ''} of the kinks)")
         return decision
     if not (a - truth).has(sp.Abs, sp.sign) \
@@ -429,12 +430,19 @@ def decide_derivative(program, answer_program, name, variables, at=None,
     return decision
 
 
-def _on_cells(difference, kinks, samples) -> int:
-    """The number of sign patterns of the kink arguments met at the cells' sample points
-    (kinkcurves.curve_cells: one in every region the curves cut the plane into), if the
-    difference, each |g| and sign(g) fixed by the pattern, expands or cancels to 0 on
-    every one; else 0."""
+def _on_cells(difference, kinks, samples, whole) -> int:
+    """The number of sign patterns of the kink arguments on which the difference, each |g|
+    and sign(g) fixed by the pattern, expands or cancels to 0, if it does on every one
+    that matters; else 0. Every pattern (up to 4 kinks) matters, whatever the curves; or,
+    where every region has a sample point (`whole`: kinkcurves.curve_cells), the
+    patterns met at the samples."""
     order = sorted(kinks, key=sp.default_sort_key)
+    if len(order) <= 4:
+        every = list(product((1, -1), repeat=len(order)))
+        if _zero_on(difference, order, every):
+            return len(every)
+    if not whole:
+        return 0
     patterns = set()
     for sample in samples:
         subs = {s: sp.Rational(q.numerator, q.denominator) for s, q in sample.items()}
@@ -447,16 +455,19 @@ def _on_cells(difference, kinks, samples) -> int:
             signs.append(1 if v > 0 else -1)
         else:
             patterns.add(tuple(signs))
-    if not patterns:
-        return 0
-    for pattern in sorted(patterns):
+    return len(patterns) if patterns and _zero_on(difference, order, sorted(patterns)) else 0
+
+
+def _zero_on(difference, order, patterns) -> bool:
+    """Whether the difference is 0 with |g| = s·g and sign(g) = s for each pattern s."""
+    for pattern in patterns:
         fixed = {}
         for g, s in zip(order, pattern):
             fixed[sp.Abs(g)], fixed[sp.sign(g)] = s * g, sp.Integer(s)
         d = difference.xreplace(fixed)
         if d.has(sp.Abs, sp.sign) or _zero(d) is not True:
-            return 0
-    return len(patterns)
+            return False
+    return True
 
 
 def _number(v: float) -> str:

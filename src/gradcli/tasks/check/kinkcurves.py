@@ -39,6 +39,8 @@ MAX_FACTOR_DEGREE = 6     # total degree beyond which a factor is scanned, not e
 MAX_LIFTED = 40           # values of the outer variables lifted to the next one
 MAX_CURVE_POINTS = 240    # points returned in all
 MAX_OTHER = 4             # non-polynomial arguments solved and scanned
+MAX_CELL_VALUES = 12      # values of the polynomial cells' points a non-polynomial one is
+                          # solved at, for each variable
 # The others' values where a non-polynomial argument is solved for one variable: every
 # scale from a tenth to beyond ten thousand, both signs.
 SCALES = ("0.37", "-1.37", "5.17", "-23.3", "137.1", "-1000.7", "25173.3")
@@ -63,8 +65,8 @@ def curve_cells(arguments, symbols) -> tuple:
     if other:
         # a scan may stop exactly on a curve (the tie x = y = 0 of max(x, y, 0), where
         # the derivative is undefined and conventions differ): such points are left out
-        points += [p for p in _solved(other[:MAX_OTHER], symbols)
-                   if not _on_a_curve(p, arguments)]
+        on = _on_curves(sorted(arguments, key=sp.default_sort_key), symbols)
+        points += [p for p in _solved(other[:MAX_OTHER], symbols, points) if not on(p)]
     unique, seen = [], set()
     for p in points:
         key = tuple(p[s] for s in symbols)
@@ -75,16 +77,27 @@ def curve_cells(arguments, symbols) -> tuple:
     return unique[:MAX_CURVE_POINTS], complete
 
 
-def _on_a_curve(point, arguments) -> bool:
-    """Whether an argument is exactly 0 at the point."""
-    subs = {s: sp.Rational(q.numerator, q.denominator) for s, q in point.items()}
+def _on_curves(arguments, symbols):
+    """point -> whether an argument is 0 there (in doubles, where a scan's stop at a grid
+    point such as t = 0 is exactly 0; beside a curve the values are 1e-4 of it apart)."""
+    import math
+    compiled = []
     for arg in arguments:
         try:
-            if arg.xreplace(subs).is_zero:
-                return True
-        except Exception:  # SymPy cannot tell: the point stays
+            compiled.append(sp.lambdify(symbols, arg, "math"))
+        except Exception:  # no float form: that argument is not checked
             continue
-    return False
+
+    def on(point) -> bool:
+        values = [float(point[s]) for s in symbols]
+        for f in compiled:
+            try:
+                if f(*values) == 0:
+                    return True
+            except (ArithmeticError, ValueError, TypeError):
+                continue
+        return False
+    return on
 
 
 def _split(arguments, symbols) -> tuple:
@@ -273,16 +286,19 @@ def _inner(cuts) -> list:
     return out + _ends(cuts)
 
 
-def _solved(others, symbols) -> list:
+def _solved(others, symbols, cells=()) -> list:
     """Beside the zeros of non-polynomial arguments: each solved for one variable at the
-    others' values over every scale, and scanned along the diagonals through them."""
+    others' values over every scale and at the values of the polynomial cells' points
+    (where sin(x) = y crosses a small disk far out, x = 300), and scanned along the
+    diagonals through them."""
     scales = [Fraction(t) for t in SCALES]
     points = []
     for arg in others:
         for i, v in enumerate(symbols):
             rest = [s for s in symbols if s is not v]
-            for j in range(len(scales)):
-                fixed = {s: scales[(j + n) % len(scales)] for n, s in enumerate(rest)}
+            values = {s: scales + _spread(sorted({c[s] for c in cells})) for s in rest}
+            for j in range(max(len(vs) for vs in values.values())):
+                fixed = {s: values[s][(j + n) % len(values[s])] for n, s in enumerate(rest)}
                 at = arg.xreplace({s: sp.Rational(q.numerator, q.denominator)
                                    for s, q in fixed.items()})
                 if not at.has(v):
@@ -296,6 +312,14 @@ def _solved(others, symbols) -> list:
                            if zeros]
         points += _diagonals(arg, symbols, scales)
     return points
+
+
+def _spread(values) -> list:
+    """At most MAX_CELL_VALUES of the sorted values, spread evenly over them."""
+    if len(values) <= MAX_CELL_VALUES:
+        return values
+    step = len(values) / MAX_CELL_VALUES
+    return [values[int(k * step)] for k in range(MAX_CELL_VALUES)]
 
 
 def _diagonals(arg, symbols, scales) -> list:
