@@ -192,7 +192,40 @@ def _simplified(value):
             pass
     if S.count_ops(simpler) > S.count_ops(value):
         simpler = value
+    joined = _joined_powers(simpler)
+    if joined is not None and len(_text(joined)) < len(_text(simpler)):
+        simpler = joined
     return simpler
+
+
+def _joined_powers(value):
+    """2^(3 - 2π)·π^π -> 8π^π/4^π: the factors of a product that are powers of positive
+    numbers with the same transcendental part k in their exponents (b^(r·k + q)) joined
+    into one power of g·k, g the rationals' greatest common divisor; None where no two
+    share one."""
+    import sympy as S
+    if not value.is_Mul:
+        return None
+    groups, rest = {}, []
+    for f in value.args:
+        if f.is_Pow and f.base.is_number and f.base.is_positive and not f.exp.is_Rational:
+            q = S.Add(*[t for t in S.Add.make_args(f.exp) if t.is_Rational])
+            r, k = (f.exp - q).as_coeff_Mul()
+            if r.is_Rational:
+                groups.setdefault(k, []).append((f.base, r, q))
+                continue
+        rest.append(f)
+    if not any(len(items) > 1 for items in groups.values()):
+        return None
+    out = S.Mul(*rest)
+    for k, items in groups.items():
+        g = functools.reduce(S.gcd, [r for _, r, _ in items])  # π^(π/4)/2^(π/2): (π/4)^(π/4)
+        out *= S.Mul(*[b ** q for b, _, q in items]) \
+            * S.Pow(S.Mul(*[b ** (r / g) for b, r, _ in items]), g * k)
+    try:
+        return S.radsimp(out)
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def _long_root(value) -> bool:
