@@ -12,6 +12,11 @@ derivative is SymPy's. Then, in order:
    scan over every scale (1e-8 .. 1e12). On a piece between cuts |a| is ±a and
    sign(a) is ±1, so the piece's difference is analytic; expand or cancel to 0
    there (the variable's sign known, so the log rules hold) proves the piece.
+   In several variables a kink is a curve: kinkcurves.py gives points on both
+   sides of every one, wherever it runs, and the difference expanding to 0 for
+   every choice of the kinks' signs (or, in two variables with polynomial
+   kinks, for the signs met in every region the curves cut the plane into)
+   is a proof (_on_cells).
 3. Points inside each piece, on both sides of each cut and far out are
    compared at DIGITS digits: a difference beyond SEPARATION of the question's
    own scale there (the true value, or the largest term of its evaluation in
@@ -321,7 +326,8 @@ def _points(variables, name, exprs, symbols, at, curves=True):
     """The points compared, and for the variable of differentiation its cuts and whether
     every kink was solved: along the line of each variable through a base point (the given
     point, else NICE values), the others fixed there; with several variables and `curves`,
-    then beside every kink curve wherever it is (kinkcurves.py)."""
+    then beside every kink curve wherever it is (kinkcurves.py), and `cells` (kink
+    arguments, those points, every region sampled?) for _on_cells; else None."""
     base = {v: Fraction(at[v]) if at and v in at else Fraction(NICE[i % len(NICE)])
             for i, v in enumerate(variables)}
     points, main_cuts, complete = [], [], True
