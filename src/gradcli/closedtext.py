@@ -21,6 +21,7 @@ import re
 
 _printer = None
 _SMALL = 10 ** 12  # numbers beyond this are printed as they are, not simplified
+_HEAVY = 60        # operations beyond which a number gets its normal form, not simplify
 # 3*√2 -> 3√2, 2*e^x -> 2e^x, 2*π -> 2π: a number glued to a root, π or e, as printed
 _GLUE = re.compile(r"(?<![\w.^])(\d+)\*(?=[√π(]|e(?![\d+-]))")
 # 2*ln(2) -> 2 ln(2), 3*atan(2) -> 3 atan(2): a number before a function, with a space
@@ -111,10 +112,41 @@ def _outer_logs(expr) -> list:
 
 def _split_log(log):
     """ln(√2) -> ln(2)/2, ln(2e) -> ln(2) + 1: a logarithm split where that leaves one
-    logarithm; ln(π/6) stays as it is."""
+    logarithm; ln(π/6) stays as it is; ln((π/4)^π) -> π ln(π/4) (_regrouped)."""
     import sympy as S
     split = S.expand_log(log, force=True)
-    return split if len(split.atoms(S.log)) <= 1 else log
+    if len(split.atoms(S.log)) <= 1:
+        return split
+    regrouped = _regrouped(S.expand(split)) if log.args[0].is_positive else None
+    if regrouped is not None and S.count_ops(regrouped) <= S.count_ops(log):
+        return regrouped
+    return log
+
+
+def _regrouped(split):
+    """Σ c·ln(a) + rest with every c the same number k times a rational r as k·g·ln(Π a^(r/g))
+    + rest, g the rationals' greatest common divisor: π ln(π) - 2π ln(2) -> π ln(π/4),
+    2 ln(π) - 2 ln(2) -> 2 ln(π/2). None where the coefficients share no such k."""
+    import sympy as S
+    rest, parts, common = [], [], None
+    for term in S.Add.make_args(split):
+        logs = [f for f in S.Mul.make_args(term) if isinstance(f, S.log)]
+        if not logs:
+            rest.append(term)
+            continue
+        if len(logs) > 1:
+            return None
+        r, k = (term / logs[0]).as_coeff_Mul()
+        if not r.is_Rational or (common is not None and k != common) \
+                or not logs[0].args[0].is_positive:  # ln of a negative part: not real
+            return None
+        common = k
+        parts.append((r, logs[0].args[0]))
+    if len(parts) < 2:
+        return None
+    g = functools.reduce(S.gcd, [r for r, _ in parts])
+    inner = S.Mul(*[a ** (r / g) for r, a in parts])
+    return common * g * S.log(inner, evaluate=False) + S.Add(*rest)
 
 
 def simplified(value):
@@ -136,11 +168,18 @@ def _simplified(value):
     import sympy as S
     simpler = S.nsimplify(value) if value.is_Float else value
     big = any(abs(r.p) > _SMALL or r.q > _SMALL for r in value.atoms(S.Rational))
-    if _one_root(simpler):
+    if (S.count_ops(simpler) > _HEAVY or _long_root(simpler)) and not big:
+        # simplify and radsimp on a long number take seconds (a 4th Taylor coefficient of
+        # e^(2x)/log10(2x): 0.7 s; a steepest ascent through tan(π/24): 2 s each); its
+        # normal form over its transcendental parts is exact and a tenth of the time
+        simpler = _normal_form(simpler)
+    elif _one_root(simpler):
         # 2*2^(2/3), -3/√2: SymPy's own form of a rational times one root of a whole number
         # is the simplest there is; simplify would only load its unit tables (0.2 s) to say so
         simpler = S.radsimp(simpler)
     elif not big:  # simplifying (factoring) a 300-digit number could take minutes
+        if _mixed_bases(simpler):  # 4^π + 4·2^(2π): simplify does not see they are alike
+            simpler = _prime_bases(simpler)
         try:
             logs = {}
             for log in _outer_logs(simpler):
@@ -153,7 +192,103 @@ def _simplified(value):
             pass
     if S.count_ops(simpler) > S.count_ops(value):
         simpler = value
+    joined = _joined_powers(simpler)
+    if joined is not None and len(_text(joined)) < len(_text(simpler)):
+        simpler = joined
     return simpler
+
+
+def _joined_powers(value):
+    """2^(3 - 2π)·π^π -> 8π^π/4^π: the factors of a product that are powers of positive
+    numbers with the same transcendental part k in their exponents (b^(r·k + q)) joined
+    into one power of g·k, g the rationals' greatest common divisor; None where no two
+    share one."""
+    import sympy as S
+    if not value.is_Mul:
+        return None
+    groups, rest = {}, []
+    for f in value.args:
+        if f.is_Pow and f.base.is_number and f.base.is_positive and not f.exp.is_Rational:
+            q = S.Add(*[t for t in S.Add.make_args(f.exp) if t.is_Rational])
+            r, k = (f.exp - q).as_coeff_Mul()
+            if r.is_Rational:
+                groups.setdefault(k, []).append((f.base, r, q))
+                continue
+        rest.append(f)
+    if not any(len(items) > 1 for items in groups.values()):
+        return None
+    out = S.Mul(*rest)
+    for k, items in groups.items():
+        g = functools.reduce(S.gcd, [r for _, r, _ in items])  # π^(π/4)/2^(π/2): (π/4)^(π/4)
+        out *= S.Mul(*[b ** q for b, _, q in items]) \
+            * S.Pow(S.Mul(*[b ** (r / g) for b, r, _ in items]), g * k)
+    try:
+        return S.radsimp(out)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _long_root(value) -> bool:
+    """A root of a sum of more than four terms inside (|grad f| of a gradient with several
+    radicals): simplify and radsimp work on such a number for seconds, to no shorter form."""
+    import sympy as S
+    return any(p.exp.is_Rational and not p.exp.is_Integer and p.base.is_Add
+               and len(p.base.args) > 4 for p in value.atoms(S.Pow))
+
+
+def _mixed_bases(value) -> bool:
+    """Powers with transcendental exponents over whole bases that share a prime (4^π and
+    2^(2π), 2^π and 6^π)."""
+    import sympy as S
+    bases = {p.base for p in value.atoms(S.Pow)
+             if p.base.is_Integer and p.base > 1 and not p.exp.is_Rational}
+    seen = set()
+    for b in bases:
+        primes = set(S.factorint(b))
+        if primes & seen:
+            return True
+        seen |= primes
+    return False
+
+
+def _prime_bases(value):
+    """4^π -> 2^(2π), (π/4)^(π/4) -> π^(π/4)/2^(π/2): powers with a transcendental
+    exponent over prime (or transcendental) bases, so that equal powers meet and cancel."""
+    import sympy as S
+    value = S.expand_power_base(S.expand_power_exp(value))
+    swap = {}
+    for p in value.atoms(S.Pow):
+        if p.base.is_Integer and p.base > 1 and not p.exp.is_Rational:
+            primes = S.factorint(p.base)
+            if len(primes) > 1 or max(primes.values()) > 1:
+                swap[p] = S.Mul(*[S.Pow(q, k * p.exp) for q, k in primes.items()])
+    return value.xreplace(swap) if swap else value
+
+
+def normal_form(value):
+    """A number as a reduced fraction of polynomials in its transcendental parts (see
+    _normal_form); the printer's form of a long number, for callers that build one."""
+    return _normal_form(_sympy(value))
+
+
+def _normal_form(value):
+    """A long number as a reduced fraction of polynomials in its transcendental parts (π,
+    e^(23π/6), ln(23π/6), (π/4)^π, each taken as a letter) with their common factors taken
+    out (factor_terms): identities among those letters are identities of the number, so the form is the
+    same number. The number as it is where SymPy fails."""
+    import sympy as S
+    try:
+        spread = _prime_bases(value)  # (π/4)^(π - 1) -> π^π·4/(π·2^(2π)): like terms meet
+        letters = {}
+        for part in sorted(spread.atoms(S.Pow, S.Function, S.NumberSymbol),
+                           key=S.default_sort_key):
+            if isinstance(part, S.Pow) and part.exp.is_Rational:
+                continue  # √2 and π^2 stay: cancel works with roots and powers
+            letters[part] = S.Dummy(positive=True) if part.is_positive else S.Dummy(real=True)
+        out = S.factor_terms(S.cancel(spread.xreplace(letters)))
+        return out.xreplace({d: part for part, d in letters.items()})
+    except (TypeError, ValueError, RecursionError, S.PolynomialError):
+        return value
 
 
 def _one_root(value) -> bool:
@@ -304,4 +439,4 @@ def shift_text(name: str, point) -> str:
                                         for s, t in _terms(value)])
 
 
-__all__ = ["closed_text", "simplified", "sum_text", "join_signed", "shift_text"]
+__all__ = ["closed_text", "simplified", "sum_text", "join_signed", "shift_text", "normal_form"]

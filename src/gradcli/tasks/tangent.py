@@ -308,14 +308,15 @@ def _exact_directional(names, direction, gradient) -> Directional:
         raise UsageError("--direction has length zero: a direction needs a non-zero vector")
     unit = [sympy.radsimp(v / norm) for v in values]
     g = [to_closed(gradient[n]) for n in names]
-    rate = sympy.sqrt(sum(x * x for x in g))
     # from the partials in their printed (simplified, remembered) form: grad f/|grad f| of
     # the raw ones is a tower of nested fractions that the printer simplifies for seconds
     short = [simplified(x) for x in g]
-    square = sympy.expand(sum(x * x for x in short))
-    steepest = [_rationalised(x / sympy.sqrt(square), square) for x in short] \
-        if rate != 0 else []
-    derivative = sympy.radsimp(sympy.simplify(sum(a * b for a, b in zip(g, unit))))
+    # logarithms kept whole (ln(π/4)^2, not ln(π)^2 - 4 ln(2) ln(π) + 4 ln(2)^2), common
+    # factors out of the root (289π^2·√(...)/32)
+    square = sympy.factor_terms(sympy.expand(sum(x * x for x in short), log=False))
+    rate = sympy.sqrt(square)
+    steepest = [_rationalised(x / rate, square) for x in short] if rate != 0 else []
+    derivative = simplified(sum(a * b for a, b in zip(short, unit)))
     return Directional(names, values, unit, derivative, steepest, rate, norm != 1)
 
 
@@ -329,6 +330,7 @@ def _rationalised(value, square):
     printer's simplify then works on for minutes."""
     import sympy
     if sympy.count_ops(square) > SHORT_SQUARE:
-        return value
+        from ..closedtext import normal_form
+        return normal_form(value)  # (π/4)^(π/4)/(π^(π/4)/2^(π/2)·√(...)) cancels
     out = sympy.radsimp(value)
     return out if sympy.count_ops(out) <= sympy.count_ops(value) else value

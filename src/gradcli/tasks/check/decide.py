@@ -54,25 +54,50 @@ def proven(a, b, cheap: bool = False) -> bool | None:
     return is_zero(a - b, cheap)
 
 
-def sample(a_root, b_root, variables, seed, at=None) -> tuple:
+def sample(a_root, b_root, variables, seed, at=None, beside=()) -> tuple:
     """(counterexample or None, points compared) by gradcli's engine: the given point first,
-    then random ones of both signs and moderate size."""
+    then every point `beside` a kink (kink_points), then random ones of both signs and
+    moderate size."""
     a, b = program_of(a_root), program_of(b_root)
     rng = seeded_rng(*seed)
     points = ([{v: float(at[v]) for v in variables}] if at and all(v in at for v in variables)
               else [])
+    points += list(beside)
+    fixed = len(points)
     points += [{v: float(f"{random_step(rng):.3g}") for v in variables} for _ in range(TRIES)]
     compared = 0
-    for p in points:
+    for i, p in enumerate(points):
         x, y = maybe_value(a, p), maybe_value(b, p)
         if x is None or y is None:
             continue
         compared += 1
         if not close_to(x[0], y[0], RTOL, 1e-12, x[1], y[1]):
             return {"at": p, "yours": x[0], "correct": y[0]}, compared
-        if compared >= ENOUGH:
+        if compared >= ENOUGH and i >= fixed:
             break
     return None, compared
+
+
+MAX_BESIDE = 120   # points beside kink curves compared by sample()
+
+
+def kink_points(s, c, variables) -> list:
+    """Points on both sides of every kink or domain edge of the two SymPy forms, wherever it
+    is (kinkcurves.py); none where either has no form or neither has a kink."""
+    if s is None or c is None:
+        return []
+    from ...symbolic.tosympy import symbol
+    from .kinkcurves import curve_points
+    from .linezeros import cut_arguments
+    try:
+        kinks, edges = cut_arguments((s, c))
+        if not kinks and not edges:
+            return []
+        order = [symbol(v) for v in variables]
+        found = curve_points(kinks | edges, order)
+    except Exception:  # SymPy fails on the arguments: the random points remain
+        return []
+    return [{v: float(p[sym]) for v, sym in zip(variables, order)} for p in found[:MAX_BESIDE]]
 
 
 def rounded_in(root, literals) -> list:
@@ -140,7 +165,8 @@ def compare(student_root, correct_root, variables, seed, at=None, literals=()) -
     word = proven(s, c, cheap=True)
     if word is True:
         return Comparison(True, "sympy")
-    counter, compared = sample(student_root, correct_root, variables, seed, at)
+    counter, compared = sample(student_root, correct_root, variables, seed, at,
+                               kink_points(s, c, variables))
     if counter is not None:
         return Comparison(False, "sympy+point" if word is False else "point", counter, compared)
     if word is None:

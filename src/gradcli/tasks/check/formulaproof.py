@@ -12,6 +12,11 @@ derivative is SymPy's. Then, in order:
    scan over every scale (1e-8 .. 1e12). On a piece between cuts |a| is ±a and
    sign(a) is ±1, so the piece's difference is analytic; expand or cancel to 0
    there (the variable's sign known, so the log rules hold) proves the piece.
+   In several variables a kink is a curve: kinkcurves.py gives points on both
+   sides of every one, wherever it runs, and the difference expanding to 0 for
+   every choice of the kinks' signs (or, in two variables with polynomial
+   kinks, for the signs met in every region the curves cut the plane into)
+   is a proof (_on_cells).
 3. Points inside each piece, on both sides of each cut and far out are
    compared at DIGITS digits: a difference beyond SEPARATION of the question's
    own scale there (the true value, or the largest term of its evaluation in
@@ -40,16 +45,16 @@ from ...errors import GradcliError
 from ...language.expr import Const, postorder
 from ...symbolic.derivative import inline
 from ...symbolic.realforms import piece, to_sympy
+from .kinkcurves import curve_cells
+from .linezeros import MAX_CUTS, shortest
+from .linezeros import cut_arguments as _cut_arguments, real_zeros as _real_zeros
 
 DIGITS = 60
 CONFIRM_DIGITS = 100
 SEPARATION = 1e-45       # relative to the question's scale: beyond it a difference is real
 SIMPLIFY_SECONDS = 0.5   # SymPy's simplify on every open piece together
-MAX_CUTS = 40
 MAX_POINTS = 60
-MAX_DEGREE = 40          # a polynomial argument beyond this is scanned, not solved
 NICE = ("0.731", "-1.37", "2.43", "-0.29", "5.17")   # where a formula is compared off any cut
-_EDGE_FUNCTIONS = (sp.asin, sp.acos, sp.atanh, sp.acoth, sp.asec, sp.acsc, sp.acosh)
 
 
 @dataclass
@@ -138,115 +143,6 @@ def sympy_forms(program, answer_program, name, variables):
     return q, a, truth, symbols
 
 
-def _cut_arguments(exprs):
-    """(kink arguments, domain-edge arguments): the pieces' borders."""
-    kinks, edges = set(), set()
-    for e in exprs:
-        for f in e.atoms(sp.Abs, sp.sign):
-            kinks.add(f.args[0])
-        for f in e.atoms(sp.log):
-            edges.add(f.args[0])
-        for f in e.atoms(sp.Pow):
-            if f.exp.is_number and (f.exp.is_negative or not f.exp.is_integer):
-                edges.add(f.base)
-        for f in e.atoms(*_EDGE_FUNCTIONS):
-            edges.update((f.args[0] - 1, f.args[0] + 1))
-    bare = set()
-    for arg in edges:
-        while isinstance(arg, (sp.Abs, sp.sign)) or (arg.is_Pow and arg.exp.is_positive):
-            arg = arg.args[0]
-        bare.add(arg)
-    return kinks, bare - kinks
-
-
-def _scan(f, x) -> list:
-    """Sign changes of f along the line over every scale, refined by bisection."""
-    g = sp.lambdify(x, f, "math")
-
-    def at(t):
-        try:
-            v = float(g(t))
-        except (ArithmeticError, ValueError, TypeError):
-            return math.nan
-        return v
-
-    grid = sorted({0.0} | {s * 10 ** (k / 20) for k in range(-160, 241) for s in (-1, 1)})
-    values = [at(t) for t in grid]
-    found = []
-    for lo, hi, a, b in zip(grid, grid[1:], values, values[1:]):
-        if not (math.isfinite(a) and math.isfinite(b)) or (a > 0) == (b > 0) or a * b > 0:
-            if a == 0:
-                found.append(lo)
-            continue
-        for _ in range(80):
-            mid = 0.5 * (lo + hi)
-            m = at(mid)
-            if not math.isfinite(m) or m == 0:
-                break
-            if (m > 0) == (a > 0):
-                lo, a = mid, m
-            else:
-                hi = mid
-        found.append(0.5 * (lo + hi))
-        if len(found) >= MAX_CUTS:
-            break
-    return [Fraction(repr(r)) for r in found]
-
-
-def _nested_zeros(arg, x, depth) -> tuple:
-    """The zeros of an argument with |.| or sign inside (|x + 4| - 1/1000): for each sign of
-    the inner arguments, the zeros of the polynomial that leaves, where those signs hold."""
-    inner = sorted(arg.atoms(sp.Abs, sp.sign), key=sp.default_sort_key)
-    if len(inner) > 4 or depth > 3:
-        return [], False
-    out, complete = [], True
-    for signs in product((1, -1), repeat=len(inner)):
-        fixed = {f: s * f.args[0] if isinstance(f, sp.Abs) else sp.Integer(s)
-                 for f, s in zip(inner, signs)}
-        zeros, whole = _real_zeros(arg.xreplace(fixed), x, depth + 1)
-        complete = complete and whole
-        for r in zeros:
-            at = sp.Rational(r.numerator, r.denominator)
-            if all(s * sp.N(f.args[0].subs(x, at), 30) >= -sp.Float("1e-25")
-                   for f, s in zip(inner, signs)):
-                out.append(r)
-    return out, complete
-
-
-def _real_zeros(arg, x, depth=0) -> tuple:
-    """(the real zeros of arg in x as Fractions, all of them found?)."""
-    if arg.has(sp.Abs, sp.sign):
-        return _nested_zeros(arg, x, depth)
-    try:
-        arg = sp.together(arg)
-        parts = [p for p in (sp.numer(arg), sp.denom(arg)) if p.has(x)]
-    except Exception:  # SymPy cannot split the argument: no zeros claimed, not complete
-        return [], False
-    out, complete = [], True
-    for p in parts:
-        try:
-            if p.is_polynomial(x):
-                poly = sp.Poly(p, x)
-                if poly.degree() > MAX_DEGREE:
-                    raise ValueError
-                if poly.domain.is_ZZ or poly.domain.is_QQ:
-                    roots = [sp.N(r, 45) for r in poly.real_roots()]
-                else:
-                    roots = [sp.re(r) for r in sp.Poly(sp.N(p, 50), x).nroots(n=45, maxsteps=200)
-                             if abs(sp.im(r)) < sp.Float("1e-30")]
-                out += [Fraction(str(r)) if not r.is_Rational else Fraction(int(r.p), int(r.q))
-                        for r in roots]
-                continue
-        except Exception:  # an unsolvable polynomial: scanned like any other argument
-            pass
-        complete = False
-        try:
-            out += _scan(p, x)
-        except Exception:  # not even a scan: complete is already False, so no proof follows
-            pass
-    return out, complete
-
-
 def _cuts(exprs, x, fixed) -> tuple:
     """(sorted cuts of x's line, every kink argument solved exactly?) with the other
     variables at `fixed`."""
@@ -264,18 +160,6 @@ def _cuts(exprs, x, fixed) -> tuple:
     if len(ordered) > MAX_CUTS:
         return ordered[:MAX_CUTS], False
     return ordered, complete
-
-
-def shortest(lo: Fraction, hi: Fraction) -> Fraction:
-    """The decimal with fewest digits strictly between lo and hi (lo < hi)."""
-    width = hi - lo
-    e = math.floor(math.log10(max(abs(lo), abs(hi), width))) + 1
-    while True:
-        unit = Fraction(10) ** e
-        q = (lo // unit + 1) * unit
-        if lo < q < hi:
-            return q
-        e -= 1
 
 
 def line_values(cuts) -> list:
@@ -438,10 +322,12 @@ def _judge(program, name, a, truth, symbols):
     return at
 
 
-def _points(variables, name, exprs, symbols, at):
+def _points(variables, name, exprs, symbols, at, curves=True):
     """The points compared, and for the variable of differentiation its cuts and whether
     every kink was solved: along the line of each variable through a base point (the given
-    point, else NICE values), the others fixed there."""
+    point, else NICE values), the others fixed there; with several variables and `curves`,
+    then beside every kink curve wherever it is (kinkcurves.py), and `cells` (kink
+    arguments, those points, every region sampled?) for _on_cells; else None."""
     base = {v: Fraction(at[v]) if at and v in at else Fraction(NICE[i % len(NICE)])
             for i, v in enumerate(variables)}
     points, main_cuts, complete = [], [], True
@@ -457,7 +343,15 @@ def _points(variables, name, exprs, symbols, at):
             p = dict(base)
             p[v] = value
             points.append(p)
-    return points[:MAX_POINTS], main_cuts, complete
+    points = points[:MAX_POINTS]
+    cells = None
+    if len(variables) > 1 and curves:
+        kinks, edges = _cut_arguments(exprs)
+        order = [symbols[v] for v in variables]
+        found, whole = curve_cells(kinks | edges, order)
+        points += [{v: p[symbols[v]] for v in variables} for p in found]
+        cells = (kinks, found, whole)
+    return points, main_cuts, complete, cells
 
 
 def _on_piece(expr, x, lo, hi, inside):
@@ -493,12 +387,14 @@ def decide_forms(program, name, variables, forms, at=None, judging: bool = True)
     q, a, truth, symbols = forms
     x = symbols[name]
     judge = _judge(program, name, a, truth, symbols)
-    points, cuts, complete = _points(variables, name, (q, a, truth), symbols, at)
+    word = _zero(a - truth) if judging else None
+    # An identity (the difference expands to 0) needs no point beside a kink curve.
+    points, cuts, complete, cells = _points(variables, name, (q, a, truth), symbols, at,
+                                            curves=word is not True)
     decision = Decision(points=[{v: float(p) for v, p in pt.items()} for pt in points],
                         cuts=[float(c) for c in cuts], judge=judge if judging else None)
     if not judging:
         return decision
-    word = _zero(a - truth)
     for point in points:
         verdict, detail = judge(point)
         if verdict == "differ":
@@ -532,11 +428,59 @@ def decide_forms(program, name, variables, forms, at=None, judging: bool = True)
                          f"{name} = {', '.join(_number(c) for c in shown[:6])}"
                          f"{', ...' if len(shown) > 6 else ''}" if n > 2 else ""))
         return decision
+    if cells is not None and (a - truth).has(sp.Abs, sp.sign):
+        patterns = _on_cells(a - truth, *cells)
+        if patterns:
+            decision.decided_by = "proof"
+            decision.how = ("decided by proof: the difference simplifies to 0 on every side "
+                            "of the kink curves "
+                            f"({patterns} sign pattern{'s' if patterns > 1 else ''} of the kinks)")
+        return decision
     if not (a - truth).has(sp.Abs, sp.sign) \
             and capped(lambda: _simplifies(a - truth), SIMPLIFY_SECONDS):
         decision.decided_by = "proof"
         decision.how = "decided by proof: the difference simplifies to 0"
     return decision
+
+
+def _on_cells(difference, kinks, samples, whole) -> int:
+    """The number of sign patterns of the kink arguments on which the difference, each |g|
+    and sign(g) fixed by the pattern, expands or cancels to 0, if it does on every one
+    that matters; else 0. Every pattern (up to 4 kinks) matters, whatever the curves; or,
+    where every region has a sample point (`whole`: kinkcurves.curve_cells), the
+    patterns met at the samples."""
+    order = sorted(kinks, key=sp.default_sort_key)
+    if len(order) <= 4:
+        every = list(product((1, -1), repeat=len(order)))
+        if _zero_on(difference, order, every):
+            return len(every)
+    if not whole:
+        return 0
+    patterns = set()
+    for sample in samples:
+        subs = {s: sp.Rational(q.numerator, q.denominator) for s, q in sample.items()}
+        signs = []
+        for g in order:
+            v = g.xreplace(subs)
+            v = v if v.is_Rational else sp.N(v, 40)
+            if v == 0 or not v.is_real or abs(v) < sp.Float("1e-30"):
+                break  # on a curve: its region's pattern comes from another sample
+            signs.append(1 if v > 0 else -1)
+        else:
+            patterns.add(tuple(signs))
+    return len(patterns) if patterns and _zero_on(difference, order, sorted(patterns)) else 0
+
+
+def _zero_on(difference, order, patterns) -> bool:
+    """Whether the difference is 0 with |g| = s·g and sign(g) = s for each pattern s."""
+    for pattern in patterns:
+        fixed = {}
+        for g, s in zip(order, pattern):
+            fixed[sp.Abs(g)], fixed[sp.sign(g)] = s * g, sp.Integer(s)
+        d = difference.xreplace(fixed)
+        if d.has(sp.Abs, sp.sign) or _zero(d) is not True:
+            return False
+    return True
 
 
 def _number(v: float) -> str:

@@ -13,7 +13,9 @@ Two facts decide whether comparing a formula at a few points is a fair test:
   sqrt, log, division and the like make a formula change its rule at places
   random points may miss (`sign(x + 1/10)` differs from `sign(x)` only on
   (-0.1, 0)). `edge_points` finds where those arguments cross zero along lines
-  through a few base points and returns points just on both sides.
+  through a few base points, at every scale and, with several variables, along
+  the diagonals too, and returns points just on both sides. (Where SymPy reads
+  both formulas, kinkcurves.py finds every kink curve; this scan is for the rest.)
 
 Nothing here prints; every walk over a formula is iterative.
 """
@@ -29,8 +31,7 @@ from ...language.expr import Apply, Num, Program, Statement, postorder, replace_
 from ...limits import MAX_EDGE_POINTS, MAX_EDGES, MAX_ROUNDED_LITERALS
 from .verdict import DIGITS_MIN  # as the digits rule for a number answer
 
-EDGE_SCAN = (-10.0, 10.0)
-EDGE_GRID = 401
+FAR_BASES = (23.3, 1000.7)   # with several variables, lines also run through (s, -s, ...)
 
 
 def _half_unit(text: str) -> float | None:
@@ -128,67 +129,94 @@ def _edge_arguments(program: Program) -> list:
     return found
 
 
-def _values_on_line(expr, named, base: dict, var: str, xs):
-    """expr along var = xs (a NumPy array), the others fixed at base; None if it fails."""
+def _values_on_line(expr, named, base: dict, direction: dict, ts):
+    """expr along base + ts * direction (ts a NumPy array); None if it fails."""
     import numpy as np
     program = Program(named + (Statement(None, expr),))
-    bindings = {k: v for k, v in base.items()}
-    bindings[var] = xs
+    bindings = {k: v + direction[k] * ts if direction.get(k) else v for k, v in base.items()}
     try:
         with np.errstate(all="ignore"):
             out = lower(program, bindings, wrt=set()).output.data
     except (GradcliError, ArithmeticError, TypeError, ValueError):
         return None
     out = np.asarray(out, dtype=float)
-    return np.broadcast_to(out, xs.shape) if out.shape != xs.shape else out
+    return np.broadcast_to(out, ts.shape) if out.shape != ts.shape else out
+
+
+def _lines(variables, bases) -> list:
+    """(base, direction) of each line scanned: every variable's own through each base point
+    and, with several variables, through points far out too, and the diagonals (1, 1, ...)
+    and (1, -1, ...) through all of them, so that a kink curve away from the lines through
+    the base points is met too."""
+    def axis(var):
+        return {v: 1.0 if v == var else 0.0 for v in variables}
+    if len(variables) > 1:
+        bases = bases + [{v: s * (-1) ** i for i, v in enumerate(variables)}
+                         for s in FAR_BASES]
+    lines = [(b, axis(var)) for b in bases for var in variables]
+    if len(variables) > 1:
+        diagonals = [{v: 1.0 for v in variables},
+                     {v: float((-1) ** i) for i, v in enumerate(variables)}]
+        lines += [(b, d) for b in bases for d in diagonals]
+    return lines
 
 
 def edge_points(programs, variables, bases) -> list:
     """Points just on both sides of each place a kink or domain-edge argument is 0.
 
-    Scans each variable over EDGE_SCAN through each base point, locates sign
-    changes of every edge argument of every program, and refines them by
-    bisection on the grid interval.
+    Scans lines through each base point (_lines) over every scale, |t| from 1e-8
+    to 1e12 and 0, locates sign changes of every edge argument of every
+    program, and refines them on a finer grid. Each argument gets its share of
+    the points, the crossings nearest the base points first.
     """
     import numpy as np
-    points = []
-    xs = np.linspace(EDGE_SCAN[0], EDGE_SCAN[1], EDGE_GRID)
+    ts = np.array(sorted({0.0} | {s * 10 ** (k / 20) for k in range(-160, 241)
+                                  for s in (-1.0, 1.0)}))
+    lines = _lines(variables, bases)
+    arguments, seen = [], set()
     for program in programs:
         named = tuple(s for s in program.statements if s.name is not None)
         for expr in _edge_arguments(program):
-            for base in bases:
-                for var in variables:
-                    g = _values_on_line(expr, named, base, var, xs)
-                    if g is None:
-                        continue
-                    sign = np.sign(g)
-                    idx = np.nonzero((sign[:-1] * sign[1:] <= 0) & np.isfinite(g[:-1])
-                                     & np.isfinite(g[1:]) & ((sign[:-1] != 0) | (sign[1:] != 0)))[0]
-                    for i in idx[:4]:
-                        lo, hi = float(xs[i]), float(xs[i + 1])
-                        root = _bisect(expr, named, base, var, lo, hi)
-                        root = 0.0 if abs(root) < 1e-12 else float(f"{root:.10g}")
-                        delta = 1e-4 * max(1.0, abs(root))
-                        for side in (root - delta, root + delta):
-                            p = dict(base)
-                            p[var] = side
-                            points.append(p)
-                        if len(points) >= MAX_EDGE_POINTS:
-                            return points
+            if hash(expr) not in seen:
+                seen.add(hash(expr))
+                arguments.append((expr, named))
+    share = max(8, MAX_EDGE_POINTS * len(variables) // max(1, len(arguments)))
+    points = []
+    for expr, named in arguments[:MAX_EDGES]:
+        crossings = []
+        for base, direction in lines:
+            g = _values_on_line(expr, named, base, direction, ts)
+            if g is None:
+                continue
+            sign = np.sign(g)
+            idx = np.nonzero((sign[:-1] * sign[1:] <= 0) & np.isfinite(g[:-1])
+                             & np.isfinite(g[1:]) & ((sign[:-1] != 0) | (sign[1:] != 0)))[0]
+            crossings += [(min(abs(ts[i]), abs(ts[i + 1])), n, i, base, direction)
+                          for n, i in enumerate(idx[:8])]
+        crossings.sort(key=lambda c: (c[1], c[0]))  # each line's first, nearest first
+        for _, _, i, base, direction in crossings[:share // 2]:
+            root = _refine(expr, named, base, direction, float(ts[i]), float(ts[i + 1]))
+            root = 0.0 if abs(root) < 1e-12 else float(f"{root:.10g}")
+            # beside the kink at the scale of the point there (a line from a far base
+            # point may cross it near the origin), and beyond the refinement's error
+            size = max(abs(base[v] + direction[v] * root) for v in variables)
+            delta = max(1e-4 * max(1.0, size), 1e-9 * abs(root))
+            for side in (root - delta, root + delta):
+                points.append({v: base[v] + direction[v] * side for v in variables})
     return points
 
 
-def _bisect(expr, named, base, var, lo, hi) -> float:
+def _refine(expr, named, base, direction, lo, hi) -> float:
+    """A sign change inside (lo, hi) located to 4e-9 of the interval by four finer grids."""
     import numpy as np
-    for _ in range(50):
-        mid = 0.5 * (lo + hi)
-        g = _values_on_line(expr, named, base, var, np.array([lo, mid]))
-        if g is None or not np.all(np.isfinite(g)):
-            return mid
-        if g[1] == 0:
-            return mid
-        if np.sign(g[0]) == np.sign(g[1]):
-            lo = mid
-        else:
-            hi = mid
+    for _ in range(4):
+        ts = np.linspace(lo, hi, 129)
+        g = _values_on_line(expr, named, base, direction, ts)
+        if g is None:
+            break
+        sign = np.sign(g)
+        idx = np.nonzero((sign[:-1] * sign[1:] <= 0) & np.isfinite(g[:-1]) & np.isfinite(g[1:]))[0]
+        if not len(idx):
+            break
+        lo, hi = float(ts[idx[0]]), float(ts[idx[0] + 1])
     return 0.5 * (lo + hi)
