@@ -50,6 +50,9 @@ def test_check_accepts_the_printed_curl_and_names_a_sign_slip_in_it():
     assert code == 1 and rec["answers"][0]["mistake"] == "curl-component"
 
 
-def test_a_plane_field_keeps_its_scalar_curl():
+def test_a_plane_fields_curl_is_read_as_a_multiple_of_k():
+    # a book prints the curl of a plane field as (Q_x - P_y) k: that is its scalar curl
     code, out = _check("[x, y]", "--curl", "0 k")
-    assert code == 2 and "'k'" in out
+    assert code == 0
+    code, out = _check("[-y, x]", "--curl", "i + 2k")
+    assert code == 2 and "i or j component" in out
