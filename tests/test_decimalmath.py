@@ -94,3 +94,16 @@ def test_a_graph_decimal_cannot_run_is_settled_by_mpmath():
     with mpmath.workdps(50):
         slope = float(mpmath.sqrt(3) / 2)
     assert got.value == 0.5 and got.gradient["x"] == slope
+
+
+def test_a_tiny_argument_does_not_raise_the_precision_without_bound():
+    import time
+    from gradcli import api
+    with DECIMAL.workdps(30):
+        tiny = DECIMAL.mpf(1e-300)
+        assert dm.log1p(tiny) == tiny and dm.expm1(tiny) == tiny
+    start = time.process_time()
+    got = api.evaluate("softplus(-200000*x) + x", api.parse_bindings(["x=pi/6"]),
+                       numerics=True)
+    # e^(-104720) once took tens of thousands of digits at each of four precisions
+    assert time.process_time() - start < 2 and got.value == 0.5235987755982989

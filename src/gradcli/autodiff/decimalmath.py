@@ -178,15 +178,24 @@ def acos(x):
     return +r
 
 
+def _below_precision(x) -> bool:
+    """|x| so small that x^2/2 is beyond the guard digits: expm1(x) and log1p(x) are x."""
+    return x == 0 or -x.adjusted() > decimal.getcontext().prec + _GUARD
+
+
 def expm1(x):
+    if _below_precision(x):
+        return +x
     # near 0, exp(x) - 1 cancels as many digits as x has zeros after the point
-    with _guarded(-x.adjusted() if x else 0):
+    with _guarded(-x.adjusted()):
         r = x.exp() - 1
     return +r
 
 
 def log1p(x):
-    with _guarded(-x.adjusted() if x else 0):
+    if _below_precision(x):
+        return +x
+    with _guarded(-x.adjusted()):
         r = (1 + x).ln()
     return +r
 

@@ -296,6 +296,8 @@ def _solved(others, symbols, cells=()) -> list:
     for arg in others:
         for i, v in enumerate(symbols):
             rest = [s for s in symbols if s is not v]
+            if not rest:  # one variable: linezeros.py finds its zeros on the whole line
+                continue
             values = {s: scales + _spread(sorted({c[s] for c in cells})) for s in rest}
             for j in range(max(len(vs) for vs in values.values())):
                 fixed = {s: values[s][(j + n) % len(values[s])] for n, s in enumerate(rest)}

@@ -199,7 +199,7 @@ def grade(question, prepared, context) -> Graded:
             a_.mistake = "normal-slope"
             yours, right = ("vertical" if math.isinf(slope) else shown(slope),
                             "vertical" if want is None else shown(float(want)))
-            if yours == right:
+            if yours == right and want is not None:
                 yours, right = told_apart(slope, float(want))
             problems.append(f"the slope of your line is {yours}, but the normal's is {right}")
     if not point_ok:

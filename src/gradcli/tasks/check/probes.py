@@ -121,8 +121,8 @@ def _edge_arguments(program: Program) -> list:
                 args = [Apply("sub", (a, Num(c))) if c > 0 else Apply("add", (a, Num(-c)))
                         for c in op.edges]
             for a in args:
-                if hash(a) not in seen:
-                    seen.add(hash(a))
+                if a not in seen:  # structural equality: one scan for a repeated argument
+                    seen.add(a)
                     found.append(a)
                     if len(found) >= MAX_EDGES:
                         return found
@@ -177,8 +177,8 @@ def edge_points(programs, variables, bases) -> list:
     for program in programs:
         named = tuple(s for s in program.statements if s.name is not None)
         for expr in _edge_arguments(program):
-            if hash(expr) not in seen:
-                seen.add(hash(expr))
+            if (expr, named) not in seen:  # a name may mean another thing in each program
+                seen.add((expr, named))
                 arguments.append((expr, named))
     share = max(8, MAX_EDGE_POINTS * len(variables) // max(1, len(arguments)))
     points = []
