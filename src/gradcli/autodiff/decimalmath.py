@@ -4,9 +4,11 @@ A point typed as a closed form (`pi/6`) is re-run at 30, 60, ... digits until tw
 precisions round to the same double (autodiff/typedpoint.py). The decimal module
 is part of Python, written in C and imported in a few milliseconds; mpmath takes
 about 25 ms to import, as much as the rest of `eval`. So the common functions run
-here, each to the context's precision plus guard digits; a graph that needs a
-function not written here (or mixes in a float) raises Unsupported, and the run
-is repeated in mpmath, which has everything.
+here, each to the context's precision plus guard digits. A graph that needs a
+function not written here raises Unsupported, and one whose value rule mixes a
+float into the arithmetic (relu's 0.0*x) raises TypeError, as Decimal does; either
+way the run is repeated in mpmath, which has everything. (The graph's own
+constants, doubles, enter exactly through DecimalContext.mpf.)
 
 Each function below works in the current decimal context and returns a result
 correctly rounded to within an ulp or two of its precision: the settling rule
