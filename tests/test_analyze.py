@@ -250,3 +250,17 @@ def test_an_asymptote_inside_over():
     r = record("analyze", "sec(x)", "--over", "x=0:2pi")
     assert r["increasing"] == ["(0, pi/2)", "(pi/2, pi)"]
     assert [p["x"] for p in r["relative_max"]] == ["pi"]
+
+
+def test_a_root_of_a_cubic_is_shown_by_its_digits_and_kept_exact_in_json():
+    # Cardano's form of the critical number is exact and no reader can use it: a book
+    # prints x ≈ -3.04 (the Socratic exercise 3x^5 - 5x^4 - 40x^3 + 120x^2)
+    from click.testing import CliRunner
+    from gradcli.cli import main
+    plain = CliRunner().invoke(main, ["analyze", "3x^5-5x^4-40x^3+120x^2", "-o", "plain"])
+    assert "relative max\tx ≈ -3.03652 (f ≈ 1026.83)" in plain.stdout
+    assert "decreasing\t(-3.03652, 0)" in plain.stdout
+    record = json.loads(CliRunner().invoke(
+        main, ["analyze", "3x^5-5x^4-40x^3+120x^2", "-o", "json"]).stdout)
+    assert "sqrt(161)" in record["critical"][0] and record["critical_value"][0] == \
+        pytest.approx(-3.0365246694662202, rel=1e-15)

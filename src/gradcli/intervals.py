@@ -10,6 +10,24 @@ from __future__ import annotations
 
 from .numbers import number_text
 
+# A closed form longer than this is shown to a person by its digits, as a book shows a
+# root of a cubic: Cardano's radicals are exact, and no reader can use them. JSON keeps
+# the exact form.
+LONG_CLOSED_FORM = 40
+
+
+def is_long(v) -> bool:
+    """Whether a person is shown `v`'s digits rather than its closed form."""
+    if v.is_Float or not v.is_finite:
+        return False
+    from .closedtext import closed_text
+    return len(closed_text(v)) > LONG_CLOSED_FORM
+
+
+def equals_sign(v) -> str:
+    """'≈' before a number shown by its digits (is_long), else '='."""
+    return "≈" if is_long(v) else "="
+
 
 def point_text(v, json: bool = False, digits=None) -> str:
     """A SymPy number as the book prints it; -inf and inf at the ends of intervals; a
@@ -26,7 +44,10 @@ def point_text(v, json: bool = False, digits=None) -> str:
         from .symbolic.realforms import json_text
         return json_text(simplified(v))
     from .closedtext import closed_text
-    return closed_text(v)
+    text = closed_text(v)
+    if len(text) > LONG_CLOSED_FORM:
+        return number_text(float(v.evalf(30)), digits or 6)
+    return text
 
 
 def interval_text(pair, json: bool = False, digits=None) -> str:

@@ -6,7 +6,7 @@ is `(-inf, -1)`, a union `(-inf, -1) U (1, inf)`, an empty answer `none`.
 """
 from __future__ import annotations
 
-from ..intervals import interval_text, point_text, union_text
+from ..intervals import equals_sign, interval_text, is_long, point_text, union_text
 from ..numbers import json_number
 
 
@@ -29,7 +29,8 @@ def _human(v, precision=None) -> str:
 
 
 def points_text(points, name: str, precision=None) -> str:
-    return ", ".join(f"{name} = {_human(c, precision)}" for c, _ in points) or "none"
+    return ", ".join(f"{name} {equals_sign(c)} {_human(c, precision)}" for c, _ in points) \
+        or "none"
 
 
 def _point_record(points, name) -> list:
@@ -74,8 +75,8 @@ def _chart_record(a, spans) -> list:
 
 
 def _extremum_text(points, x, precision=None) -> str:
-    return ", ".join(f"{x} = {_human(c, precision)} (f = {_human(v, precision)})"
-                     for c, v in points) or "none"
+    return ", ".join(f"{x} {equals_sign(c)} {_human(c, precision)} "
+                     f"(f {equals_sign(v)} {_human(v, precision)})" for c, v in points) or "none"
 
 
 def analyze_rows(a, precision=None, steps=False) -> list:
@@ -147,18 +148,21 @@ def _latex_point(v, precision=None) -> str:
     import sympy as S
     if v in (S.oo, -S.oo):
         return r"\infty" if v == S.oo else r"-\infty"
-    if v.is_Float:  # known only by its digits: rounded as the format rounds
+    if v.is_Float or is_long(v):  # known, or shown, only by its digits
         from ..numbers import number_text
-        return number_text(float(v), precision)
+        return number_text(float(v.evalf(30)), precision or (None if v.is_Float else 6))
     return S.latex(v)
+
+
+_LATEX_SIGN = {False: "=", True: r"\approx"}
 
 
 def analyze_latex(a, precision=None, steps=False) -> str:
     x = a.variable
 
     def pts(points):
-        return ", ".join(f"{x} = {_latex_point(c, precision)}" for c, _ in points) \
-            or r"\text{none}"
+        return ", ".join(f"{x} {_LATEX_SIGN[is_long(c)]} {_latex_point(c, precision)}"
+                         for c, _ in points) or r"\text{none}"
     return "\n".join([
         r"\begin{aligned}",
         rf"&\text{{increasing on }} {_latex_interval_union(a.increasing, precision)}\\",
