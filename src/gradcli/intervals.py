@@ -42,7 +42,8 @@ def point_text(v, json: bool = False, digits=None) -> str:
     if json:
         from .closedtext import simplified
         from .symbolic.realforms import json_text
-        return json_text(simplified(v))
+        # a long form (Cardano's root, f's value there) as it is: simplify only lengthens it
+        return json_text(v if S.count_ops(v) > 60 else simplified(v))
     from .closedtext import closed_text
     text = closed_text(v)
     if len(text) > LONG_CLOSED_FORM:
