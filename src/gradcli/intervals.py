@@ -14,6 +14,9 @@ from .numbers import number_text
 # root of a cubic: Cardano's radicals are exact, and no reader can use them. JSON keeps
 # the exact form.
 LONG_CLOSED_FORM = 40
+# A number of more operations than this (Cardano's root has 19, (1 + √5)/2 has 5) is not
+# simplified for JSON, nor is f's value at it: simplify only lengthens such a form
+LONG_FORM_OPS = 12
 
 
 def is_long(v) -> bool:
@@ -42,8 +45,7 @@ def point_text(v, json: bool = False, digits=None) -> str:
     if json:
         from .closedtext import simplified
         from .symbolic.realforms import json_text
-        # a long form (Cardano's root, f's value there) as it is: simplify only lengthens it
-        return json_text(v if S.count_ops(v) > 60 else simplified(v))
+        return json_text(v if S.count_ops(v) > LONG_FORM_OPS else simplified(v))
     from .closedtext import closed_text
     text = closed_text(v)
     if len(text) > LONG_CLOSED_FORM:

@@ -75,8 +75,9 @@ class Study:
     def value(self, c):
         """f(c) exactly; at a long root (Cardano's form of a cubic's) as substituted: it is
         shown by its digits, and simplifying it took a quarter second."""
+        from ..intervals import LONG_FORM_OPS
         v = self.f.subs(self.x, c)
-        return v if S.count_ops(c) > LONG_ROOT_OPS else _simple(v)
+        return v if S.count_ops(c) > LONG_FORM_OPS else _simple(v)
 
     def in_domain(self, c) -> bool:
         return any(c in comp for comp in self.components)
@@ -91,9 +92,6 @@ class Study:
     def joins_second(self, c) -> bool:
         """Intervals of f'' meeting at c may be one: f' exists (and is continuous) at c."""
         return self.interior(c) and c not in self.no_derivative
-
-
-LONG_ROOT_OPS = 40
 
 
 def _simple(value):
